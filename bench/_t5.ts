@@ -1,0 +1,10 @@
+import { decodeBlock } from '../src/ton/index.ts';
+import { readFileSync } from 'fs';
+import { Cell } from '@ton/core';
+const d = decodeBlock(readFileSync('test/fixtures/blocks/mainnet/mainnet-mc-46991999.boc'));
+console.log(d.config!.config_addr, d.config!.config_address, d.config!.elector_address, d.config!.minter_address, d.config!.cur_validators, d.config!.params.map(p=>p.id).join(','));
+const c = Cell.fromBoc(readFileSync('test/fixtures/config/mainnet-configparams-mc46991999-tonlib_new.boc'));
+console.log(c.length, c[0].bits.length, c[0].refs.length, c[0].hash().toString('hex'));
+console.log(d.shards);
+const m = decodeBlock(readFileSync('test/fixtures/blocks/mainnet/mainnet-wc0-0d83800000000000-4168601.boc'));
+console.log(m.info);

@@ -1,0 +1,31 @@
+/**
+ * Family matchers in priority order (the first to claim a node wins; later ones may absorb the block
+ * types they list). The order follows the reference classifier's where it matters.
+ */
+import type { Family } from '../family.ts';
+import { cocoonFamily } from './cocoon.ts';
+import { jettonBurnFamily, jettonMintFamily } from './jetton-mint-burn.ts';
+import { jettonTransferFamily } from './jetton-transfer.ts';
+import { jvaultFamily } from './jvault.ts';
+import { nftMintFamily, nftPurchaseFamily, nftTransferFamily } from './nft.ts';
+import { tonstakersFamily } from './staking.ts';
+import { stonfiSwapFamily } from './stonfi.ts';
+import { stonfiV2SwapFamily } from './stonfi-v2.ts';
+import { tgbtcFamily } from './tgbtc.ts';
+import { vestingFamily } from './vesting.ts';
+
+export const FAMILIES: readonly Family[] = [
+  nftMintFamily,
+  jettonTransferFamily,
+  jettonBurnFamily,
+  tonstakersFamily,
+  vestingFamily,
+  stonfiSwapFamily,
+  stonfiV2SwapFamily,
+  nftPurchaseFamily,
+  nftTransferFamily,
+  jettonMintFamily,
+  jvaultFamily,
+  tgbtcFamily,
+  cocoonFamily,
+];

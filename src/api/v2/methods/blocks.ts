@@ -1,0 +1,176 @@
+/** Masterchain info, block lookup, shards, headers, proofs, signatures, queue sizes. */
+import { hashToBase64 } from '../../../format/index.ts';
+import {
+  blockIdParams,
+  lookupBlockParams,
+  mcSeqnoParams,
+  noParams,
+  shardBlockProofParams,
+  signaturesParams,
+} from '../../../../schemas/api/v2/params.ts';
+import { ApiError } from '../../errors.ts';
+import type { TlObject } from '../../../tl/index.ts';
+import { blockIdTl, lookupBlock, masterchainInfo, mcBlock, resolveBlock, MASTER_SHARD_SIGNED, type BlockIdTl } from '../chain.ts';
+import { blockIdJson } from '../convert.ts';
+import { defineMethod } from '../method.ts';
+import { blockFromProof, prevShards, readBlockInfo, readShardHashes } from '../tlb.ts';
+
+export const getMasterchainInfo = defineMethod({
+  name: 'getMasterchainInfo',
+  params: noParams,
+  async run(ctx) {
+    const info = await masterchainInfo(ctx.node());
+    const init = info.init as TlObject;
+    return {
+      '@type': 'blocks.masterchainInfo',
+      last: blockIdJson(info.last as TlObject),
+      state_root_hash: hashToBase64(info.state_root_hash as Buffer),
+      init: blockIdJson({ workchain: init.workchain, shard: 0n, seqno: 0, root_hash: init.root_hash, file_hash: init.file_hash }),
+    };
+  },
+});
+
+export const getConsensusBlock = defineMethod({
+  name: 'getConsensusBlock',
+  params: noParams,
+  async run(ctx) {
+    const node = ctx.node();
+    const c = node.consensus?.() ?? null;
+    if (c) return { '@type': 'ext.blocks.consensusBlock', consensus_block: c.seqno, timestamp: c.at };
+    const info = await masterchainInfo(node);
+    return { '@type': 'ext.blocks.consensusBlock', consensus_block: Number((info.last as TlObject).seqno), timestamp: Math.floor(Date.now() / 1000) };
+  },
+});
+
+export const lookupBlockMethod = defineMethod({
+  name: 'lookupBlock',
+  params: lookupBlockParams,
+  async run(ctx, p) {
+    const by = p.seqno !== undefined ? { seqno: p.seqno } : p.lt !== undefined ? { lt: p.lt } : { utime: p.unixtime! };
+    return blockIdJson(await lookupBlock(ctx.node(), p.workchain, p.shard, by));
+  },
+});
+
+async function shardsAt(ctx: Parameters<typeof getMasterchainInfo.run>[0], seqno: number) {
+  const node = ctx.node();
+  const mc = await mcBlock(node, seqno);
+  const res = await node.query({ _: 'liteServer.getAllShardsInfo', id: mc });
+  return { mc, tops: readShardHashes(res.data as Buffer) };
+}
+
+export const getShards = defineMethod({
+  name: 'getShards',
+  params: mcSeqnoParams,
+  async run(ctx, p) {
+    const { tops } = await shardsAt(ctx, p.seqno);
+    return { '@type': 'blocks.shards', shards: tops.map((t) => blockIdJson(blockIdTl(t.workchain, t.shard, t.seqno, t.rootHash, t.fileHash))) };
+  },
+});
+
+export const shards = defineMethod({ ...getShards, name: 'shards' });
+
+export const getBlockHeader = defineMethod({
+  name: 'getBlockHeader',
+  params: blockIdParams,
+  async run(ctx, p) {
+    const node = ctx.node();
+    const id = await resolveBlock(node, p);
+    const res = await node.query({ _: 'liteServer.getBlockHeader', id, mode: 0xffff });
+    const info = readBlockInfo(blockFromProof(res.header_proof as Buffer));
+    const globalId = (() => {
+      try {
+        return blockFromProof(res.header_proof as Buffer).beginParse(true).skip(32).loadInt(32);
+      } catch {
+        return 0;
+      }
+    })();
+    const prevShardIds = prevShards(info);
+    return {
+      '@type': 'blocks.header',
+      id: blockIdJson(id),
+      global_id: globalId,
+      version: info.version,
+      flags: info.flags,
+      after_merge: info.afterMerge,
+      after_split: info.afterSplit,
+      before_split: info.beforeSplit,
+      want_merge: info.wantMerge,
+      want_split: info.wantSplit,
+      validator_list_hash_short: info.genValidatorListHashShort,
+      catchain_seqno: info.genCatchainSeqno,
+      min_ref_mc_seqno: info.minRefMcSeqno,
+      is_key_block: info.keyBlock,
+      prev_key_block_seqno: info.prevKeyBlockSeqno,
+      start_lt: info.startLt.toString(),
+      end_lt: info.endLt.toString(),
+      gen_utime: info.genUtime,
+      vert_seqno: info.vertSeqno,
+      prev_blocks: info.prev.map((r, i) => blockIdJson(blockIdTl(info.workchain, prevShardIds[i] ?? info.shard, r.seqno, r.rootHash, r.fileHash))),
+    };
+  },
+});
+
+export const getMasterchainBlockSignatures = defineMethod({
+  name: 'getMasterchainBlockSignatures',
+  params: signaturesParams,
+  async run(ctx, p) {
+    const node = ctx.node();
+    const target = await mcBlock(node, p.seqno);
+    const prev = await mcBlock(node, p.seqno - 1);
+    // The forward link prev -> target carries the validators' signatures of target.
+    const proof = await node.query({ _: 'liteServer.getBlockProof', mode: 1, known_block: prev, target_block: target });
+    const step = (proof.steps as TlObject[]).find((s) => s._ === 'liteServer.blockLinkForward');
+    if (!step) throw new ApiError(542, 'LITE_SERVER_UNKNOWN: the liteserver returned no forward link with signatures');
+    const sigs = ((step.signatures as TlObject).signatures as TlObject[]).map((s) => ({
+      '@type': 'blocks.signature',
+      node_id_short: hashToBase64(s.node_id_short as Buffer),
+      signature: (s.signature as Buffer).toString('base64'),
+    }));
+    return { '@type': 'blocks.blockSignatures', id: blockIdJson(target), signatures: sigs };
+  },
+});
+
+export const getShardBlockProof = defineMethod({
+  name: 'getShardBlockProof',
+  params: shardBlockProofParams,
+  async run(ctx, p) {
+    const node = ctx.node();
+    const id = await lookupBlock(node, p.workchain, p.shard, { seqno: p.seqno });
+    const res = await node.query({ _: 'liteServer.getShardBlockProof', id });
+    const mcId = res.masterchain_id as BlockIdTl;
+    const links = (res.links as TlObject[]).map((l) => ({ '@type': 'blocks.shardBlockLink', id: blockIdJson(l.id as TlObject), proof: (l.proof as Buffer).toString('base64') }));
+    let from: BlockIdTl = mcId;
+    let mcProof: unknown[] = [];
+    if (p.from_seqno !== undefined) {
+      from = await lookupBlock(node, -1, MASTER_SHARD_SIGNED, { seqno: p.from_seqno });
+      if (from.seqno !== mcId.seqno) {
+        const proof = await node.query({ _: 'liteServer.getBlockProof', mode: 1, known_block: from, target_block: mcId });
+        mcProof = (proof.steps as TlObject[])
+          .filter((s) => s._ === 'liteServer.blockLinkBack')
+          .map((s) => ({
+            '@type': 'blocks.blockLinkBack',
+            to_key_block: Boolean(s.to_key_block),
+            from: blockIdJson(s.from as TlObject),
+            to: blockIdJson(s.to as TlObject),
+            dest_proof: (s.dest_proof as Buffer).toString('base64'),
+            proof: (s.proof as Buffer).toString('base64'),
+            state_proof: (s.state_proof as Buffer).toString('base64'),
+          }));
+      }
+    }
+    return { '@type': 'blocks.shardBlockProof', from: blockIdJson(from), mc_id: blockIdJson(mcId), links, mc_proof: mcProof };
+  },
+});
+
+export const getOutMsgQueueSize = defineMethod({
+  name: 'getOutMsgQueueSize',
+  params: noParams,
+  async run(ctx) {
+    const res = await ctx.node().query({ _: 'liteServer.getOutMsgQueueSizes', mode: 0 });
+    return {
+      '@type': 'blocks.outMsgQueueSizes',
+      shards: (res.shards as TlObject[]).map((s) => ({ '@type': 'blocks.outMsgQueueSize', id: blockIdJson(s.id as TlObject), size: Number(s.size) })),
+      ext_msg_queue_size_limit: Number(res.ext_msg_queue_size_limit),
+    };
+  },
+});

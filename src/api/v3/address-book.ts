@@ -1,0 +1,145 @@
+/**
+ * `address_book` and `metadata` blocks (reference §1.8, §1.9), built from latest_account_states
+ * (code hash -> bounceable rule and wallet interface), dns_entries (domain), jetton/NFT tables and
+ * address_metadata (token info).
+ */
+import { formatFriendly, highloadTypeOfCodeHash, isBounceableByDefault, tryParseAddress, walletTypeOfCodeHash } from '../../format/index.ts';
+import type { Db } from './db.ts';
+
+export interface AddressBookRow {
+  user_friendly: string | null;
+  domain: string | null;
+  interfaces: string[];
+}
+
+function interfaceName(codeHash: string | null): string[] {
+  if (!codeHash) return [];
+  const w = walletTypeOfCodeHash(codeHash);
+  if (w) return [w.replace(/^wallet v(\d) (r\d|beta)$/, (_m, v: string, r: string) => `wallet_v${v}${r === 'beta' ? '_beta' : r}`)];
+  const h = highloadTypeOfCodeHash(codeHash);
+  if (h) return ['wallet_' + h.replace(' ', '_').replace(/ /g, '')];
+  return [];
+}
+
+/** Address book over raw addresses (keys as given). `inputs` maps the key -> raw address (null = unparseable). */
+export async function addressBook(db: Db, keys: Map<string, string | null>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
+  const raws = [...new Set([...keys.values()].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
+  const codes = new Map<string, string | null>();
+  const domains = new Map<string, string>();
+  const kinds = new Map<string, string[]>();
+  if (raws.length) {
+    const [states, dns, ent] = await Promise.all([
+      db.q<{ account: string; code_hash: string | null }>('SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}', { a: raws }),
+      db.q<{ w: string; domain: string }>(
+        `SELECT dns_wallet AS w, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
+         WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`,
+        { a: raws },
+      ),
+      db.q<{ address: string; kind: string }>(
+        `SELECT address, 'jetton_master' AS kind FROM jetton_masters FINAL WHERE address IN {a:Array(String)}
+         UNION ALL SELECT address, 'jetton_wallet' FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}
+         UNION ALL SELECT address, 'nft_collection' FROM nft_collections FINAL WHERE address IN {a:Array(String)}
+         UNION ALL SELECT address, 'nft_item' FROM nft_items FINAL WHERE address IN {a:Array(String)}
+         UNION ALL SELECT address, 'multisig_v2' FROM multisig FINAL WHERE address IN {a:Array(String)}
+         UNION ALL SELECT address, 'multisig_order_v2' FROM multisig_orders FINAL WHERE address IN {a:Array(String)}
+         UNION ALL SELECT address, 'lockup_vesting' FROM vesting_contracts FINAL WHERE address IN {a:Array(String)}`,
+        { a: raws },
+      ),
+    ]);
+    for (const s of states) codes.set(s.account, s.code_hash);
+    for (const d of dns) domains.set(d.w, d.domain);
+    for (const e of ent) kinds.set(e.address, [...(kinds.get(e.address) ?? []), e.kind]);
+  }
+  const out: Record<string, AddressBookRow> = {};
+  for (const [key, raw] of keys) {
+    const parsed = raw ? tryParseAddress(raw) : null;
+    if (!parsed) {
+      out[key] = { user_friendly: raw === null ? null : 'addr_none', domain: null, interfaces: [] };
+      continue;
+    }
+    const code = codes.get(raw!) ?? null;
+    out[key] = {
+      user_friendly: formatFriendly(parsed, { bounceable: isBounceableByDefault(code), testOnly: testnet, urlSafe: true }),
+      domain: domains.get(raw!) ?? null,
+      interfaces: [...interfaceName(code), ...(kinds.get(raw!) ?? [])].sort(),
+    };
+  }
+  return out;
+}
+
+/** Address book over raw addresses found in a result (keys = the raw addresses). */
+export function bookOf(db: Db, raws: Iterable<string | null | undefined>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
+  const m = new Map<string, string | null>();
+  for (const r of raws) if (r && /^-?\d+:[0-9A-Fa-f]{64}$/.test(r)) m.set(r, r);
+  return addressBook(db, m, testnet);
+}
+
+export interface TokenInfo {
+  valid?: boolean;
+  type: string;
+  name?: string;
+  symbol?: string;
+  description?: string;
+  image?: string;
+  nft_index?: string;
+  is_nsfw?: boolean;
+  is_scam?: boolean;
+  extra?: Record<string, unknown>;
+}
+
+export type Metadata = Record<string, { is_indexed: boolean; token_info: TokenInfo[] }>;
+
+/** Metadata for the jetton / NFT addresses among `raws` (others absent); jetton wallets add their master. */
+export async function metadataOf(db: Db, raws: Iterable<string | null | undefined>): Promise<Metadata> {
+  const set = new Set<string>();
+  for (const r of raws) if (r && /^-?\d+:[0-9A-F]{64}$/.test(r)) set.add(r);
+  if (set.size === 0) return {};
+  const out: Metadata = {};
+  const wallets = await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
+    'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
+    { a: [...set] },
+  );
+  for (const w of wallets) {
+    out[w.address] = { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }] };
+    set.add(w.jetton);
+  }
+  const list = [...set];
+  const [meta, known] = await Promise.all([
+    db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: list }),
+    db.q<{ address: string; type: string; idx: string | null }>(
+      `SELECT address, 'jetton_masters' AS type, CAST(NULL AS Nullable(String)) AS idx FROM jetton_masters FINAL WHERE address IN {a:Array(String)}
+       UNION ALL SELECT address, 'nft_collections', NULL FROM nft_collections FINAL WHERE address IN {a:Array(String)}
+       UNION ALL SELECT address, 'nft_items', toString(\`index\`) FROM nft_items FINAL WHERE address IN {a:Array(String)}`,
+      { a: list },
+    ),
+  ]);
+  const byKey = new Map(meta.map((m) => [`${m.address}|${m.type}`, m]));
+  const seen = new Set<string>();
+  const add = (address: string, type: string, idx: string | null) => {
+    const k = `${address}|${type}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    const m = byKey.get(k);
+    const info: TokenInfo = { type };
+    if (idx !== null) info.nft_index = idx;
+    if (m && m.valid !== null) {
+      info.valid = Boolean(m.valid);
+      if (m.valid) {
+        for (const f of ['name', 'symbol', 'description', 'image'] as const) if (m[f] !== null && m[f] !== undefined) info[f] = String(m[f]);
+        info.is_nsfw = Boolean(m.is_nsfw);
+        info.is_scam = Boolean(m.is_scam);
+        try {
+          info.extra = JSON.parse(String(m.extra || '{}')) as Record<string, unknown>;
+        } catch {
+          info.extra = {};
+        }
+      }
+    }
+    const entry = (out[address] ??= { is_indexed: true, token_info: [] });
+    entry.token_info.push(info);
+    entry.is_indexed = entry.is_indexed && info.valid !== undefined;
+  };
+  for (const k of known) add(k.address, k.type, k.idx);
+  for (const m of meta) if (!(m.type === 'jetton_wallets')) add(String(m.address), String(m.type), null);
+  return out;
+}

@@ -1,0 +1,44 @@
+/**
+ * The v3 view of the store: every query goes through `Db.q`, which applies the request's statement
+ * timeout and maps engine failures to stable API errors (504 on timeout, 503/500 otherwise) without
+ * leaking driver text to clients (it is logged instead).
+ */
+import type { StoreClient, QueryParams } from '../../store/index.ts';
+import { ApiError } from '../errors.ts';
+
+export type Row = Record<string, unknown>;
+
+export const DEFAULT_TIMEOUT_MS = 3000;
+
+export class Db {
+  constructor(
+    readonly store: StoreClient,
+    /** Statement timeout in ms for this request. */
+    readonly timeoutMs: number = DEFAULT_TIMEOUT_MS,
+    private readonly log?: (err: unknown, sql: string) => void,
+  ) {}
+
+  withTimeout(ms: number, log?: (err: unknown, sql: string) => void): Db {
+    return new Db(this.store, ms, log ?? this.log);
+  }
+
+  async q<T = Row>(sql: string, params?: QueryParams): Promise<T[]> {
+    try {
+      return await this.store.query<T>(sql, params, { max_execution_time: Math.max(0.001, this.timeoutMs / 1000), timeout_overflow_mode: 'throw' });
+    } catch (err) {
+      throw mapDbError(err, (e) => this.log?.(e, sql));
+    }
+  }
+}
+
+export function mapDbError(err: unknown, log?: (err: unknown) => void): ApiError {
+  if (err instanceof ApiError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  const code = (err as { clickhouseCode?: number; code?: string })?.clickhouseCode ?? Number((err as { code?: string })?.code);
+  log?.(err);
+  if (code === 159 || code === 160 || /TIMEOUT_EXCEEDED|Timeout exceeded|timed out/i.test(msg)) {
+    return new ApiError(504, 'query timeout: narrow the request (lt/utime window, fewer values) or raise X-Timeout (max 3000 ms)');
+  }
+  if (/ECONNREFUSED|ECONNRESET|socket hang up|closed/i.test(msg)) return new ApiError(503, 'index database unavailable');
+  return new ApiError(500, 'index database error');
+}

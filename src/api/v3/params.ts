@@ -1,0 +1,251 @@
+/**
+ * Strict query-string parsing for API v3. Each route declares its parameters once (`ParamSpec`); the
+ * same declaration validates requests (422 `{code, error}` naming the parameter) and documents them in
+ * the OpenAPI document. Unknown parameters are refused (the reference silently ignores them, which made
+ * clients read unfiltered lists).
+ */
+import { z } from 'zod';
+import { ApiError } from '../errors.ts';
+import { parseOpcode, parseShard, toRawUpper, tryParseAddress, tryParseHash } from '../../format/index.ts';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+const UINT64_MAX = (1n << 64n) - 1n;
+
+export type ParamKind =
+  | 'address' | 'address[]' | 'nullableAddress'
+  | 'hash' | 'hash[]'
+  | 'int32' | 'uint32' | 'uint64' | 'utime' | 'shard' | 'opcode'
+  | 'bool' | 'sort' | 'limit' | 'offset' | 'direction' | 'direction3'
+  | 'string' | 'string[]' | 'digits[]';
+
+export interface ParamDef {
+  kind: ParamKind;
+  description?: string;
+  required?: boolean;
+  /** Default for bool params. */
+  default?: boolean;
+}
+
+export type ParamSpec = Record<string, ParamDef>;
+
+/** Parameters accepted by every v3 route (request switches of the reference, §1.7). */
+const COMMON: ParamSpec = {
+  api_key: { kind: 'string', description: 'API key (alternative to the X-API-Key header)' },
+  x_timeout: { kind: 'uint32', description: 'statement timeout in ms, capped at 3000 (or header X-Timeout)' },
+  x_no_address_book: { kind: 'bool', description: 'skip address_book (or header X-No-Address-Book)' },
+  x_no_metadata: { kind: 'bool', description: 'skip metadata (or header X-No-Metadata)' },
+};
+
+export function bad(param: string, why: string): ApiError {
+  return new ApiError(422, `invalid ${param}: ${why}`);
+}
+
+function asList(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True', 'on']);
+const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False', 'off']);
+
+function one(name: string, def: ParamDef, raw: string): unknown {
+  const s = raw.trim();
+  switch (def.kind) {
+    case 'address':
+    case 'address[]': {
+      if (!tryParseAddress(s)) throw bad(name, `${JSON.stringify(s.slice(0, 80))} is not an address (raw wc:hex or user-friendly base64)`);
+      return toRawUpper(s);
+    }
+    case 'nullableAddress': {
+      if (s === 'null') return null;
+      if (!tryParseAddress(s)) throw bad(name, `${JSON.stringify(s.slice(0, 80))} is not an address (or the literal null)`);
+      return toRawUpper(s);
+    }
+    case 'hash':
+    case 'hash[]': {
+      const h = tryParseHash(s);
+      if (!h) throw bad(name, `${JSON.stringify(s.slice(0, 80))} is not a hash (64 hex chars or 44-char base64/base64url)`);
+      return h.hex;
+    }
+    case 'int32': {
+      if (!/^-?\d{1,10}$/.test(s) || Number(s) < -0x80000000 || Number(s) > 0x7fffffff) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not a 32-bit integer`);
+      return Number(s);
+    }
+    case 'uint32': {
+      if (!/^\d{1,10}$/.test(s) || Number(s) > 0xffffffff) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an unsigned 32-bit integer`);
+      return Number(s);
+    }
+    case 'utime': {
+      if (!/^\d{1,10}(\.\d*)?$/.test(s) || Math.trunc(Number(s)) > 0xffffffff) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not a unix time`);
+      return Math.trunc(Number(s));
+    }
+    case 'uint64': {
+      if (!/^\d{1,20}$/.test(s) || BigInt(s) > UINT64_MAX) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an unsigned 64-bit integer`);
+      return BigInt(s);
+    }
+    case 'shard': {
+      try {
+        return BigInt.asUintN(64, parseShard(s));
+      } catch {
+        throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not a shard (16 hex digits or signed 64-bit decimal)`);
+      }
+    }
+    case 'opcode': {
+      try {
+        return parseOpcode(s);
+      } catch {
+        throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an opcode (0x-hex or 32-bit integer)`);
+      }
+    }
+    case 'bool': {
+      if (TRUE.has(s)) return true;
+      if (FALSE.has(s)) return false;
+      throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not a boolean (true/false/1/0)`);
+    }
+    case 'sort': {
+      const l = s.toLowerCase();
+      if (l === 'asc' || l === 'a') return 'asc';
+      if (l === 'desc' || l === 'd') return 'desc';
+      throw bad(name, `${JSON.stringify(s.slice(0, 40))}: want asc or desc`);
+    }
+    case 'limit': {
+      if (!/^-?\d{1,10}$/.test(s)) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an integer`);
+      const n = Number(s);
+      if (n > MAX_LIMIT) throw bad(name, `${n} is above the maximum ${MAX_LIMIT}`);
+      return Math.max(1, n);
+    }
+    case 'offset': {
+      if (!/^-?\d{1,10}$/.test(s)) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an integer`);
+      return Math.max(0, Number(s));
+    }
+    case 'direction': {
+      if (s !== 'in' && s !== 'out') throw bad(name, `${JSON.stringify(s.slice(0, 40))}: want in or out`);
+      return s;
+    }
+    case 'direction3': {
+      if (s !== 'in' && s !== 'out' && s !== 'both') throw bad(name, `${JSON.stringify(s.slice(0, 40))}: want in, out or both`);
+      return s;
+    }
+    case 'digits[]': {
+      if (!/^\d{1,78}$/.test(s)) throw bad(name, `${JSON.stringify(s.slice(0, 40))} should contain digits only`);
+      return BigInt(s);
+    }
+    case 'string':
+    case 'string[]':
+      return s;
+  }
+}
+
+function isArrayKind(k: ParamKind): boolean {
+  return k.endsWith('[]');
+}
+
+/** Parsed query: scalars or arrays by parameter; absent parameters are undefined. */
+export type Parsed = Record<string, unknown>;
+
+/**
+ * Validates `query` against `spec`: unknown names, repeated scalars, empty required lists and bad
+ * values are 422 errors naming the parameter. Empty values count as absent (as the reference does).
+ */
+export function parseQuery(spec: ParamSpec, query: unknown): Parsed {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const all = { ...COMMON, ...spec };
+  const unknown = Object.keys(q).filter((k) => !(k in all));
+  if (unknown.length) {
+    const known = Object.keys(spec).join(', ') || '(none)';
+    throw new ApiError(422, `unknown parameter${unknown.length > 1 ? 's' : ''}: ${unknown.map((u) => JSON.stringify(u.slice(0, 40))).join(', ')} (accepted: ${known})`);
+  }
+  const out: Parsed = {};
+  for (const [name, def] of Object.entries(all)) {
+    const values = asList(q[name]).filter((v) => v.trim() !== '');
+    if (values.length === 0) {
+      if (def.required) throw bad(name, 'required');
+      if (def.kind === 'bool' && def.default !== undefined) out[name] = def.default;
+      continue;
+    }
+    if (isArrayKind(def.kind)) {
+      if (values.length > MAX_LIMIT) throw bad(name, `at most ${MAX_LIMIT} values`);
+      out[name] = values.map((v, i) => {
+        try {
+          return one(name, def, v);
+        } catch (e) {
+          throw e instanceof ApiError && values.length > 1 ? new ApiError(422, `${e.message} (value ${i + 1})`) : e;
+        }
+      });
+    } else {
+      if (values.length > 1) throw bad(name, 'given more than once');
+      out[name] = one(name, def, values[0]);
+    }
+  }
+  return out;
+}
+
+/** zod object documenting the query string of a route (OpenAPI only; parseQuery validates). */
+export function querySchema(spec: ParamSpec): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, def] of Object.entries(spec)) {
+    let t: z.ZodType;
+    const d = def.description ?? DOC[def.kind];
+    switch (def.kind) {
+      case 'int32': case 'uint32': case 'utime': t = z.number().int(); break;
+      case 'limit': t = z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT); break;
+      case 'offset': t = z.number().int().min(0).default(0); break;
+      case 'bool': t = def.default === undefined ? z.boolean() : z.boolean().default(def.default); break;
+      case 'sort': t = z.enum(['asc', 'desc']); break;
+      case 'direction': t = z.enum(['in', 'out']); break;
+      case 'direction3': t = z.enum(['in', 'out', 'both']); break;
+      default: t = isArrayKind(def.kind) ? z.array(z.string()) : z.string();
+    }
+    t = t.describe(d);
+    shape[name] = def.required ? t : t.optional();
+  }
+  return z.object(shape);
+}
+
+const DOC: Record<ParamKind, string> = {
+  address: 'address: raw wc:hex or user-friendly (any flags)',
+  'address[]': 'addresses (repeat the parameter): raw wc:hex or user-friendly',
+  nullableAddress: 'address, or the literal null',
+  hash: 'hash: 64 hex chars or 44-char base64/base64url',
+  'hash[]': 'hashes (repeat the parameter): hex, base64 or base64url',
+  int32: '32-bit integer',
+  uint32: 'unsigned 32-bit integer',
+  uint64: 'unsigned 64-bit integer (decimal string)',
+  utime: 'unix time (seconds)',
+  shard: 'shard: 16 hex digits (8000000000000000) or signed 64-bit decimal',
+  opcode: 'opcode: 0x-hex, or hex/decimal 32-bit integer',
+  bool: 'boolean',
+  sort: 'asc or desc',
+  limit: `page size, 1..${MAX_LIMIT}`,
+  offset: 'rows to skip (stable total order: see the description)',
+  direction: 'in or out',
+  direction3: 'in, out or both',
+  string: 'string',
+  'string[]': 'strings (repeat the parameter)',
+  'digits[]': 'decimal integers (repeat the parameter)',
+};
+
+/** Shared limit/offset/sort parameters. */
+export const PAGE: ParamSpec = { limit: { kind: 'limit' }, offset: { kind: 'offset' } };
+export const PAGE_SORT: ParamSpec = { ...PAGE, sort: { kind: 'sort', description: 'asc or desc (default desc)' } };
+export const LT_WINDOW: ParamSpec = {
+  start_utime: { kind: 'utime' },
+  end_utime: { kind: 'utime' },
+  start_lt: { kind: 'uint64' },
+  end_lt: { kind: 'uint64' },
+};
+
+export interface Page {
+  limit: number;
+  offset: number;
+  dir: 'ASC' | 'DESC';
+}
+
+export function pageOf(p: Parsed, defaultSort: 'asc' | 'desc' = 'desc'): Page {
+  return {
+    limit: (p.limit as number | undefined) ?? DEFAULT_LIMIT,
+    offset: (p.offset as number | undefined) ?? 0,
+    dir: ((p.sort as string | undefined) ?? defaultSort) === 'asc' ? 'ASC' : 'DESC',
+  };
+}

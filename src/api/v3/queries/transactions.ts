@@ -1,0 +1,187 @@
+/**
+ * Transaction reads. Pages are taken in one statement over `transactions FINAL` (deduplicated), with
+ * the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
+ * `transactions_by_lt`, `message_hashes`) where that helps; then the page's messages, bodies and
+ * account states are fetched by primary key.
+ *
+ * Order is total: (lt, account, hash), so offset paging never skips or repeats a row as long as no
+ * rows are inserted inside the window; use start_lt/end_lt windows for deep history.
+ */
+import type { Db, Row } from '../db.ts';
+import type { Page } from '../params.ts';
+import { transactionJson, type TxContext } from '../render.ts';
+
+const TX_COLUMNS = '*';
+
+export interface TxFilter {
+  account?: string[];
+  hash?: string[];
+  lt?: bigint;
+  startLt?: bigint;
+  endLt?: bigint;
+  startUtime?: number;
+  endUtime?: number;
+  workchain?: number;
+  shard?: bigint;
+  seqno?: number;
+  mcSeqno?: number;
+}
+
+/** Builds WHERE conditions over `transactions` columns; params named p_*. */
+function conditions(f: TxFilter, params: Record<string, unknown>): string[] {
+  const c: string[] = [];
+  if (f.account?.length) {
+    params.p_account = f.account;
+    c.push('account IN {p_account:Array(String)}');
+  }
+  if (f.hash?.length) {
+    params.p_hash = f.hash;
+    c.push('(account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {p_hash:Array(FixedString(64))})');
+    c.push('hash IN {p_hash:Array(FixedString(64))}');
+  }
+  if (f.lt !== undefined) {
+    params.p_lt = f.lt;
+    c.push('lt = {p_lt:UInt64}');
+  }
+  if (f.startLt !== undefined) {
+    params.p_slt = f.startLt;
+    c.push('lt >= {p_slt:UInt64}');
+  }
+  if (f.endLt !== undefined) {
+    params.p_elt = f.endLt;
+    c.push('lt <= {p_elt:UInt64}');
+  }
+  if (f.startUtime !== undefined) {
+    params.p_sut = f.startUtime;
+    c.push('now >= {p_sut:UInt32}');
+  }
+  if (f.endUtime !== undefined) {
+    params.p_eut = f.endUtime;
+    c.push('now <= {p_eut:UInt32}');
+  }
+  if (f.workchain !== undefined) {
+    params.p_wc = f.workchain;
+    c.push('block_workchain = {p_wc:Int32}');
+  }
+  if (f.shard !== undefined) {
+    params.p_shard = f.shard;
+    c.push('block_shard = {p_shard:UInt64}');
+  }
+  if (f.seqno !== undefined) {
+    params.p_seqno = f.seqno;
+    c.push('block_seqno = {p_seqno:UInt32}');
+  }
+  if (f.mcSeqno !== undefined) {
+    params.p_mc = f.mcSeqno;
+    c.push('mc_block_seqno = {p_mc:UInt32}');
+  }
+  return c;
+}
+
+/** A page of transactions matching `f`, ordered (lt, account, hash) in `page.dir` (utime filters: now first). */
+export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise<Row[]> {
+  const params: Record<string, unknown> = { p_limit: page.limit, p_offset: page.offset };
+  const c = conditions(f, params);
+  const dir = page.dir;
+  const byUtime = f.startUtime !== undefined || f.endUtime !== undefined;
+  const order = `${byUtime ? `now ${dir}, ` : ''}lt ${dir}, account ${dir}, hash ${dir}`;
+  const selective = f.account?.length || f.hash?.length;
+  if (!selective) {
+    // global list: find the page's keys in the lt-ordered index, then read those rows by primary key
+    const ic: string[] = [];
+    if (f.lt !== undefined) ic.push('lt = {p_lt:UInt64}');
+    if (f.startLt !== undefined) ic.push('lt >= {p_slt:UInt64}');
+    if (f.endLt !== undefined) ic.push('lt <= {p_elt:UInt64}');
+    if (f.startUtime !== undefined) ic.push('now >= {p_sut:UInt32}');
+    if (f.endUtime !== undefined) ic.push('now <= {p_eut:UInt32}');
+    if (f.workchain !== undefined) ic.push('block_workchain = {p_wc:Int32}');
+    if (f.shard !== undefined) ic.push('block_shard = {p_shard:UInt64}');
+    if (f.seqno !== undefined) ic.push('block_seqno = {p_seqno:UInt32}');
+    if (f.mcSeqno !== undefined) ic.push('mc_block_seqno = {p_mc:UInt32}');
+    const keys = await db.q<{ account: string; lt: string }>(
+      `SELECT account, lt FROM transactions_by_lt FINAL ${ic.length ? 'WHERE ' + ic.join(' AND ') : ''}
+       ORDER BY ${order} LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
+      params,
+    );
+    if (keys.length === 0) return [];
+    return db.q(
+      `SELECT ${TX_COLUMNS} FROM transactions FINAL WHERE (account, lt) IN {p_keys:Array(Tuple(String, UInt64))} ORDER BY ${order}`,
+      { p_keys: keys.map((k) => [k.account, k.lt]) },
+    );
+  }
+  return db.q(
+    `SELECT ${TX_COLUMNS} FROM transactions FINAL WHERE ${c.join(' AND ')} ORDER BY ${order} LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
+    params,
+  );
+}
+
+/** Transactions by (account, lt) keys, in `dir` order of (lt, account). */
+export async function transactionsByKeys(db: Db, keys: [string, string | bigint][], dir: 'ASC' | 'DESC' = 'DESC'): Promise<Row[]> {
+  if (keys.length === 0) return [];
+  return db.q(
+    `SELECT ${TX_COLUMNS} FROM transactions FINAL WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))} ORDER BY lt ${dir}, account ${dir}, hash ${dir}`,
+    { k: keys.map(([a, l]) => [a, BigInt(l)]) },
+  );
+}
+
+/** Fetches the messages, bodies and account states a page of transactions renders. */
+export async function hydrate(db: Db, txs: Row[]): Promise<TxContext> {
+  const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
+  if (txs.length === 0) return ctx;
+  const keys = txs.map((t) => [t.account, BigInt(String(t.lt))]);
+  const stateKeys: [string, string][] = [];
+  for (const t of txs) {
+    stateKeys.push([t.account as string, t.account_state_hash_before as string], [t.account as string, t.account_state_hash_after as string]);
+  }
+  const [msgs, states] = await Promise.all([
+    db.q(`SELECT * FROM messages FINAL WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}`, { k: keys }),
+    db.q(`SELECT * FROM account_states FINAL WHERE (account, hash) IN {k:Array(Tuple(String, FixedString(64)))}`, { k: stateKeys }),
+  ]);
+  for (const m of msgs) {
+    const k = `${m.tx_account}|${m.tx_lt}`;
+    const list = ctx.messages.get(k);
+    if (list) list.push(m);
+    else ctx.messages.set(k, [m]);
+  }
+  for (const s of states) ctx.states.set(`${s.account}|${s.hash}`, s);
+  await loadContents(db, msgs, ctx.contents);
+  return ctx;
+}
+
+/** Bodies and init states of `msgs` into `into` (hash -> base64 BoC). */
+export async function loadContents(db: Db, msgs: Row[], into: Map<string, string>): Promise<void> {
+  const hashes = new Set<string>();
+  for (const m of msgs) {
+    if (m.body_hash) hashes.add(m.body_hash as string);
+    if (m.init_state_hash) hashes.add(m.init_state_hash as string);
+  }
+  if (hashes.size === 0) return;
+  const rows = await db.q<{ hash: string; boc: string }>(
+    'SELECT hash, any(boc) AS boc FROM message_contents WHERE hash IN {h:Array(FixedString(64))} GROUP BY hash',
+    { h: [...hashes] },
+  );
+  for (const r of rows) into.set(r.hash, r.boc);
+}
+
+/** Renders a page of transaction rows with their messages and states. */
+export async function renderTransactions(db: Db, txs: Row[]): Promise<Record<string, unknown>[]> {
+  const ctx = await hydrate(db, txs);
+  return txs.map((t) => transactionJson(t, ctx));
+}
+
+/** (account, lt) of transactions that sent (out) / received (in) messages with the given hash. */
+export async function txKeysByMessage(db: Db, hashes: string[], direction?: 'in' | 'out'): Promise<[string, string][]> {
+  const rows = await db.q<{ tx_account: string; tx_lt: string }>(
+    `SELECT DISTINCT tx_account, tx_lt FROM message_hashes FINAL WHERE hash IN {h:Array(FixedString(64))} ${direction ? 'AND direction = {d:String}' : ''}`,
+    { h: hashes, d: direction ?? '' },
+  );
+  return rows.map((r) => [r.tx_account, r.tx_lt]);
+}
+
+export async function mcBlockExists(db: Db, seqno: number): Promise<boolean> {
+  const r = await db.q(
+    "SELECT 1 FROM blocks FINAL WHERE workchain = -1 AND shard = 9223372036854775808 AND seqno = {s:UInt32} LIMIT 1",
+    { s: seqno },
+  );
+  return r.length > 0;
+}

@@ -1,0 +1,307 @@
+/**
+ * Store rows (ClickHouse JSON: 64-bit+ integers as decimal strings, hashes lower-case hex, addresses
+ * raw upper-case) -> API v3 entities (§3 of the reference): hashes base64, 64-bit values strings,
+ * opcodes `0x%08x`, shards 16 upper-case hex digits.
+ */
+import { Cell } from '@ton/core';
+import { formatOpcode, hashToBase64 } from '../../format/index.ts';
+import type { Row } from './db.ts';
+
+export function b64(h: unknown): string | null {
+  if (typeof h !== 'string' || h.length !== 64 || /[^0-9a-fA-F]/.test(h)) return null;
+  return hashToBase64(h);
+}
+
+export function str(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+export function num(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
+
+export function bool(v: unknown): boolean | null {
+  return v === null || v === undefined ? null : Boolean(v);
+}
+
+/** Unsigned shard (decimal string or bigint) -> 16 upper-case hex digits. */
+export function shardHex(v: unknown): string {
+  const s = String(v);
+  const n = /^[0-9A-Fa-f]{16}$/.test(s) && /[A-Fa-f]/.test(s) ? BigInt('0x' + s) : BigInt(s);
+  return BigInt.asUintN(64, n).toString(16).toUpperCase().padStart(16, '0');
+}
+
+/** Map(UInt32, UInt256) -> `{ "<id>": "<amount>" }`. */
+export function extra(v: unknown): Record<string, string> {
+  if (!v || typeof v !== 'object') return {};
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, String(x)]));
+}
+
+function omitNull<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === null || o[k] === undefined) delete o[k];
+  return o;
+}
+
+// ---------------------------------------------------------------- blocks
+
+export function blockJson(r: Row): Record<string, unknown> {
+  return {
+    workchain: num(r.workchain),
+    shard: shardHex(r.shard),
+    seqno: num(r.seqno),
+    root_hash: b64(r.root_hash),
+    file_hash: b64(r.file_hash),
+    global_id: num(r.global_id),
+    version: num(r.version),
+    after_merge: bool(r.after_merge),
+    before_split: bool(r.before_split),
+    after_split: bool(r.after_split),
+    want_merge: bool(r.want_merge),
+    want_split: bool(r.want_split),
+    key_block: bool(r.key_block),
+    vert_seqno_incr: bool(r.vert_seqno_incr),
+    flags: num(r.flags),
+    gen_utime: str(r.gen_utime),
+    start_lt: str(r.start_lt),
+    end_lt: str(r.end_lt),
+    validator_list_hash_short: num(r.validator_list_hash_short),
+    gen_catchain_seqno: num(r.gen_catchain_seqno),
+    min_ref_mc_seqno: num(r.min_ref_mc_seqno),
+    prev_key_block_seqno: num(r.prev_key_block_seqno),
+    vert_seqno: num(r.vert_seqno),
+    master_ref_seqno: num(r.master_ref_seqno),
+    rand_seed: b64(r.rand_seed),
+    created_by: b64(r.created_by),
+    tx_count: num(r.tx_count),
+    masterchain_block_ref: { workchain: num(r.mc_block_workchain) ?? -1, shard: shardHex(r.mc_block_shard ?? '9223372036854775808'), seqno: num(r.mc_block_seqno) },
+    prev_blocks: ((r.prev_blocks as Row[] | unknown[][] | undefined) ?? []).map((p) => {
+      const o = Array.isArray(p) ? { workchain: p[0], shard: p[1], seqno: p[2] } : p;
+      return { workchain: num(o.workchain), shard: shardHex(o.shard), seqno: num(o.seqno) };
+    }),
+  };
+}
+
+// ---------------------------------------------------------------- messages
+
+/** Names of well-known body opcodes (TL-B constructor names as the reference's decoder prints them). */
+export const OPCODE_NAMES: Record<number, string> = {
+  0x00000000: 'text_comment',
+  0x2167da4b: 'encrypted_comment',
+  0x0f8a7ea5: 'jetton_transfer',
+  0x178d4519: 'jetton_internal_transfer',
+  0x7362d09c: 'jetton_notify',
+  0xd53276db: 'excess',
+  0x595f07bc: 'jetton_burn',
+  0x7bdd97de: 'jetton_burn_notification',
+  0x5fcc3d14: 'nft_transfer',
+  0x05138d91: 'nft_ownership_assigned',
+  0x2fcb26a2: 'get_static_data',
+  0x8b771735: 'report_static_data',
+  0x7369676e: 'w5_external_signed_request',
+  0x73696e74: 'w5_internal_signed_request',
+  0x6578746e: 'w5_extension_action_request',
+  0x4e73744b: 'elector_new_stake',
+  0xf374484c: 'elector_new_stake_confirmation',
+  0x47657424: 'elector_recover_stake_request',
+  0xf96f7324: 'elector_recover_stake_response',
+  0x706c7567: 'subscription_request',
+  0x73756273: 'subscription_payment',
+  0x64737472: 'plugin_destruct',
+  0x4eb1f0f9: 'change_dns_record',
+  0x642b7d07: 'jetton_mint',
+  0xf718510f: 'multisig_new_order',
+  0x75097f5d: 'multisig_execute',
+  0xa762230f: 'multisig_approve',
+};
+
+export function opcodeName(op: number | null): string | null {
+  if (op === null) return null;
+  return OPCODE_NAMES[op >>> 0] ?? null;
+}
+
+/** `{type:'text_comment', comment}` for a body with opcode 0 and a valid snake string; null otherwise. */
+export function decodeBody(boc: string | null, op: number | null): Record<string, unknown> | null {
+  if (!boc || op !== 0) return null;
+  try {
+    const s = Cell.fromBase64(boc).beginParse();
+    if (s.remainingBits < 32) return null;
+    s.loadUint(32);
+    const comment = s.loadStringTail();
+    return { type: 'text_comment', '@type': 'text_comment', comment };
+  } catch {
+    return null;
+  }
+}
+
+export function messageJson(m: Row, contents: Map<string, string>, extraFields: Record<string, unknown> = {}): Record<string, unknown> {
+  const op = num(m.opcode);
+  const bodyHash = str(m.body_hash);
+  const bodyBoc = bodyHash ? (contents.get(bodyHash) ?? null) : null;
+  const initHash = str(m.init_state_hash);
+  const out: Record<string, unknown> = {
+    hash: b64(m.msg_hash),
+    source: str(m.source),
+    destination: str(m.destination),
+    value: str(m.value),
+    value_extra_currencies: m.message_type === 'int' ? extra(m.value_extra_currencies) : null,
+    fwd_fee: str(m.fwd_fee),
+    ihr_fee: str(m.ihr_fee),
+    extra_flags: str(m.extra_flags),
+    created_lt: str(m.created_lt),
+    created_at: str(m.created_at),
+    opcode: op === null ? null : formatOpcode(op),
+    decoded_opcode: opcodeName(op),
+    ihr_disabled: bool(m.ihr_disabled),
+    bounce: bool(m.bounce),
+    bounced: bool(m.bounced),
+    import_fee: str(m.import_fee),
+    ...extraFields,
+    message_content: bodyHash ? { hash: b64(bodyHash), body: bodyBoc, decoded: decodeBody(bodyBoc, op) } : null,
+    init_state: initHash ? { hash: b64(initHash), body: contents.get(initHash) ?? null, decoded: null } : null,
+  };
+  if (m.msg_hash_norm) out.hash_norm = b64(m.msg_hash_norm);
+  return out;
+}
+
+// ---------------------------------------------------------------- transactions
+
+export function accountStateJson(hash: unknown, s: Row | undefined): Record<string, unknown> {
+  return {
+    hash: b64(hash),
+    balance: s ? str(s.balance) : null,
+    extra_currencies: s ? extra(s.extra_currencies) : null,
+    account_status: s ? str(s.account_status) : null,
+    frozen_hash: s ? b64(s.frozen_hash) : null,
+    data_hash: s ? b64(s.data_hash) : null,
+    code_hash: s ? b64(s.code_hash) : null,
+  };
+}
+
+function descriptionJson(t: Row): Record<string, unknown> {
+  const d: Record<string, unknown> = omitNull({
+    type: str(t.descr),
+    aborted: bool(t.aborted),
+    destroyed: bool(t.destroyed),
+    credit_first: bool(t.credit_first),
+    is_tock: bool(t.is_tock),
+    installed: bool(t.installed),
+  });
+  if (t.storage_fees_collected !== null && t.storage_fees_collected !== undefined) {
+    d.storage_ph = omitNull({ storage_fees_collected: str(t.storage_fees_collected), storage_fees_due: str(t.storage_fees_due), status_change: str(t.storage_status_change) });
+  }
+  if (t.credit !== null && t.credit !== undefined || t.credit_due_fees_collected !== null && t.credit_due_fees_collected !== undefined) {
+    d.credit_ph = omitNull({ due_fees_collected: str(t.credit_due_fees_collected), credit: str(t.credit), credit_extra_currencies: extra(t.credit_extra_currencies) });
+  }
+  if (t.compute_skipped !== null && t.compute_skipped !== undefined) {
+    if (t.compute_skipped) d.compute_ph = { skipped: true, reason: str(t.skipped_reason) };
+    else {
+      const fees = t.compute_gas_fees;
+      const used = t.compute_gas_used;
+      d.compute_ph = omitNull({
+        skipped: false,
+        success: bool(t.compute_success),
+        msg_state_used: bool(t.compute_msg_state_used),
+        account_activated: bool(t.compute_account_activated),
+        gas_fees: str(fees),
+        gas_used: str(used),
+        gas_limit: str(t.compute_gas_limit),
+        gas_credit: str(t.compute_gas_credit),
+        mode: num(t.compute_mode),
+        exit_code: num(t.compute_exit_code),
+        exit_arg: num(t.compute_exit_arg),
+        vm_steps: num(t.compute_vm_steps),
+        vm_init_state_hash: b64(t.compute_vm_init_state_hash),
+        vm_final_state_hash: b64(t.compute_vm_final_state_hash),
+      });
+    }
+  }
+  if (t.action_success !== null && t.action_success !== undefined) {
+    d.action = omitNull({
+      success: bool(t.action_success),
+      valid: bool(t.action_valid),
+      no_funds: bool(t.action_no_funds),
+      status_change: str(t.action_status_change),
+      total_fwd_fees: str(t.action_total_fwd_fees),
+      total_action_fees: str(t.action_total_action_fees),
+      result_code: num(t.action_result_code),
+      result_arg: num(t.action_result_arg),
+      tot_actions: num(t.action_tot_actions),
+      spec_actions: num(t.action_spec_actions),
+      skipped_actions: num(t.action_skipped_actions),
+      msgs_created: num(t.action_msgs_created),
+      action_list_hash: b64(t.action_action_list_hash),
+      tot_msg_size: { cells: str(t.action_tot_msg_size_cells), bits: str(t.action_tot_msg_size_bits) },
+    });
+  }
+  if (t.bounce !== null && t.bounce !== undefined) {
+    d.bounce = omitNull({
+      type: str(t.bounce),
+      msg_size: t.bounce_msg_size_cells === null ? null : { cells: str(t.bounce_msg_size_cells), bits: str(t.bounce_msg_size_bits) },
+      req_fwd_fees: str(t.bounce_req_fwd_fees),
+      msg_fees: str(t.bounce_msg_fees),
+      fwd_fees: str(t.bounce_fwd_fees),
+    });
+  }
+  if (t.split_info_cur_shard_pfx_len !== null && t.split_info_cur_shard_pfx_len !== undefined) {
+    d.split_info = {
+      cur_shard_pfx_len: num(t.split_info_cur_shard_pfx_len),
+      acc_split_depth: num(t.split_info_acc_split_depth),
+      this_addr: str(t.split_info_this_addr),
+      sibling_addr: str(t.split_info_sibling_addr),
+    };
+  }
+  return d;
+}
+
+export interface TxContext {
+  /** messages by `${account}|${lt}` */
+  messages: Map<string, Row[]>;
+  contents: Map<string, string>;
+  /** account states by `${account}|${hash}` */
+  states: Map<string, Row>;
+}
+
+export function transactionJson(t: Row, ctx: TxContext): Record<string, unknown> {
+  const key = `${t.account}|${t.lt}`;
+  const msgs = ctx.messages.get(key) ?? [];
+  const inMsg = msgs.find((m) => m.direction === 'in');
+  const outs = msgs
+    .filter((m) => m.direction === 'out')
+    .sort((a, b) => (BigInt(String(a.created_lt ?? 0)) < BigInt(String(b.created_lt ?? 0)) ? -1 : BigInt(String(a.created_lt ?? 0)) > BigInt(String(b.created_lt ?? 0)) ? 1 : 0));
+  const out: Record<string, unknown> = {
+    account: str(t.account),
+    hash: b64(t.hash),
+    lt: str(t.lt),
+    now: num(t.now),
+    mc_block_seqno: num(t.mc_block_seqno),
+    trace_id: b64(t.trace_id),
+    prev_trans_hash: b64(t.prev_trans_hash),
+    prev_trans_lt: str(t.prev_trans_lt),
+    orig_status: str(t.orig_status),
+    end_status: str(t.end_status),
+    total_fees: str(t.total_fees),
+    total_fees_extra_currencies: extra(t.total_fees_extra_currencies),
+    description: descriptionJson(t),
+    block_ref: { workchain: num(t.block_workchain), shard: shardHex(t.block_shard), seqno: num(t.block_seqno) },
+    in_msg: inMsg ? messageJson(inMsg, ctx.contents) : null,
+    out_msgs: outs.map((m) => messageJson(m, ctx.contents)),
+    account_state_before: accountStateJson(t.account_state_hash_before, ctx.states.get(`${t.account}|${t.account_state_hash_before}`)),
+    account_state_after: accountStateJson(t.account_state_hash_after, ctx.states.get(`${t.account}|${t.account_state_hash_after}`)),
+    emulated: false,
+    finality: 'finalized',
+  };
+  if (out.trace_id === null) delete out.trace_id;
+  return out;
+}
+
+/** Raw addresses a transaction page puts in its address_book (§2.2). */
+export function transactionAddresses(txs: Record<string, unknown>[]): string[] {
+  const s = new Set<string>();
+  for (const t of txs) {
+    s.add(t.account as string);
+    const im = t.in_msg as Row | null;
+    if (im?.source) s.add(im.source as string);
+    for (const m of t.out_msgs as Row[]) if (m.destination) s.add(m.destination as string);
+  }
+  return [...s];
+}

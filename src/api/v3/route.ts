@@ -1,0 +1,104 @@
+/**
+ * Route helper of API v3: one call declares a GET (or POST) route with its parameter spec, response
+ * schema and docs; the handler receives parsed parameters and a per-request Db (timeout applied).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { StoreClient } from '../../store/index.ts';
+import { ApiError } from '../errors.ts';
+import { Db, DEFAULT_TIMEOUT_MS } from './db.ts';
+import { parseQuery, querySchema, type Parsed, type ParamSpec } from './params.ts';
+import { ErrorResponse } from '../../../schemas/api/v3/entities.ts';
+
+/** Optional node-layer functions for the legacy group (provided by the API v2 stage). */
+export interface LegacyNode {
+  runGetMethod?(req: { address: string; method: string; stack: unknown[] }): Promise<unknown>;
+  estimateFee?(req: { address: string; body: string; init_code?: string; init_data?: string; ignore_chksig?: boolean }): Promise<unknown>;
+  sendMessage?(boc: string): Promise<{ message_hash: string; message_hash_norm: string }>;
+  /** Latest masterchain seqno of the network (lag in indexStatus). */
+  lastMcSeqno?(): Promise<number | null>;
+}
+
+export interface V3Deps {
+  store: StoreClient;
+  /** Friendly addresses get the testnet flag. */
+  testnet?: boolean;
+  node?: LegacyNode;
+  /** Version sent in X-API-Version. */
+  apiVersion?: string;
+}
+
+export interface Ctx {
+  q: Parsed;
+  db: Db;
+  testnet: boolean;
+  /** X-No-Address-Book / x_no_address_book */
+  noBook: boolean;
+  /** X-No-Metadata / x_no_metadata */
+  noMeta: boolean;
+  request: FastifyRequest;
+  deps: V3Deps;
+}
+
+export interface RouteDef {
+  method?: 'GET' | 'POST';
+  url: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  params?: ParamSpec;
+  /** POST: zod body schema (validated by the handler through `body`). */
+  body?: z.ZodType;
+  response: z.ZodType;
+  handler(ctx: Ctx): Promise<unknown>;
+}
+
+function headerFlag(request: FastifyRequest, header: string, q: unknown): boolean {
+  if (q === true) return true;
+  const h = request.headers[header];
+  const v = Array.isArray(h) ? h[0] : h;
+  return v !== undefined && ['1', 'true', 'True', 'TRUE', 't', 'on', 'yes'].includes(v.trim());
+}
+
+function timeoutOf(request: FastifyRequest, q: Parsed): number {
+  const h = request.headers['x-timeout'];
+  let ms = q.x_timeout as number | undefined;
+  if (ms === undefined && h !== undefined) {
+    const v = Array.isArray(h) ? h[0] : h;
+    if (!/^\d{1,9}$/.test(v.trim())) throw new ApiError(422, 'invalid X-Timeout header: want milliseconds');
+    ms = Number(v);
+  }
+  return Math.min(Math.max(ms ?? DEFAULT_TIMEOUT_MS, 1), DEFAULT_TIMEOUT_MS);
+}
+
+export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): void {
+  const spec = def.params ?? {};
+  const baseDb = new Db(deps.store);
+  app.route({
+    method: def.method ?? 'GET',
+    url: def.url,
+    schema: {
+      tags: def.tags,
+      summary: def.summary,
+      description: def.description,
+      ...(def.method === 'POST' ? { body: def.body } : { querystring: querySchema(spec) }),
+      response: { 200: def.response, 422: ErrorResponse, 404: ErrorResponse, 504: ErrorResponse },
+    },
+    handler: async (request, reply) => {
+      const t0 = performance.now();
+      const q = parseQuery(spec, request.query);
+      const db = baseDb.withTimeout(timeoutOf(request, q), (err, sql) => request.log.error({ err, sql: sql.slice(0, 500) }, 'v3 query failed'));
+      const result = await def.handler({
+        q,
+        db,
+        testnet: deps.testnet ?? false,
+        noBook: headerFlag(request, 'x-no-address-book', q.x_no_address_book),
+        noMeta: headerFlag(request, 'x-no-metadata', q.x_no_metadata),
+        request,
+        deps,
+      });
+      reply.header('Server-Timing', `app;dur=${(performance.now() - t0).toFixed(1)}`);
+      return result;
+    },
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The bus between stages. At-least-once delivery with explicit acknowledgement: a handler's batch counts
+ * as consumed only when the handler's promise resolves (the stage's output is durable by then); if the
+ * handler throws, the batch is delivered again. Messages with the same key keep their order.
+ * Values are plain JSON-compatible objects (zod-validated at the stage edges, schemas/bus/).
+ */
+export interface BusMessage<T = unknown> {
+  /** Partitioning key: messages with equal keys are delivered in publish order. */
+  key: string;
+  value: T;
+}
+
+export interface Delivery<T = unknown> extends BusMessage<T> {
+  topic: string;
+  /** Position in the topic (per partition for Kafka), for logs. */
+  offset: string;
+  partition: number;
+}
+
+export interface SubscribeOptions {
+  /** Consumer group: each group sees every message once; members of a group share the work. */
+  group: string;
+  /** Max messages handed to the handler at once. */
+  maxBatch?: number;
+  /** Pause before redelivering a batch whose handler threw. */
+  retryMs?: number;
+  /** Called when a handler throws (the batch will be redelivered). */
+  onError?: (err: unknown, batch: Delivery[]) => void;
+}
+
+export interface Subscription {
+  /** Stops consuming; resolves once the in-flight batch (if any) has finished. */
+  close(): Promise<void>;
+}
+
+export type BatchHandler<T> = (batch: Delivery<T>[]) => Promise<void>;
+
+export interface Bus {
+  readonly kind: 'memory' | 'kafka';
+  /** Creates topics that do not exist yet (no-op for the in-process bus). */
+  ensureTopics(topics: string[]): Promise<void>;
+  /** Resolves once the messages are accepted (waits while the bus is full: backpressure). */
+  publish<T>(topic: string, messages: BusMessage<T>[]): Promise<void>;
+  subscribe<T>(topic: string, handler: BatchHandler<T>, opts: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+import { CliError, type Command } from '../command.ts';
+import { DataDirLockedError, migrate, openClient, storeConfigFromEnv } from '../../store/index.ts';
+
+export const migrateCommand: Command = {
+  name: 'migrate',
+  summary: 'apply pending ClickHouse migrations (embedded chdb or CLICKHOUSE_URL)',
+  usage: [
+    'Usage: ton-gateway migrate [--data DIR]',
+    '',
+    'Applies the pending migrations of clickhouse/NNNN_name.sql and records them in schema_migrations.',
+    'Running it again changes nothing.',
+    '',
+    'Options:',
+    '  --data DIR   data directory (default ./data); chdb files live in DIR/clickhouse',
+    '',
+    'Environment: CLICKHOUSE_URL (use a ClickHouse server instead of chdb), CLICKHOUSE_USER,',
+    'CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE.',
+  ].join('\n'),
+  async run(argv) {
+    let dataDir: string | undefined;
+    for (let i = 0; i < argv.length; i++) {
+      if (argv[i] === '--data') {
+        dataDir = argv[++i];
+        if (!dataDir) throw new CliError('--data needs a directory');
+      } else throw new CliError(`unknown argument "${argv[i]}" (see --help)`);
+    }
+    let store;
+    try {
+      store = await openClient(storeConfigFromEnv(dataDir));
+    } catch (err) {
+      if (err instanceof DataDirLockedError) throw new CliError(err.message);
+      throw new CliError(`cannot open the store: ${(err as Error).message}`);
+    }
+    try {
+      const res = await migrate(store);
+      if (res.applied.length === 0) console.log(`store ${store.location}: up to date (version ${res.current})`);
+      for (const m of res.applied) console.log(`applied ${String(m.version).padStart(4, '0')}_${m.name}`);
+      return 0;
+    } catch (err) {
+      throw new CliError((err as Error).message.split('\n')[0]);
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -1,0 +1,24 @@
+export {
+  parseBlock,
+  blockKey,
+  shardHex,
+  SHARD_ALL,
+  BlockParseError,
+  type BlockRef,
+  type BlockIdExt,
+  type BlockHeader,
+  type BlockTx,
+  type ExtBlkRef,
+  type ParsedBlock,
+  type ShardDescr,
+} from './block.ts';
+export {
+  MemoryChain,
+  ChainMessageError,
+  type ChainSource,
+  type ChainBlock,
+  type ChainTx,
+  type ZeroStateId,
+  type MemoryChainOptions,
+} from './source.ts';
+export { loadChainDir, loadRecordedChain, blockFileName, ChainLoadError, type ChainJson, type ChainJsonBlock } from './load.ts';

@@ -1,0 +1,642 @@
+/**
+ * The devnet chain: accounts executed in the TVM emulator, packed round by round into a masterchain block
+ * and the basechain shard blocks it commits. Internal messages produced in one block are processed in a
+ * later block (the next round), as on a real chain; the basechain splits into two shards and merges back.
+ */
+import { createHash } from 'node:crypto';
+import {
+  Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  Dictionary,
+  loadMessage,
+  loadShardAccount,
+  loadTransaction,
+  storeShardAccount,
+  type StateInit,
+} from '@ton/core';
+import {
+  blockCell,
+  blockExtraCell,
+  blockInfoCell,
+  inMsgDescrCell,
+  inShard,
+  mcBlockExtraCell,
+  mcStateExtraCell,
+  merkleUpdate,
+  outMsgDescrCell,
+  shardAccountBlocksCell,
+  shardChildren,
+  shardStateCell,
+  splitStateCell,
+  valueFlowCell,
+  type AccountBlock,
+  type BlockRef,
+  type InMsg,
+  type OutMsg,
+  type ShardDescr,
+  type StateAccount,
+} from '../tlb-write/index.ts';
+import { Emulator, defaultConfig } from './emulator.ts';
+
+export const SHARD_ALL = 0x8000000000000000n;
+
+export interface DevnetOptions {
+  /** Seed of everything random (keys, tx seeds); same seed, same chain. */
+  seed?: number | bigint | string;
+  /** gen_utime of the zero state; round r is at startTime + r * blockInterval. */
+  startTime?: number;
+  blockInterval?: number;
+  /** Round whose basechain blocks are the two children of 0:8000000000000000 (null: never split). */
+  splitAt?: number | null;
+  /** Round whose basechain block merges the two children back (null: never merge). */
+  mergeAt?: number | null;
+  /** Blockchain config dict (base64 BoC of Hashmap 32 ^Cell); default: @ton/sandbox defaultConfig. */
+  configBase64?: string;
+}
+
+export interface ProducedTx {
+  hash: Buffer;
+  lt: bigint;
+  /** 256-bit account id (workchain 0). */
+  account: bigint;
+  workchain: number;
+  cell: Cell;
+}
+
+export interface ProducedBlock {
+  ref: BlockRef;
+  boc: Buffer;
+  /** Full ShardStateUnsplit after this block. */
+  state: Cell;
+  txs: ProducedTx[];
+}
+
+export interface PendingMessage {
+  cell: Cell;
+  hash: Buffer;
+  dest: Address;
+  createdLt: bigint;
+  /** First round whose blocks may process it. */
+  readyRound: number;
+  external: boolean;
+  value: bigint;
+  fwdFee: bigint;
+}
+
+interface AccountEntry {
+  address: Address;
+  shardAccount: Cell;
+  /** Same ShardAccount as a base64 BoC (what the emulator takes), when known. */
+  b64?: string;
+  balance: bigint;
+  lastLt: bigint;
+}
+
+interface ShardChain {
+  shard: bigint;
+  last: BlockRef;
+  state: Cell;
+  totalBalance: bigint;
+  genUtime: number;
+  masterRef: BlockRef;
+  minRefMcSeqno: number;
+  beforeSplit: boolean;
+  wantMerge: boolean;
+  feesCollected: bigint;
+}
+
+const LT_PER_ROUND = 1_000_000n;
+
+function sha256(...parts: (Buffer | string)[]): Buffer {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
+
+function idOf(a: Address): bigint {
+  return BigInt('0x' + a.hash.toString('hex'));
+}
+
+function bocOf(c: Cell): Buffer {
+  return c.toBoc({ idx: false, crc32: true });
+}
+
+/** ShardAccount of an address that holds nothing (account_none$0). */
+function noneShardAccount(): Cell {
+  return beginCell().storeRef(beginCell().storeBit(0).endCell()).storeUint(0, 256).storeUint(0, 64).endCell();
+}
+
+function balanceOf(sa: Cell): { balance: bigint; exists: boolean; lastLt: bigint } {
+  const parsed = loadShardAccount(sa.beginParse());
+  return { balance: parsed.account?.storage.balance.coins ?? 0n, exists: parsed.account != null, lastLt: parsed.lastTransactionLt };
+}
+
+export class Devnet {
+  readonly seedTag: string;
+  readonly startTime: number;
+  readonly blockInterval: number;
+  readonly splitAt: number | null;
+  readonly mergeAt: number | null;
+  readonly globalId: number;
+  readonly configRoot: Cell;
+  private readonly configAddr: Buffer;
+  private readonly globalVersion: { version: number; capabilities: bigint } | null;
+  private readonly createdBy: Buffer;
+
+  private readonly accounts = new Map<bigint, AccountEntry>();
+  private queue: PendingMessage[] = [];
+  private externals: PendingMessage[] = [];
+  private chains: ShardChain[] = [];
+  private mcLast!: BlockRef;
+  private mcState!: Cell;
+  private lastKeyBlock!: BlockRef;
+  private readonly prevMcBlocks: { ref: BlockRef; isKey: boolean }[] = [];
+  private started = false;
+
+  /** Last produced round (= masterchain seqno of the tip). */
+  round = 0;
+  zeroState!: { mc: ProducedBlock; shard: ProducedBlock };
+  /** Every block produced, in chain order (shard blocks before the masterchain block committing them). */
+  readonly blocks: ProducedBlock[] = [];
+  /** External messages the emulator refused (no transaction), with the reason. */
+  readonly rejected: { hash: Buffer; error: string }[] = [];
+
+  private constructor(
+    private readonly emulator: Emulator,
+    opts: DevnetOptions,
+  ) {
+    this.seedTag = `ton-gateway-devnet/${String(opts.seed ?? 1)}`;
+    this.startTime = opts.startTime ?? 1_700_000_000;
+    this.blockInterval = opts.blockInterval ?? 3;
+    this.splitAt = opts.splitAt ?? null;
+    this.mergeAt = opts.mergeAt ?? null;
+    if (this.splitAt !== null && this.splitAt < 2) throw new Error('splitAt must be 2 or later');
+    if (this.mergeAt !== null && (this.splitAt === null || this.mergeAt < this.splitAt + 2)) {
+      throw new Error('mergeAt needs a split at least two rounds earlier');
+    }
+    this.configRoot = Cell.fromBase64(emulator.configBase64);
+    const config = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.configRoot);
+    this.configAddr = config.get(0)?.beginParse().loadBuffer(32) ?? Buffer.alloc(32, 0x55);
+    const p8 = config.get(8)?.beginParse();
+    this.globalVersion = p8 && p8.loadUint(8) === 0xc4 ? { version: p8.loadUint(32), capabilities: p8.loadUintBig(64) } : null;
+    const p19 = config.get(19)?.beginParse();
+    this.globalId = p19 ? p19.loadInt(32) : -239;
+    this.createdBy = sha256(this.seedTag, '/validator');
+  }
+
+  static async create(opts: DevnetOptions = {}): Promise<Devnet> {
+    return new Devnet(await Emulator.create(opts.configBase64 ?? defaultConfig), opts);
+  }
+
+  /** Deterministic bytes derived from the seed. */
+  derive(label: string): Buffer {
+    return sha256(this.seedTag, '/', label);
+  }
+
+  /** An active account present in the zero state (before `start`). */
+  addGenesisAccount(address: Address, init: StateInit, balance: bigint): void {
+    if (this.started) throw new Error('genesis accounts must be added before start()');
+    if (address.workChain !== 0) throw new Error('devnet genesis accounts live in workchain 0');
+    const sa = beginCell()
+      .store(
+        storeShardAccount({
+          account: {
+            addr: address,
+            storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: this.startTime, duePayment: null, storageExtra: null },
+            storage: { lastTransLt: 0n, balance: { coins: balance }, state: { type: 'active', state: init } },
+          },
+          lastTransactionLt: 0n,
+          lastTransactionHash: 0n,
+        }),
+      )
+      .endCell();
+    this.accounts.set(idOf(address), { address, shardAccount: sa, balance, lastLt: 0n });
+  }
+
+  /** Basechain address of a StateInit. */
+  addressOf(init: StateInit): Address {
+    return contractAddress(0, init);
+  }
+
+  /** Basechain address with the given 32-byte hash. */
+  addressFromHash(hash: Buffer): Address {
+    return new Address(0, hash);
+  }
+
+  /** Current ShardAccount cell of an account (account_none when it does not exist). */
+  shardAccount(address: Address): Cell {
+    return this.accounts.get(idOf(address))?.shardAccount ?? noneShardAccount();
+  }
+
+  /** Balance of an account now (0 when it does not exist). */
+  balance(address: Address): bigint {
+    return this.accounts.get(idOf(address))?.balance ?? 0n;
+  }
+
+  /** Messages produced but not yet processed (in flight). */
+  inFlight(): PendingMessage[] {
+    return [...this.queue, ...this.externals];
+  }
+
+  private stateAccounts(shard: bigint): StateAccount[] {
+    const out: StateAccount[] = [];
+    for (const [id, a] of this.accounts) {
+      if (inShard(id, shard)) out.push({ id, shardAccount: a.shardAccount, balance: a.balance });
+    }
+    return out;
+  }
+
+  /** Builds the zero states (masterchain and basechain). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const t = this.startTime;
+    const shardState = shardStateCell({
+      globalId: this.globalId,
+      workchain: 0,
+      shard: SHARD_ALL,
+      seqno: 0,
+      vertSeqno: 0,
+      genUtime: t,
+      genLt: 0n,
+      minRefMcSeqno: 0,
+      beforeSplit: false,
+      accounts: this.stateAccounts(SHARD_ALL),
+      masterRef: null,
+      custom: null,
+    });
+    const shardBoc = bocOf(shardState.cell);
+    const shardRef: BlockRef = { workchain: 0, shard: SHARD_ALL, seqno: 0, rootHash: shardState.cell.hash(), fileHash: sha256(shardBoc), startLt: 0n, endLt: 0n };
+    const mcState = this.mcStateCell(0, t, 0n, [], false).cell;
+    const mcBoc = bocOf(mcState);
+    const mcRef: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: 0, rootHash: mcState.hash(), fileHash: sha256(mcBoc), startLt: 0n, endLt: 0n };
+    this.zeroState = {
+      mc: { ref: mcRef, boc: mcBoc, state: mcState, txs: [] },
+      shard: { ref: shardRef, boc: shardBoc, state: shardState.cell, txs: [] },
+    };
+    this.mcLast = mcRef;
+    this.mcState = mcState;
+    this.lastKeyBlock = mcRef;
+    this.chains = [
+      {
+        shard: SHARD_ALL,
+        last: shardRef,
+        state: shardState.cell,
+        totalBalance: shardState.totalBalance,
+        genUtime: t,
+        masterRef: mcRef,
+        minRefMcSeqno: 0,
+        beforeSplit: false,
+        wantMerge: false,
+        feesCollected: 0n,
+      },
+    ];
+  }
+
+  private mcStateCell(seqno: number, now: number, lt: bigint, shards: ShardDescr[], afterKey: boolean): { cell: Cell } {
+    const custom = mcStateExtraCell({
+      shards,
+      configRoot: this.configRoot,
+      configAddr: this.configAddr,
+      prevBlocks: this.prevMcBlocks,
+      afterKeyBlock: afterKey,
+      lastKeyBlock: seqno === 0 ? null : this.lastKeyBlock,
+      globalBalance: this.chains.reduce((s, c) => s + c.totalBalance, 0n),
+      validatorListHashShort: this.derive('validators').readUInt32BE(0),
+      catchainSeqno: 0,
+    });
+    const st = shardStateCell({
+      globalId: this.globalId,
+      workchain: -1,
+      shard: SHARD_ALL,
+      seqno,
+      vertSeqno: 0,
+      genUtime: now,
+      genLt: lt,
+      minRefMcSeqno: Math.max(0, seqno - 1),
+      beforeSplit: false,
+      accounts: [],
+      masterRef: null,
+      custom,
+    });
+    return { cell: st.cell };
+  }
+
+  /**
+   * Queues an external message (a Message BoC or cell) for the next round. Returns its hash.
+   * Throws on what cannot be an inbound external message to a basechain account.
+   */
+  submitExternal(msg: Buffer | Cell): Buffer {
+    let cell: Cell;
+    try {
+      cell = Buffer.isBuffer(msg) ? Cell.fromBoc(msg)[0] : msg;
+    } catch (err) {
+      throw new Error(`not a BoC: ${(err as Error).message}`);
+    }
+    let parsed;
+    try {
+      parsed = loadMessage(cell.beginParse());
+    } catch (err) {
+      throw new Error(`not a Message: ${(err as Error).message}`);
+    }
+    if (parsed.info.type !== 'external-in') throw new Error(`expected an external-in message, got ${parsed.info.type}`);
+    if (parsed.info.dest.workChain !== 0) throw new Error(`devnet accepts messages to workchain 0 only, got ${parsed.info.dest.workChain}`);
+    this.externals.push({
+      cell,
+      hash: cell.hash(),
+      dest: parsed.info.dest,
+      createdLt: 0n,
+      readyRound: this.round + 1,
+      external: true,
+      value: 0n,
+      fwdFee: 0n,
+    });
+    return cell.hash();
+  }
+
+  /** Produces the next round: basechain shard blocks, then the masterchain block that commits them. */
+  async produceRound(): Promise<ProducedBlock[]> {
+    if (!this.started) await this.start();
+    const r = this.round + 1;
+    const now = this.startTime + r * this.blockInterval;
+    const produced: ProducedBlock[] = [];
+
+    // Shard layout of this round: continue, split or merge.
+    type Plan = { shard: bigint; prev: ShardChain[]; oldState: Cell; fromPrev: bigint; afterSplit: boolean };
+    const plans: Plan[] = [];
+    if (r === this.splitAt) {
+      const p = this.chains.find((c) => c.shard === SHARD_ALL);
+      if (!p) throw new Error('split: no 0:8000000000000000 shard');
+      for (const child of shardChildren(SHARD_ALL)) {
+        // The child's state before its first block: the parent's state restricted to the child's accounts.
+        const accounts = this.stateAccounts(child);
+        const old = shardStateCell({
+          globalId: this.globalId,
+          workchain: 0,
+          shard: child,
+          seqno: p.last.seqno,
+          vertSeqno: 0,
+          genUtime: p.genUtime,
+          genLt: p.last.endLt,
+          minRefMcSeqno: p.minRefMcSeqno,
+          beforeSplit: false,
+          accounts,
+          masterRef: p.masterRef,
+          custom: null,
+        });
+        plans.push({ shard: child, prev: [p], oldState: old.cell, fromPrev: old.totalBalance, afterSplit: true });
+      }
+    } else if (r === this.mergeAt) {
+      const [l, rr] = shardChildren(SHARD_ALL).map((s) => this.chains.find((c) => c.shard === s));
+      if (!l || !rr) throw new Error('merge: the two children are not both present');
+      plans.push({ shard: SHARD_ALL, prev: [l, rr], oldState: splitStateCell(l.state, rr.state), fromPrev: l.totalBalance + rr.totalBalance, afterSplit: false });
+    } else {
+      for (const c of this.chains) plans.push({ shard: c.shard, prev: [c], oldState: c.state, fromPrev: c.totalBalance, afterSplit: false });
+    }
+
+    let startLt = BigInt(r) * LT_PER_ROUND;
+    if (startLt <= this.mcLast.endLt) startLt = this.mcLast.endLt + 1n;
+    const ready = this.queue.filter((m) => m.readyRound <= r);
+    this.queue = this.queue.filter((m) => m.readyRound > r);
+    ready.sort((a, b) => (a.createdLt < b.createdLt ? -1 : a.createdLt > b.createdLt ? 1 : a.hash.compare(b.hash)));
+    const exts = this.externals;
+    this.externals = [];
+    const newChains: ShardChain[] = [];
+    for (const plan of plans) {
+      const mine = [...ready, ...exts].filter((m) => inShard(idOf(m.dest), plan.shard));
+      const block = await this.shardBlock(r, now, startLt, plan.shard, plan.prev, plan.oldState, plan.fromPrev, plan.afterSplit, mine);
+      produced.push(block.produced);
+      newChains.push(block.chain);
+    }
+    this.chains = newChains.sort((a, b) => (a.shard < b.shard ? -1 : 1));
+
+    // The masterchain block.
+    const isKey = r === 1;
+    const descrs: ShardDescr[] = this.chains.map((c) => ({
+      workchain: 0,
+      shard: c.shard,
+      seqno: c.last.seqno,
+      regMcSeqno: r,
+      startLt: c.last.startLt,
+      endLt: c.last.endLt,
+      rootHash: c.last.rootHash,
+      fileHash: c.last.fileHash,
+      beforeSplit: c.beforeSplit,
+      beforeMerge: c.wantMerge,
+      wantSplit: c.beforeSplit,
+      wantMerge: c.wantMerge,
+      nextCatchainSeqno: 0,
+      minRefMcSeqno: c.minRefMcSeqno,
+      genUtime: c.genUtime,
+      feesCollected: c.feesCollected,
+      fundsCreated: 0n,
+    }));
+    const maxShardLt = this.chains.reduce((m, c) => (c.last.endLt > m ? c.last.endLt : m), 0n);
+    const mcStart = maxShardLt + 1n;
+    const mcEnd = mcStart + 1n;
+    const mcState = this.mcStateCell(r, now, mcEnd, descrs, isKey).cell;
+    const info = blockInfoCell({
+      version: 0,
+      workchain: -1,
+      shard: SHARD_ALL,
+      seqno: r,
+      vertSeqno: 0,
+      afterMerge: false,
+      beforeSplit: false,
+      afterSplit: false,
+      wantSplit: false,
+      wantMerge: false,
+      keyBlock: isKey,
+      genUtime: now,
+      startLt: mcStart,
+      endLt: mcEnd,
+      genValidatorListHashShort: this.derive('validators').readUInt32BE(0),
+      genCatchainSeqno: 0,
+      minRefMcSeqno: Math.max(0, r - 1),
+      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
+      globalVersion: this.globalVersion,
+      masterRef: null,
+      prev: [this.mcLast],
+    });
+    const total = this.chains.reduce((s, c) => s + c.totalBalance, 0n);
+    const vf = valueFlowCell({ fromPrevBlk: total, toNextBlk: total, imported: 0n, exported: 0n, feesCollected: 0n, feesImported: 0n, recovered: 0n, created: 0n, minted: 0n });
+    const mcExtra = mcBlockExtraCell({ keyBlock: isKey, shards: descrs, config: isKey ? { addr: this.configAddr, root: this.configRoot } : null });
+    const extra = blockExtraCell(inMsgDescrCell([]), outMsgDescrCell([]), shardAccountBlocksCell([]), this.derive(`rand/-1/${r}`), this.createdBy, mcExtra);
+    const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState), extra);
+    const boc = bocOf(block);
+    const ref: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
+    produced.push({ ref, boc, state: mcState, txs: [] });
+    this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
+    this.mcLast = ref;
+    this.mcState = mcState;
+    if (isKey) this.lastKeyBlock = ref;
+    this.round = r;
+    this.blocks.push(...produced);
+    return produced;
+  }
+
+  private async shardBlock(
+    r: number,
+    now: number,
+    startLt: bigint,
+    shard: bigint,
+    prev: ShardChain[],
+    oldState: Cell,
+    fromPrev: bigint,
+    afterSplit: boolean,
+    msgs: PendingMessage[],
+  ): Promise<{ produced: ProducedBlock; chain: ShardChain }> {
+    const inMsgs: InMsg[] = [];
+    const outMsgs: OutMsg[] = [];
+    const accBlocks = new Map<bigint, AccountBlock>();
+    const txs: ProducedTx[] = [];
+    let cursor = startLt + 1n;
+    let fees = 0n;
+    let imported = 0n;
+    let exported = 0n;
+    for (const m of msgs) {
+      const destId = idOf(m.dest);
+      const acc = this.accounts.get(destId);
+      const before = acc?.b64 ?? acc?.shardAccount ?? noneShardAccount();
+      const lastLt = acc?.lastLt ?? 0n;
+      let lt = cursor;
+      if (lt <= lastLt) lt = lastLt + 1n;
+      if (lt <= m.createdLt) lt = m.createdLt + 1n;
+      const res = await this.emulator.run(before, m.cell, now, lt, this.derive(`tx/${lt}/${m.hash.toString('hex')}`));
+      if ('error' in res) {
+        // An external message the account does not accept leaves no trace on chain.
+        this.rejected.push({ hash: m.hash, error: res.error });
+        continue;
+      }
+      const tx = loadTransaction(res.tx.beginParse());
+      const after = balanceOf(res.shardAccount);
+      if (after.exists) {
+        this.accounts.set(destId, { address: m.dest, shardAccount: res.shardAccount, b64: res.shardAccountB64, balance: after.balance, lastLt: after.lastLt });
+      }
+      if (!after.exists) this.accounts.delete(destId);
+      const txHash = res.tx.hash();
+      txs.push({ hash: txHash, lt: tx.lt, account: destId, workchain: 0, cell: res.tx });
+      fees += tx.totalFees.coins;
+      const ab = accBlocks.get(destId) ?? { id: destId, txs: [], oldAccountHash: tx.stateUpdate.oldHash, newAccountHash: tx.stateUpdate.newHash };
+      ab.txs.push({ lt: tx.lt, cell: res.tx, totalFees: tx.totalFees.coins });
+      ab.newAccountHash = tx.stateUpdate.newHash;
+      accBlocks.set(destId, ab);
+      if (m.external) inMsgs.push({ kind: 'ext', msgHash: m.hash, msg: m.cell, tx: res.tx });
+      else {
+        inMsgs.push({ kind: 'fin', msgHash: m.hash, msg: m.cell, tx: res.tx, fwdFee: m.fwdFee, value: m.value });
+        imported += m.value;
+      }
+      // Out messages: raw cells from the transaction's ^[ in_msg out_msgs ].
+      const io = res.tx.refs[0].beginParse();
+      io.loadMaybeRef();
+      const outs = io.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+      for (const i of [...outs.keys()].sort((a, b) => a - b)) {
+        const oc = outs.get(i)!;
+        const om = loadMessage(oc.beginParse());
+        if (om.info.type === 'internal') {
+          outMsgs.push({ kind: 'new', msgHash: oc.hash(), msg: oc, tx: res.tx, fwdFee: om.info.forwardFee, value: om.info.value.coins });
+          exported += om.info.value.coins;
+          // Only the basechain runs accounts here; messages elsewhere are exported and never delivered.
+          if (om.info.dest.workChain === 0) this.queue.push({
+            cell: oc,
+            hash: oc.hash(),
+            dest: om.info.dest,
+            createdLt: om.info.createdLt,
+            readyRound: r + 1,
+            external: false,
+            value: om.info.value.coins,
+            fwdFee: om.info.forwardFee,
+          });
+        } else {
+          outMsgs.push({ kind: 'ext', msgHash: oc.hash(), msg: oc, tx: res.tx });
+        }
+      }
+      cursor = tx.lt + BigInt(tx.outMessagesCount) + 1n;
+    }
+    const endLt = cursor > startLt + 1n ? cursor : startLt + 1n;
+    const beforeSplit = this.splitAt !== null && r + 1 === this.splitAt && shard === SHARD_ALL;
+    const wantMerge = this.mergeAt !== null && r + 1 === this.mergeAt && shard !== SHARD_ALL;
+    const seqno = Math.max(...prev.map((p) => p.last.seqno)) + 1;
+    const state = shardStateCell({
+      globalId: this.globalId,
+      workchain: 0,
+      shard,
+      seqno,
+      vertSeqno: 0,
+      genUtime: now,
+      genLt: endLt,
+      minRefMcSeqno: this.mcLast.seqno,
+      beforeSplit,
+      accounts: this.stateAccounts(shard),
+      masterRef: this.mcLast,
+      custom: null,
+    });
+    const touched: Cell[] = [];
+    for (const id of accBlocks.keys()) {
+      const a = this.accounts.get(id);
+      if (a) touched.push(a.shardAccount.refs[0]);
+    }
+    const info = blockInfoCell({
+      version: 0,
+      workchain: 0,
+      shard,
+      seqno,
+      vertSeqno: 0,
+      afterMerge: prev.length === 2,
+      beforeSplit,
+      afterSplit,
+      wantSplit: beforeSplit,
+      wantMerge,
+      keyBlock: false,
+      genUtime: now,
+      startLt,
+      endLt,
+      genValidatorListHashShort: this.derive('validators').readUInt32BE(0),
+      genCatchainSeqno: 0,
+      minRefMcSeqno: this.mcLast.seqno,
+      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
+      globalVersion: this.globalVersion,
+      masterRef: this.mcLast,
+      prev: prev.map((p) => p.last),
+    });
+    const vf = valueFlowCell({
+      fromPrevBlk: fromPrev,
+      toNextBlk: state.totalBalance,
+      imported,
+      exported,
+      feesCollected: fees,
+      feesImported: 0n,
+      recovered: 0n,
+      created: 0n,
+      minted: 0n,
+    });
+    const extra = blockExtraCell(
+      inMsgDescrCell(inMsgs),
+      outMsgDescrCell(outMsgs),
+      shardAccountBlocksCell([...accBlocks.values()]),
+      this.derive(`rand/0/${shard.toString(16)}/${seqno}`),
+      this.createdBy,
+      null,
+    );
+    const block = blockCell(this.globalId, info, vf, merkleUpdate(oldState, state.cell, touched), extra);
+    const boc = bocOf(block);
+    const ref: BlockRef = { workchain: 0, shard, seqno, rootHash: block.hash(), fileHash: sha256(boc), startLt, endLt };
+    return {
+      produced: { ref, boc, state: state.cell, txs },
+      chain: {
+        shard,
+        last: ref,
+        state: state.cell,
+        totalBalance: state.totalBalance,
+        genUtime: now,
+        masterRef: this.mcLast,
+        minRefMcSeqno: this.mcLast.seqno,
+        beforeSplit,
+        wantMerge,
+        feesCollected: fees,
+      },
+    };
+  }
+}

@@ -1,0 +1,175 @@
+/** Shard state writers (crypto/block/block.tlb, ton-blockchain/ton). */
+import { beginCell, type Builder, type Cell } from '@ton/core';
+import { currencyAug, storeCurrencyCollection, storeExtBlkRef, storeShardIdent, type BlockRef } from './common.ts';
+import { hashmapAugECell, storeHashmapAugE, type AugEntry, type AugKind } from './hashmap-aug.ts';
+import { storeShardHashes, type ShardDescr } from './shard-hashes.ts';
+
+/** depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection = DepthBalanceInfo; */
+export const depthBalanceAug: AugKind<bigint> = {
+  store: (b, v) => {
+    b.storeUint(0, 5);
+    storeCurrencyCollection(b, v);
+  },
+  add: (a, b) => a + b,
+  zero: 0n,
+};
+
+export interface StateAccount {
+  /** 256-bit account id. */
+  id: bigint;
+  /** The ShardAccount cell as the emulator returns it. */
+  shardAccount: Cell;
+  balance: bigint;
+}
+
+/**
+ * account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64 = ShardAccount;
+ * _ (HashmapAugE 256 ShardAccount DepthBalanceInfo) = ShardAccounts;
+ * The emulator's ShardAccount cell is copied inline (its bits and its ^Account ref).
+ */
+export function shardAccountsCell(accounts: StateAccount[]): { cell: Cell; total: bigint } {
+  const entries: AugEntry<bigint>[] = accounts.map((a) => ({
+    key: a.id,
+    extra: a.balance,
+    value: (b: Builder) => b.storeSlice(a.shardAccount.beginParse()),
+  }));
+  const { cell, extra } = hashmapAugECell(depthBalanceAug, 256, entries);
+  return { cell, total: extra };
+}
+
+/**
+ * _ out_queue:OutMsgQueue proc_info:ProcessedInfo ihr_pending:IhrPendingInfo = OutMsgQueueInfo;
+ * _ (HashmapAugE 352 EnqueuedMsg uint64) = OutMsgQueue;  _ (HashmapE 96 ProcessedUpto) = ProcessedInfo;
+ * _ (HashmapE 320 IhrPendingSince) = IhrPendingInfo;
+ * Devnet states keep an empty queue (messages in flight are tracked by the generator, see README).
+ */
+export function emptyOutMsgQueueInfo(): Cell {
+  return beginCell().storeBit(0).storeUint(0, 64).storeBit(0).storeBit(0).endCell();
+}
+
+/**
+ * _ key:Bool max_end_lt:uint64 = KeyMaxLt;
+ * _ key:Bool blk_ref:ExtBlkRef = KeyExtBlkRef;
+ * _ (HashmapAugE 32 KeyExtBlkRef KeyMaxLt) = OldMcBlocksInfo;
+ */
+interface KeyMaxLt {
+  key: boolean;
+  maxEndLt: bigint;
+}
+const keyMaxLtAug: AugKind<KeyMaxLt> = {
+  store: (b, v) => {
+    b.storeBit(v.key).storeUint(v.maxEndLt, 64);
+  },
+  add: (a, b) => ({ key: a.key || b.key, maxEndLt: a.maxEndLt > b.maxEndLt ? a.maxEndLt : b.maxEndLt }),
+  zero: { key: false, maxEndLt: 0n },
+};
+
+export interface McStateInfo {
+  shards: ShardDescr[];
+  configRoot: Cell;
+  configAddr: Buffer;
+  prevBlocks: { ref: BlockRef; isKey: boolean }[];
+  afterKeyBlock: boolean;
+  lastKeyBlock: BlockRef | null;
+  globalBalance: bigint;
+  validatorListHashShort: number;
+  catchainSeqno: number;
+}
+
+/**
+ * masterchain_state_extra#cc26 shard_hashes:ShardHashes config:ConfigParams
+ *   ^[ flags:(## 16) { flags <= 1 } validator_info:ValidatorInfo prev_blocks:OldMcBlocksInfo
+ *      after_key_block:Bool last_key_block:(Maybe ExtBlkRef) block_create_stats:(flags . 0)?BlockCreateStats ]
+ *   global_balance:CurrencyCollection = McStateExtra;
+ * _ config_addr:bits256 config:^(Hashmap 32 ^Cell) = ConfigParams;
+ * validator_info$_ validator_list_hash_short:uint32 catchain_seqno:uint32 nx_cc_updated:Bool = ValidatorInfo;
+ */
+export function mcStateExtraCell(m: McStateInfo): Cell {
+  const b = beginCell().storeUint(0xcc26, 16);
+  storeShardHashes(b, m.shards);
+  b.storeBuffer(m.configAddr, 32).storeRef(m.configRoot);
+  const inner = beginCell().storeUint(0, 16).storeUint(m.validatorListHashShort, 32).storeUint(m.catchainSeqno, 32).storeBit(0);
+  storeHashmapAugE(
+    inner,
+    keyMaxLtAug,
+    32,
+    m.prevBlocks.map((p) => ({
+      key: BigInt(p.ref.seqno),
+      extra: { key: p.isKey, maxEndLt: p.ref.endLt },
+      value: (vb: Builder) => {
+        vb.storeBit(p.isKey);
+        storeExtBlkRef(vb, p.ref);
+      },
+    })),
+  );
+  inner.storeBit(m.afterKeyBlock);
+  if (m.lastKeyBlock) {
+    inner.storeBit(1);
+    storeExtBlkRef(inner, m.lastKeyBlock);
+  } else {
+    inner.storeBit(0);
+  }
+  b.storeRef(inner.endCell());
+  storeCurrencyCollection(b, m.globalBalance);
+  return b.endCell();
+}
+
+export interface ShardStateInfo {
+  globalId: number;
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  vertSeqno: number;
+  genUtime: number;
+  genLt: bigint;
+  minRefMcSeqno: number;
+  beforeSplit: boolean;
+  accounts: StateAccount[];
+  masterRef: BlockRef | null;
+  custom: Cell | null;
+}
+
+/**
+ * shard_state#9023afe2 global_id:int32 shard_id:ShardIdent seq_no:uint32 vert_seq_no:#
+ *   gen_utime:uint32 gen_lt:uint64 min_ref_mc_seqno:uint32 out_msg_queue_info:^OutMsgQueueInfo
+ *   before_split:(## 1) accounts:^ShardAccounts
+ *   ^[ overload_history:uint64 underload_history:uint64 total_balance:CurrencyCollection
+ *      total_validator_fees:CurrencyCollection libraries:(HashmapE 256 LibDescr)
+ *      master_ref:(Maybe BlkMasterInfo) ]
+ *   custom:(Maybe ^McStateExtra) = ShardStateUnsplit;
+ * master_info$_ master:ExtBlkRef = BlkMasterInfo;
+ */
+export function shardStateCell(s: ShardStateInfo): { cell: Cell; totalBalance: bigint } {
+  const accounts = shardAccountsCell(s.accounts);
+  const b = beginCell().storeUint(0x9023afe2, 32).storeInt(s.globalId, 32);
+  storeShardIdent(b, s.workchain, s.shard);
+  b.storeUint(s.seqno, 32)
+    .storeUint(s.vertSeqno, 32)
+    .storeUint(s.genUtime, 32)
+    .storeUint(s.genLt, 64)
+    .storeUint(s.minRefMcSeqno, 32)
+    .storeRef(emptyOutMsgQueueInfo())
+    .storeBit(s.beforeSplit)
+    .storeRef(accounts.cell);
+  const inner = beginCell().storeUint(0, 64).storeUint(0, 64);
+  storeCurrencyCollection(inner, accounts.total);
+  storeCurrencyCollection(inner, 0n);
+  inner.storeBit(0);
+  if (s.masterRef) {
+    inner.storeBit(1);
+    storeExtBlkRef(inner, s.masterRef);
+  } else {
+    inner.storeBit(0);
+  }
+  b.storeRef(inner.endCell());
+  if (s.custom) b.storeBit(1).storeRef(s.custom);
+  else b.storeBit(0);
+  return { cell: b.endCell(), totalBalance: accounts.total };
+}
+
+/** split_state#5f327da5 left:^ShardStateUnsplit right:^ShardStateUnsplit = ShardState; (the state before a merge) */
+export function splitStateCell(left: Cell, right: Cell): Cell {
+  return beginCell().storeUint(0x5f327da5, 32).storeRef(left).storeRef(right).endCell();
+}
+
+export { currencyAug };

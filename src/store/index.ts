@@ -1,0 +1,30 @@
+/**
+ * The ClickHouse store: one @clickhouse/client over chdb (embedded, `<dataDir>/clickhouse`) or a
+ * ClickHouse server (CLICKHOUSE_URL), versioned migrations, the idempotent block writer and lookups.
+ */
+import { openClient, type StoreClient, type StoreConfig } from './client.ts';
+import { migrate } from './migrate.ts';
+
+export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
+export { DataDirLockedError, lockDataDir } from './lock.ts';
+export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './migrate.ts';
+export { appendBlockRows, BLOCK_TABLES, blockToRows, emptyRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
+export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
+export { getCheckpoint, setCheckpoint, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
+export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
+export * from './read.ts';
+
+/** Opens the store and applies pending migrations (run at every start; a no-op when up to date). */
+export async function openStore(config: StoreConfig & { migrate?: boolean } = {}): Promise<StoreClient> {
+  const store = await openClient(config);
+  if (config.migrate !== false) {
+    try {
+      await migrate(store);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+  return store;
+}
+export { copyBlockRows, fillSyntheticStore, syntheticBlocks, templatesFromBlocks, type FillResult, type SyntheticOptions } from './synthetic.ts';

@@ -1,0 +1,142 @@
+import type { StoreClient } from './client.ts';
+
+/**
+ * Lookups the API needs, each served by a primary key (see clickhouse/README.md). Every read uses
+ * FINAL so a block written twice is seen once. Hashes: lower-case hex; addresses: raw `wc:HEX`
+ * (upper-cased here); rows come back as ClickHouse JSON (64-bit+ integers as decimal strings).
+ */
+
+export type DbRow = Record<string, unknown>;
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+function hash(h: string, what = 'hash'): string {
+  if (!HEX64.test(h)) throw new Error(`invalid ${what} "${h}": want 64 hex characters`);
+  return h.toLowerCase();
+}
+
+/** Normalizes a raw address to the stored form; rejects anything else. */
+export function rawAddress(a: string): string {
+  const m = /^(-?\d+):([0-9a-fA-F]{64})$/.exec(a);
+  if (!m) throw new Error(`invalid raw address "${a}": want <workchain>:<64 hex>`);
+  return `${m[1]}:${m[2].toUpperCase()}`;
+}
+
+export interface LtRange {
+  startLt?: bigint;
+  endLt?: bigint;
+  limit?: number;
+  offset?: number;
+  sort?: 'asc' | 'desc';
+}
+
+function page(r: LtRange): { limit: number; offset: number; dir: 'ASC' | 'DESC' } {
+  return { limit: r.limit ?? 100, offset: r.offset ?? 0, dir: r.sort === 'asc' ? 'ASC' : 'DESC' };
+}
+
+const TX_COLUMNS = '* EXCEPT (block_shard), lpad(hex(block_shard), 16, \'0\') AS block_shard';
+
+/** Transactions by hash (0..n rows: the same hash could exist in several places only by collision). */
+export async function transactionsByHash(store: StoreClient, hashes: string[]): Promise<DbRow[]> {
+  if (hashes.length === 0) return [];
+  return store.query(
+    `SELECT ${TX_COLUMNS} FROM transactions FINAL
+     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))})
+     ORDER BY lt DESC, account`,
+    { h: hashes.map((h) => hash(h)) },
+  );
+}
+
+/** An account's transactions, optionally within [startLt, endLt], newest first by default. */
+export async function transactionsByAccount(store: StoreClient, account: string, range: LtRange = {}): Promise<DbRow[]> {
+  const { limit, offset, dir } = page(range);
+  return store.query(
+    `SELECT ${TX_COLUMNS} FROM transactions FINAL
+     WHERE account = {a:String} AND lt >= {s:UInt64} AND lt <= {e:UInt64}
+     ORDER BY lt ${dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    { a: rawAddress(account), s: range.startLt ?? 0n, e: range.endLt ?? 2n ** 64n - 1n, limit, offset },
+  );
+}
+
+/** Transactions committed by masterchain block `seqno` (lt order, then account). */
+export async function transactionsByMcSeqno(store: StoreClient, seqno: number, range: LtRange = {}): Promise<DbRow[]> {
+  const { limit, offset, dir } = page(range);
+  return store.query(
+    `SELECT ${TX_COLUMNS} FROM transactions FINAL
+     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_lt WHERE mc_block_seqno = {seqno:UInt32})
+     ORDER BY lt ${dir}, account ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    { seqno, limit, offset },
+  );
+}
+
+/** In and out messages of the given transactions (the (account, lt) keys of a transaction page). */
+export async function messagesOfTransactions(store: StoreClient, txs: { account: string; lt: bigint | string }[]): Promise<DbRow[]> {
+  if (txs.length === 0) return [];
+  return store.query(
+    `SELECT * FROM messages FINAL
+     WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
+     ORDER BY tx_account, tx_lt, direction, created_lt`,
+    { k: txs.map((t) => [rawAddress(t.account), BigInt(t.lt)]) },
+  );
+}
+
+/** Message rows whose msg_hash or msg_hash_norm is one of `hashes` (one row per direction). */
+export async function messagesByHash(store: StoreClient, hashes: string[], direction?: 'in' | 'out'): Promise<DbRow[]> {
+  if (hashes.length === 0) return [];
+  return store.query(
+    `SELECT * FROM messages FINAL
+     WHERE (tx_account, tx_lt, direction, msg_hash) IN (
+       SELECT tx_account, tx_lt, direction, msg_hash FROM message_hashes
+       WHERE hash IN {h:Array(FixedString(64))} ${direction ? 'AND direction = {d:String}' : ''})
+     ORDER BY msg_hash, direction`,
+    { h: hashes.map((h) => hash(h)), d: direction ?? '' },
+  );
+}
+
+/** Latest state of an account (null when never seen), with its code from contract_code. */
+export async function latestAccountState(store: StoreClient, account: string): Promise<DbRow | null> {
+  const rows = await store.query(
+    `SELECT s.*, c.code_boc AS code_boc
+     FROM (SELECT * FROM latest_account_states FINAL WHERE account = {a:String}) AS s
+     LEFT JOIN (SELECT code_hash, any(code_boc) AS code_boc FROM contract_code
+                WHERE code_hash IN (SELECT code_hash FROM latest_account_states FINAL WHERE account = {a:String} AND code_hash IS NOT NULL)
+                GROUP BY code_hash) AS c
+       ON s.code_hash = c.code_hash`,
+    { a: rawAddress(account) },
+    { join_use_nulls: 1 },
+  );
+  return rows[0] ?? null;
+}
+
+const BLOCK_COLUMNS =
+  "* EXCEPT (shard, mc_block_shard), lpad(hex(shard), 16, '0') AS shard, lpad(hex(mc_block_shard), 16, '0') AS mc_block_shard";
+
+/** One block by its id (shard as 16 hex digits). */
+export async function blockById(store: StoreClient, workchain: number, shard: string, seqno: number): Promise<DbRow | null> {
+  if (!/^[0-9a-fA-F]{1,16}$/.test(shard)) throw new Error(`invalid shard "${shard}": want up to 16 hex digits`);
+  const rows = await store.query(
+    `SELECT ${BLOCK_COLUMNS} FROM blocks FINAL
+     WHERE workchain = {wc:Int32} AND shard = {shard:UInt64} AND seqno = {seqno:UInt32}`,
+    { wc: workchain, shard: BigInt('0x' + shard), seqno },
+  );
+  return rows[0] ?? null;
+}
+
+/** Masterchain block `seqno` and every shard block it commits. */
+export async function blocksByMcSeqno(store: StoreClient, mcSeqno: number): Promise<DbRow[]> {
+  return store.query(
+    `SELECT ${BLOCK_COLUMNS} FROM blocks FINAL WHERE mc_block_seqno = {seqno:UInt32} ORDER BY workchain, shard, seqno`,
+    { seqno: mcSeqno },
+  );
+}
+
+/** Row counts per table as readers see them (FINAL: duplicates collapsed). */
+export async function tableCounts(store: StoreClient, tables: readonly string[]): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of tables) {
+    if (!/^[a-z_]+$/.test(t)) throw new Error(`invalid table name "${t}"`);
+    const [r] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${t} FINAL`);
+    out[t] = Number(r.c);
+  }
+  return out;
+}

@@ -1,0 +1,183 @@
+/**
+ * Block decoder: Block BoC bytes in, typed rows out (see ./types.ts). Pure, synchronous.
+ *
+ * block#11ef55aa global_id:int32 info:^BlockInfo value_flow:^ValueFlow state_update:^(MERKLE_UPDATE ShardState)
+ *   extra:^BlockExtra = Block;
+ * block_extra in_msg_descr:^InMsgDescr out_msg_descr:^OutMsgDescr account_blocks:^ShardAccountBlocks
+ *   rand_seed:bits256 created_by:bits256 custom:(Maybe ^McBlockExtra) = BlockExtra;   (implicit tag #4a33f6fd)
+ * _ (HashmapAugE 256 AccountBlock CurrencyCollection) = ShardAccountBlocks;
+ * acc_trans#5 account_addr:bits256 transactions:(HashmapAug 64 ^Transaction CurrencyCollection)
+ *   state_update:^(HASH_UPDATE Account) = AccountBlock;
+ * !merkle_update#02 {X:Type} old_hash:bits256 new_hash:bits256 old:^X new:^X = MERKLE_UPDATE X;
+ */
+import { createHash } from 'node:crypto';
+import { CELL_MERKLE_UPDATE, parseBoc, type Cells } from '../cell/boc.ts';
+import { sha256Input, sha256Scratch } from '../cell/sha256.ts';
+import { Slice } from '../cell/slice.ts';
+import { DecodeError } from '../errors.ts';
+import { readAccount, readShardAccounts } from '../tlb/account.ts';
+import { readBlockInfo } from '../tlb/block-info.ts';
+import { rawAddress, skipCurrencyCollection } from '../tlb/common.ts';
+import { walkHashmapE, walkHashmapInline } from '../tlb/hashmap.ts';
+import { readMcBlockExtra } from '../tlb/mc-extra.ts';
+import { readTransaction } from '../tlb/transaction.ts';
+import type { AccountStateRow, BlockHeader, BlockRef, DecodedBlock, TransactionRow } from './types.ts';
+
+/** Hash of the `account_none$0` cell: the state hash of an account that does not exist. */
+export const ACCOUNT_NONE_HASH: string = (() => {
+  const out = Buffer.alloc(32);
+  sha256Input[0] = 0;
+  sha256Input[1] = 1;
+  sha256Input[2] = 0x40;
+  sha256Scratch(3, out, 0);
+  return out.toString('hex');
+})();
+
+/** sha256 of the BoC bytes as received (the block's file hash when the bytes are the node's serialization). */
+export function fileHash(boc: Uint8Array): string {
+  return createHash('sha256').update(boc).digest('hex');
+}
+
+function openBlock(boc: Uint8Array): { cells: Cells; root: number; s: Slice } {
+  if (!(boc instanceof Uint8Array)) throw new DecodeError('block BoC must be bytes');
+  const cells = parseBoc(boc);
+  const root = cells.roots[0];
+  const s = Slice.of(cells, root, 'Block');
+  if (s.bitsLeft < 32) throw new DecodeError(`not a block: root cell has ${s.bitsLeft} bits`);
+  const tag = s.uint(32);
+  if (tag !== 0x11ef55aa) throw new DecodeError(`not a block: root cell tag is 0x${tag.toString(16).padStart(8, '0')}, expected block#11ef55aa`);
+  if (s.refsLeft !== 4) throw new DecodeError(`not a block: root cell has ${s.refsLeft} refs, expected 4`);
+  return { cells, root, s };
+}
+
+/** Representation hash of the block root cell (hashes every cell of the BoC). */
+export function blockRootHash(boc: Uint8Array): string {
+  const cells = parseBoc(boc);
+  return cells.hashHex(cells.roots[0]);
+}
+
+/** id, global_id and BlockInfo, without transactions or states. */
+export function decodeBlockHeader(boc: Uint8Array): BlockHeader {
+  const { cells, root, s } = openBlock(boc);
+  const global_id = s.int(32);
+  const info = readBlockInfo(cells, s.loadRef());
+  return {
+    id: { workchain: info.workchain, shard: info.shard, seqno: info.seqno, root_hash: cells.hashHex(root), file_hash: fileHash(boc) },
+    global_id,
+    info,
+  };
+}
+
+/** Decode a full Block BoC (as liteServer.getBlock returns it). Throws DecodeError for anything else. */
+export function decodeBlock(boc: Uint8Array): DecodedBlock {
+  const { cells, root, s } = openBlock(boc);
+  const global_id = s.int(32);
+  const info = readBlockInfo(cells, s.loadRef());
+  s.loadRef(); // value_flow
+  const updateCell = s.loadRef();
+  const extraCell = s.loadRef();
+  const blockRef: BlockRef = { workchain: info.workchain, shard: info.shard, seqno: info.seqno };
+
+  // state_update: MERKLE_UPDATE exotic cell
+  if (cells.type[updateCell] !== CELL_MERKLE_UPDATE) throw new DecodeError('Block: state_update is not a Merkle update cell (not a full block?)');
+  const uoff = cells.dataOff[updateCell];
+  const state_update = {
+    old_hash: cells.buf.toString('hex', uoff + 1, uoff + 33),
+    new_hash: cells.buf.toString('hex', uoff + 33, uoff + 65),
+  };
+  const newState = cells.refs[updateCell * 4 + 1];
+
+  const x = Slice.of(cells, extraCell, 'BlockExtra');
+  const xtag = x.uint(32);
+  if (xtag !== 0x4a33f6fd) throw new DecodeError(`BlockExtra: bad tag 0x${xtag.toString(16)} (expected block_extra#4a33f6fd)`);
+  x.loadRef(); // in_msg_descr
+  x.loadRef(); // out_msg_descr
+  const accountBlocks = x.refSlice('ShardAccountBlocks');
+  const rand_seed = x.hash();
+  const created_by = x.hash();
+  const mcExtra = x.bit() ? x.loadRef() : -1;
+
+  const transactions: TransactionRow[] = [];
+  /** last transaction per account (hex address) */
+  const lastTx = new Map<string, TransactionRow>();
+  walkHashmapE(accountBlocks, 256, (_key, v) => {
+    skipCurrencyCollection(v); // aug extra
+    const tag = v.uint(4);
+    if (tag !== 0x5) throw new DecodeError(`AccountBlock: bad tag 0x${tag.toString(16)} (expected acc_trans#5)`);
+    const addr = v.hex(256, true);
+    walkHashmapInline(v, 64, (_k, t) => {
+      skipCurrencyCollection(t); // aug extra
+      const tx = readTransaction(cells, t.loadRef(), info.workchain);
+      tx.block_ref = blockRef;
+      transactions.push(tx);
+      const prev = lastTx.get(addr);
+      if (!prev || prev.lt < tx.lt) lastTx.set(addr, tx);
+    }, false, 'AccountBlock transactions');
+  }, false, 'ShardAccountBlocks');
+  transactions.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+
+  // account states after the block
+  const leaves = readShardAccounts(cells, newState);
+  const account_states: AccountStateRow[] = [];
+  for (const addr of [...lastTx.keys()].sort()) {
+    const leaf = leaves.get(addr);
+    const last = lastTx.get(addr)!;
+    const account = rawAddress(info.workchain, addr);
+    if (!leaf) {
+      // deleted accounts leave the ShardAccounts dictionary
+      account_states.push({
+        account,
+        hash: ACCOUNT_NONE_HASH,
+        last_trans_hash: last.hash,
+        last_trans_lt: last.lt,
+        balance: 0n,
+        balance_extra_currencies: null,
+        account_status: 'nonexist',
+        frozen_hash: null,
+        code_hash: null,
+        data_hash: null,
+        code_boc: null,
+        data_boc: null,
+        timestamp: info.gen_utime,
+      });
+      continue;
+    }
+    const a = readAccount(cells, leaf.account);
+    account_states.push({
+      account,
+      hash: cells.hash0Hex(leaf.account),
+      last_trans_hash: leaf.last_trans_hash,
+      last_trans_lt: leaf.last_trans_lt,
+      balance: a.balance,
+      balance_extra_currencies: a.extra,
+      account_status: a.status,
+      frozen_hash: a.frozen_hash,
+      code_hash: a.code_hash,
+      data_hash: a.data_hash,
+      code_boc: a.code_boc,
+      data_boc: a.data_boc,
+      timestamp: info.gen_utime,
+    });
+  }
+
+  let shards: DecodedBlock['shards'] = null;
+  let config: DecodedBlock['config'] = null;
+  if (mcExtra >= 0) {
+    const mc = readMcBlockExtra(cells, mcExtra);
+    shards = mc.shards;
+    config = mc.config;
+  }
+
+  return {
+    id: { workchain: info.workchain, shard: info.shard, seqno: info.seqno, root_hash: cells.hashHex(root), file_hash: fileHash(boc) },
+    global_id,
+    info,
+    rand_seed,
+    created_by,
+    state_update,
+    transactions,
+    account_states,
+    shards,
+    config,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Public API of the TON decoding core (pure: bytes in, typed rows out). Other stages import only from here.
+ *
+ * - decodeBlock(boc)            full Block BoC -> DecodedBlock (id, info, transactions + messages, account states,
+ *                               shard descriptors and key-block config for masterchain blocks)
+ * - decodeBlockHeader(boc)      id + global_id + BlockInfo only
+ * - blockRootHash(boc)          root cell representation hash (lower-case hex); fileHash(boc): sha256 of the bytes
+ * - decodeTransaction(boc, wc)  one Transaction cell BoC -> TransactionRow (with in/out messages)
+ * - decodeMessage(boc)          one Message cell BoC -> MessageRow
+ * - parseBoc / cellHash / bocOfCell: BoC parsing, cell hashing and subtree serialization
+ *
+ * Every function throws DecodeError (one clear message) on input that is not what it expects.
+ */
+import { parseBoc } from './cell/boc.ts';
+import { serializeBoc } from './cell/builder.ts';
+import { DecodeError } from './errors.ts';
+import { readMessage } from './tlb/message.ts';
+import { readTransaction } from './tlb/transaction.ts';
+import type { MessageRow, TransactionRow } from './block/types.ts';
+
+export * from './block/types.ts';
+export { DecodeError } from './errors.ts';
+export { decodeBlock, decodeBlockHeader, blockRootHash, fileHash, ACCOUNT_NONE_HASH } from './block/decode.ts';
+export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE } from './cell/boc.ts';
+export { Slice } from './cell/slice.ts';
+export { serializeBoc } from './cell/builder.ts';
+
+function single(boc: Uint8Array, what: string) {
+  if (!(boc instanceof Uint8Array)) throw new DecodeError(`${what} BoC must be bytes`);
+  const cells = parseBoc(boc);
+  return { cells, root: cells.roots[0] };
+}
+
+/** Decode a BoC whose root is a Transaction cell. `workchain` renders the account (the cell holds only its 256 bits). */
+export function decodeTransaction(boc: Uint8Array, workchain = 0): TransactionRow {
+  const { cells, root } = single(boc, 'transaction');
+  return readTransaction(cells, root, workchain);
+}
+
+/** Decode a BoC whose root is a Message cell. */
+export function decodeMessage(boc: Uint8Array): MessageRow {
+  const { cells, root } = single(boc, 'message');
+  return readMessage(cells, root);
+}
+
+/** Representation hash (lower-case hex) of the first root of a BoC. */
+export function cellHash(boc: Uint8Array): string {
+  const { cells, root } = single(boc, 'cell');
+  return cells.hashHex(root);
+}
+
+/** Re-serialize the first root of a BoC (no index, no crc): a compact canonical-ish BoC of the cell tree. */
+export function bocOfCell(boc: Uint8Array): Buffer {
+  const { cells, root } = single(boc, 'cell');
+  return serializeBoc(cells, root);
+}

@@ -1,0 +1,172 @@
+/** Masterchain block extra: shard descriptors and (key blocks) config params (crypto/block/block.tlb). */
+import type { Cells } from '../cell/boc.ts';
+import { serializeBoc } from '../cell/builder.ts';
+import { Slice } from '../cell/slice.ts';
+import { DecodeError } from '../errors.ts';
+import type { BlockConfig, ConfigParamCell, FutureSplitMerge, ShardDescr, ValidatorSetSummary } from '../block/types.ts';
+import { loadCurrencyCollection, rawAddress, shardChild, shardHex, skipCurrencyCollection } from './common.ts';
+import { keyToNumber, keyToSigned, walkHashmap, walkHashmapE } from './hashmap.ts';
+
+/**
+ * fsm_none$0 = FutureSplitMerge;
+ * fsm_split$10 split_utime:uint32 interval:uint32 = FutureSplitMerge;
+ * fsm_merge$11 merge_utime:uint32 interval:uint32 = FutureSplitMerge;
+ */
+function loadFutureSplitMerge(s: Slice): FutureSplitMerge {
+  if (!s.bit()) return { type: 'none', utime: null, interval: null };
+  const type = s.bit() ? 'merge' : 'split';
+  return { type, utime: s.uint(32), interval: s.uint(32) };
+}
+
+/**
+ * shard_descr#b seq_no:uint32 reg_mc_seqno:uint32 start_lt:uint64 end_lt:uint64 root_hash:bits256 file_hash:bits256
+ *   before_split:Bool before_merge:Bool want_split:Bool want_merge:Bool nx_cc_updated:Bool flags:(## 3) { flags = 0 }
+ *   next_catchain_seqno:uint32 next_validator_shard:uint64 min_ref_mc_seqno:uint32 gen_utime:uint32
+ *   split_merge_at:FutureSplitMerge fees_collected:CurrencyCollection funds_created:CurrencyCollection = ShardDescr;
+ * shard_descr_new#a … split_merge_at:FutureSplitMerge
+ *   ^[ fees_collected:CurrencyCollection funds_created:CurrencyCollection ] = ShardDescr;
+ */
+function loadShardDescr(s: Slice, workchain: number, shard: bigint): ShardDescr {
+  const tag = s.uint(4);
+  if (tag !== 0xb && tag !== 0xa) throw new DecodeError(`ShardDescr: bad tag 0x${tag.toString(16)}`);
+  const seqno = s.uint(32);
+  const reg_mc_seqno = s.uint(32);
+  const start_lt = s.uint64();
+  const end_lt = s.uint64();
+  const root_hash = s.hash();
+  const file_hash = s.hash();
+  const before_split = s.bit();
+  const before_merge = s.bit();
+  const want_split = s.bit();
+  const want_merge = s.bit();
+  const nx_cc_updated = s.bit();
+  const flags = s.uint(3);
+  const next_catchain_seqno = s.uint(32);
+  const next_validator_shard = shardHex(s.uint64());
+  const min_ref_mc_seqno = s.uint(32);
+  const gen_utime = s.uint(32);
+  const split_merge_at = loadFutureSplitMerge(s);
+  const fs = tag === 0xa ? s.refSlice('ShardDescr fees') : s;
+  const fees = loadCurrencyCollection(fs);
+  const funds = loadCurrencyCollection(fs);
+  return {
+    workchain,
+    shard: shardHex(shard),
+    seqno,
+    reg_mc_seqno,
+    start_lt,
+    end_lt,
+    root_hash,
+    file_hash,
+    before_split,
+    before_merge,
+    want_split,
+    want_merge,
+    nx_cc_updated,
+    flags,
+    next_catchain_seqno,
+    next_validator_shard,
+    min_ref_mc_seqno,
+    gen_utime,
+    split_merge_at,
+    fees_collected: fees.grams,
+    fees_collected_extra_currencies: fees.extra,
+    funds_created: funds.grams,
+    funds_created_extra_currencies: funds.extra,
+    descr_tag: tag === 0xa ? 'a' : 'b',
+  };
+}
+
+/** bt_leaf$0 {X:Type} leaf:X = BinTree X; bt_fork$1 {X:Type} left:^(BinTree X) right:^(BinTree X) = BinTree X; */
+function walkShardTree(cells: Cells, cell: number, workchain: number, shard: bigint, out: ShardDescr[]): void {
+  const s = Slice.of(cells, cell, 'BinTree ShardDescr');
+  if (!s.bit()) {
+    out.push(loadShardDescr(s, workchain, shard));
+    return;
+  }
+  const left = s.loadRef();
+  const right = s.loadRef();
+  walkShardTree(cells, left, workchain, shardChild(shard, false), out);
+  walkShardTree(cells, right, workchain, shardChild(shard, true), out);
+}
+
+/** _ config_addr:bits256 config:^(Hashmap 32 ^Cell) = ConfigParams; */
+function loadConfigParams(s: Slice): BlockConfig {
+  const cells = s.cells;
+  const addrHex = s.hex(256, true);
+  const root = s.loadRef();
+  const params: ConfigParamCell[] = [];
+  const byId = new Map<number, number>();
+  walkHashmap(cells, root, 32, (key, v) => {
+    const id = keyToSigned(key);
+    const c = v.loadRef();
+    byId.set(id, c);
+    params.push({ id, hash: cells.hashHex(c), boc: serializeBoc(cells, c).toString('base64') });
+  }, true, 'ConfigParams');
+  params.sort((a, b) => a.id - b.id);
+  const addrParam = (id: number): string | null => {
+    const c = byId.get(id);
+    if (c === undefined || cells.type[c] !== 0 || cells.bits[c] < 256) return null;
+    return rawAddress(-1, new Slice(cells, c).hex(256, true));
+  };
+  let cur_validators: ValidatorSetSummary | null = null;
+  const p34 = byId.get(34);
+  if (p34 !== undefined && cells.type[p34] === 0) {
+    try {
+      cur_validators = loadValidatorSetSummary(new Slice(cells, p34));
+    } catch {
+      cur_validators = null;
+    }
+  }
+  return {
+    config_addr: rawAddress(-1, addrHex),
+    params,
+    config_address: addrParam(0),
+    elector_address: addrParam(1),
+    minter_address: addrParam(2),
+    cur_validators,
+  };
+}
+
+/**
+ * validators#11 utime_since:uint32 utime_until:uint32 total:(## 16) main:(## 16) { main <= total } { main >= 1 }
+ *   list:(Hashmap 16 ValidatorDescr) = ValidatorSet;
+ * validators_ext#12 utime_since:uint32 utime_until:uint32 total:(## 16) main:(## 16) { main <= total } { main >= 1 }
+ *   total_weight:uint64 list:(HashmapE 16 ValidatorDescr) = ValidatorSet;
+ */
+function loadValidatorSetSummary(s: Slice): ValidatorSetSummary {
+  const tag = s.uint(8);
+  if (tag !== 0x11 && tag !== 0x12) throw new DecodeError(`ValidatorSet: bad tag 0x${tag.toString(16)}`);
+  const utime_since = s.uint(32);
+  const utime_until = s.uint(32);
+  const total = s.uint(16);
+  const main = s.uint(16);
+  const total_weight = tag === 0x12 ? s.uint64() : null;
+  return { utime_since, utime_until, total, main, total_weight };
+}
+
+/**
+ * masterchain_block_extra#cca5 key_block:(## 1) shard_hashes:ShardHashes shard_fees:ShardFees
+ *   ^[ prev_blk_signatures:(HashmapE 16 CryptoSignaturePair) recover_create_msg:(Maybe ^InMsg) mint_msg:(Maybe ^InMsg) ]
+ *   config:key_block?ConfigParams = McBlockExtra;
+ * _ (HashmapE 32 ^(BinTree ShardDescr)) = ShardHashes;
+ * _ (HashmapAugE 96 ShardFeeCreated ShardFeeCreated) = ShardFees;
+ * _ fees:CurrencyCollection create:CurrencyCollection = ShardFeeCreated;
+ */
+export function readMcBlockExtra(cells: Cells, cell: number): { shards: ShardDescr[]; config: BlockConfig | null } {
+  const s = Slice.of(cells, cell, 'McBlockExtra');
+  const tag = s.uint(16);
+  if (tag !== 0xcca5) throw new DecodeError(`McBlockExtra: bad tag 0x${tag.toString(16)} (expected masterchain_block_extra#cca5)`);
+  const keyBlock = s.bit();
+  const shards: ShardDescr[] = [];
+  walkHashmapE(s, 32, (key, v) => {
+    walkShardTree(cells, v.loadRef(), keyToNumber(key) | 0, 1n << 63n, shards);
+  }, false, 'ShardHashes');
+  // shard_fees: root bit (+ref), then the aug extra ShardFeeCreated
+  if (s.bit()) s.loadRef();
+  skipCurrencyCollection(s);
+  skipCurrencyCollection(s);
+  s.loadRef(); // ^[ prev_blk_signatures recover_create_msg mint_msg ]
+  const config = keyBlock ? loadConfigParams(s) : null;
+  return { shards, config };
+}

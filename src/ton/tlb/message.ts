@@ -1,0 +1,149 @@
+/**
+ * Message reader.
+ *
+ * int_msg_info$0 ihr_disabled:Bool bounce:Bool bounced:Bool src:MsgAddressInt dest:MsgAddressInt
+ *   value:CurrencyCollection ihr_fee:Grams fwd_fee:Grams created_lt:uint64 created_at:uint32 = CommonMsgInfo;
+ * ext_in_msg_info$10 src:MsgAddressExt dest:MsgAddressInt import_fee:Grams = CommonMsgInfo;
+ * ext_out_msg_info$11 src:MsgAddressInt dest:MsgAddressExt created_lt:uint64 created_at:uint32 = CommonMsgInfo;
+ * message$_ {X:Type} info:CommonMsgInfo init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X) = Message X;
+ * _ split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell) data:(Maybe ^Cell)
+ *   library:(HashmapE 256 SimpleLib) = StateInit;
+ */
+import { BitWriter, hashNewCell, serializeBoc, sliceRange, type NewCell } from '../cell/builder.ts';
+import type { Cells } from '../cell/boc.ts';
+import { Slice } from '../cell/slice.ts';
+import { DecodeError } from '../errors.ts';
+import type { MessageRow } from '../block/types.ts';
+import { loadCurrencyCollection, loadMsgAddress } from './common.ts';
+
+/** Skip a StateInit in place (fields are bits and refs of the same cell). */
+function skipStateInit(s: Slice): void {
+  if (s.bit()) s.skip(5); // split_depth
+  if (s.bit()) s.skip(2); // special: tick_tock$_ tick:Bool tock:Bool
+  if (s.bit()) s.loadRef(); // code
+  if (s.bit()) s.loadRef(); // data
+  if (s.bit()) s.loadRef(); // library (HashmapE root)
+}
+
+/** Decode the Message cell `cell` of an arena. */
+export function readMessage(cells: Cells, cell: number): MessageRow {
+  const s = Slice.of(cells, cell, 'Message');
+  const row: MessageRow = {
+    msg_hash: cells.hashHex(cell),
+    message_type: 'int',
+    source: null,
+    destination: null,
+    source_external: null,
+    destination_external: null,
+    value: null,
+    value_extra_currencies: null,
+    fwd_fee: null,
+    ihr_fee: null,
+    import_fee: null,
+    created_lt: null,
+    created_at: null,
+    ihr_disabled: null,
+    bounce: null,
+    bounced: null,
+    opcode: null,
+    body_hash: '',
+    body_boc: '',
+    init_state_hash: null,
+    init_state_boc: null,
+    hash_norm: null,
+  };
+  let destFrom = 0;
+  let destTo = 0;
+  const infoTag = s.bit() ? (s.bit() ? 3 : 2) : 0;
+  if (infoTag === 0) {
+    row.message_type = 'int';
+    row.ihr_disabled = s.bit();
+    row.bounce = s.bit();
+    row.bounced = s.bit();
+    const src = loadMsgAddress(s);
+    row.source = src.raw;
+    row.source_external = src.external;
+    const dst = loadMsgAddress(s);
+    row.destination = dst.raw;
+    row.destination_external = dst.external;
+    const value = loadCurrencyCollection(s);
+    row.value = value.grams;
+    row.value_extra_currencies = value.extra;
+    row.ihr_fee = s.grams();
+    row.fwd_fee = s.grams();
+    row.created_lt = s.uint64();
+    row.created_at = s.uint(32);
+  } else if (infoTag === 2) {
+    row.message_type = 'ext_in';
+    const src = loadMsgAddress(s);
+    row.source_external = src.external;
+    destFrom = s.pos;
+    const dst = loadMsgAddress(s);
+    destTo = s.pos;
+    row.destination = dst.raw;
+    row.import_fee = s.grams();
+  } else {
+    row.message_type = 'ext_out';
+    const src = loadMsgAddress(s);
+    row.source = src.raw;
+    const dst = loadMsgAddress(s);
+    row.destination_external = dst.external;
+    row.created_lt = s.uint64();
+    row.created_at = s.uint(32);
+  }
+  // init:(Maybe (Either StateInit ^StateInit))
+  if (s.bit()) {
+    if (s.bit()) {
+      const ref = s.loadRef();
+      row.init_state_hash = cells.hashHex(ref);
+      row.init_state_boc = serializeBoc(cells, ref).toString('base64');
+    } else {
+      const from = s.pos;
+      const refFrom = s.ref;
+      skipStateInit(s);
+      const init = sliceRange(s, from, s.pos, refFrom, s.ref);
+      row.init_state_hash = hashNewCell(cells, init).hash.toString('hex');
+      row.init_state_boc = serializeBoc(cells, init).toString('base64');
+    }
+  }
+  // body:(Either X ^X): an inline body is the rest of the slice, as its own cell (toncenter does the same)
+  let bodyHash: Uint8Array;
+  let bodyDepth: number;
+  if (s.bit()) {
+    if (s.refsLeft < 1) throw new DecodeError('Message: body ref missing');
+    const ref = s.loadRef();
+    const o = cells.hashOff(ref);
+    bodyHash = cells.hashes.subarray(o, o + 32);
+    bodyDepth = cells.depth(ref);
+    row.body_hash = cells.hashHex(ref);
+    row.body_boc = serializeBoc(cells, ref).toString('base64');
+    const b = new Slice(cells, ref);
+    if (cells.type[ref] === 0 && b.bitsLeft >= 32) row.opcode = b.int(32);
+  } else {
+    const body: NewCell = sliceRange(s, s.pos, s.end, s.ref, s.refEnd);
+    const h = hashNewCell(cells, body);
+    bodyHash = h.hash;
+    bodyDepth = h.depth;
+    row.body_hash = h.hash.toString('hex');
+    row.body_boc = serializeBoc(cells, body).toString('base64');
+    if (s.bitsLeft >= 32) row.opcode = s.int(32);
+  }
+  if (row.message_type === 'ext_in') row.hash_norm = normalizedHash(cells, destFrom, destTo, bodyHash, bodyDepth);
+  return row;
+}
+
+/**
+ * API v3 §7.1 (toncenter DataParser `ext_in_msg_get_normalized_hash`): the hash of
+ * ext_in_msg_info$10 src:addr_none$00 dest:(same) import_fee:0 init:nothing$0 body:right$1 ^body.
+ */
+function normalizedHash(cells: Cells, destFrom: number, destTo: number, bodyHash: Uint8Array, bodyDepth: number): string {
+  const w = new BitWriter();
+  w.writeUint(0b10, 2);
+  w.writeUint(0b00, 2);
+  w.writeFrom(cells.buf, destFrom, destTo);
+  w.writeUint(0, 4); // Grams 0: len = 0
+  w.writeBit(0); // init: nothing
+  w.writeBit(1); // body: right (ref)
+  const cell: NewCell = { data: w.finish(), bits: w.bits, refs: [] };
+  return hashNewCell(cells, cell, [{ hash: bodyHash, depth: bodyDepth }]).hash.toString('hex');
+}

@@ -1,0 +1,75 @@
+/**
+ * The traces stage: after decode, before store. Folds each masterchain batch into the assembler, gives every
+ * transaction its trace_id, classifies completed traces into actions, and writes traces and actions.
+ * The assembler's state is saved in the store with the batch's masterchain seqno, so a restart (from the
+ * checkpoint that goes with it) continues exactly the traces a crash cut.
+ */
+import { classifyTrace } from '../actions/classify.ts';
+import type { ActionRow } from '../actions/model.ts';
+import type { Row, StoreClient } from '../store/index.ts';
+import { encodeJsonLines } from '../store/index.ts';
+import type { TransactionRow } from '../ton/index.ts';
+import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
+import { actionRows, TRACE_TABLES, traceRow, traceTransactionRows, type TraceTables } from './rows.ts';
+import { toTrace } from './to-trace.ts';
+
+const STATE_NAME = 'main';
+
+export interface TraceBatch {
+  /** tx hash -> trace id, for the transactions and messages tables */
+  traceIds: Map<string, string>;
+  tables: TraceTables;
+  traces: TraceRow[];
+  actions: ActionRow[];
+}
+
+/** Pure: assemble one masterchain batch and classify what it completes. */
+export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[]): TraceBatch {
+  const result = asm.addBatch(mcSeqno, txs);
+  const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
+  const actions: ActionRow[] = [];
+  for (const done of result.completed) {
+    try {
+      const cls = classifyTrace(toTrace(done));
+      actions.push(...cls.actions);
+      done.row.classification_state = 'ok';
+    } catch {
+      // never drop a trace: it stays readable, marked as not classified
+      done.row.classification_state = 'failed';
+    }
+  }
+  // rows reflect the state after classification
+  const byId = new Map(result.completed.map((c) => [c.row.trace_id, c.row]));
+  const traces = result.traces.map((t) => byId.get(t.trace_id) ?? t);
+  const txInfo = new Map(txs.map((t) => [t.hash, { account: t.account, lt: t.lt }]));
+  const tables: TraceTables = { traces: traces.map(traceRow), trace_transactions: traceTransactionRows(result.edges, txInfo), actions: [], action_accounts: [] };
+  for (const a of actions) {
+    const r = actionRows(a);
+    tables.actions.push(r.action);
+    tables.action_accounts.push(...r.accounts);
+  }
+  return { traceIds, tables, traces, actions };
+}
+
+async function insertRows(store: StoreClient, table: string, rows: Row[]): Promise<void> {
+  if (rows.length) await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
+}
+
+/** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
+export async function writeTraceTables(store: StoreClient, tables: TraceTables): Promise<void> {
+  for (const t of TRACE_TABLES) await insertRows(store, t, tables[t]);
+}
+
+export async function saveAssemblerState(store: StoreClient, mcSeqno: number, asm: TraceAssembler): Promise<void> {
+  await insertRows(store, 'trace_assembler_state', [{ name: STATE_NAME, mc_seqno: mcSeqno, state: encodeState(asm.snapshot()) }]);
+}
+
+/** The saved assembler and the masterchain seqno it has folded up to (null: start empty). */
+export async function loadAssembler(store: StoreClient): Promise<{ assembler: TraceAssembler; mcSeqno: number | null }> {
+  const rows = await store.query<{ mc_seqno: number | string; state: string }>(
+    'SELECT mc_seqno, state FROM trace_assembler_state FINAL WHERE name = {name:String}',
+    { name: STATE_NAME },
+  );
+  if (!rows.length) return { assembler: new TraceAssembler(), mcSeqno: null };
+  return { assembler: new TraceAssembler(decodeState(rows[0].state)), mcSeqno: Number(rows[0].mc_seqno) };
+}

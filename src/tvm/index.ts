@@ -1,0 +1,3 @@
+export * from './stack.ts';
+export * from './runner.ts';
+export * from './method-id.ts';

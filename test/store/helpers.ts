@@ -1,0 +1,46 @@
+// Shared imports and fixture helpers of the store suites (tests read only test/fixtures/).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export { loadMigrations, migrate, openClient, openStore, type StoreClient } from '../../src/store/index.ts';
+export { splitStatements as splitStatementsForTest } from '../../src/store/migrate.ts';
+
+export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
+
+/** Every full block BoC under test/fixtures/blocks (proofs excluded), sorted by path. */
+export function fixtureBlockFiles(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) {
+        if (f !== 'proofs') walk(p);
+      } else if (f.endsWith('.boc') && !f.endsWith('.proof.boc')) out.push(p);
+    }
+  };
+  walk(join(FIXTURES, 'blocks'));
+  return out;
+}
+
+export interface TxIndexEntry {
+  network: string;
+  block: string;
+  block_seqno: number;
+  wc: number;
+  shard: string;
+  block_root_hash: string;
+  account: string;
+  lt: string;
+  now: number;
+  hash: string;
+  desc: string;
+  in_type: string | null;
+  in_value: string | null;
+  aborted: boolean;
+  orig: string;
+  end: string;
+}
+
+export function txIndex(): TxIndexEntry[] {
+  return JSON.parse(readFileSync(join(FIXTURES, 'blocks/tx-index.json'), 'utf8')) as TxIndexEntry[];
+}
