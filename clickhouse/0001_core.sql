@@ -1,4 +1,6 @@
 -- Core chain data: blocks, transactions, messages, states, contents, code.
+-- Keys end with the row's hash where (account, lt) / (wc, shard, seqno) would be enough on one
+-- network: the test fixtures mix mainnet, testnet and local nets whose ids collide.
 -- Conventions (see clickhouse/README.md): hashes are lower-case hex FixedString(64) with ZSTD,
 -- addresses raw upper-case "wc:HEX" (as API v3 prints them), lt UInt64, coins UInt128/UInt256,
 -- every table a ReplacingMergeTree keyed by its natural id so re-writing a block is a no-op for
@@ -44,7 +46,7 @@ CREATE TABLE IF NOT EXISTS blocks
     INDEX idx_start_lt start_lt TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (workchain, shard, seqno);
+ORDER BY (workchain, shard, seqno, root_hash);
 
 -- Top shard blocks registered in each masterchain block (api v3 masterchainBlockShardState).
 CREATE TABLE IF NOT EXISTS shard_state
@@ -57,7 +59,7 @@ CREATE TABLE IF NOT EXISTS shard_state
     file_hash FixedString(64) CODEC(ZSTD(1))
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (mc_seqno, workchain, shard, seqno);
+ORDER BY (mc_seqno, workchain, shard, seqno, root_hash);
 
 -- Full transactions, one row per transaction, description phases flattened.
 -- ORDER BY (account, lt): account history pages and (account, lt) point reads are range reads.
@@ -136,7 +138,7 @@ CREATE TABLE IF NOT EXISTS transactions
     INDEX idx_hash hash TYPE bloom_filter(0.001) GRANULARITY 1
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (account, lt);
+ORDER BY (account, lt, hash);
 
 -- hash -> (account, lt): point lookup of a transaction by hash (GET /transactions?hash=,
 -- adjacentTransactions, traces?tx_hash=); then read `transactions` by its primary key.
@@ -147,7 +149,7 @@ CREATE TABLE IF NOT EXISTS transactions_by_hash
     lt UInt64
 )
 ENGINE = ReplacingMergeTree
-ORDER BY hash;
+ORDER BY (hash, account, lt);
 
 -- Global lt order: latest transactions, lt / lt-range / utime-range / mc_block_seqno filters
 -- (minmax skip indexes work because now and mc_block_seqno grow with lt).
@@ -165,7 +167,7 @@ CREATE TABLE IF NOT EXISTS transactions_by_lt
     INDEX idx_mc_seqno mc_block_seqno TYPE minmax GRANULARITY 1
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (lt, account);
+ORDER BY (lt, account, hash);
 
 -- One row per message per direction: an internal message appears as 'out' in the sender's tx and
 -- as 'in' in the receiver's tx. ORDER BY follows transactions so a page of transactions fetches its
@@ -204,7 +206,7 @@ CREATE TABLE IF NOT EXISTS messages
     INDEX idx_opcode opcode TYPE set(256) GRANULARITY 1
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (tx_account, tx_lt, direction, msg_hash);
+ORDER BY (tx_account, tx_lt, tx_hash, direction, msg_hash);
 
 -- msg_hash and msg_hash_norm -> the message's rows: one row per (hash, direction); an external-in
 -- whose normalized hash differs gets a second row keyed by the normalized hash (is_norm = 1), so
@@ -216,10 +218,11 @@ CREATE TABLE IF NOT EXISTS message_hashes
     is_norm UInt8,
     msg_hash FixedString(64) CODEC(ZSTD(1)),
     tx_account String,
-    tx_lt UInt64
+    tx_lt UInt64,
+    tx_hash FixedString(64) CODEC(ZSTD(1))
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (hash, direction, is_norm, tx_account, tx_lt);
+ORDER BY (hash, direction, is_norm, tx_account, tx_lt, tx_hash);
 
 -- Bodies and init states, deduplicated by cell hash. boc is the base64 BoC of the cell.
 CREATE TABLE IF NOT EXISTS message_contents

@@ -336,7 +336,7 @@ CREATE TABLE IF NOT EXISTS ingested_blocks
     ingested_at DateTime64(3) DEFAULT now64(3)
 )
 ENGINE = ReplacingMergeTree
-ORDER BY (workchain, shard, seqno);
+ORDER BY (workchain, shard, seqno, root_hash);
 
 -- Named checkpoints (e.g. 'ingest' = last masterchain seqno fully written); highest updated_at wins.
 CREATE TABLE IF NOT EXISTS checkpoints

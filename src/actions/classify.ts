@@ -5,6 +5,7 @@
 import { buildTree, type Block, type Ctx, type EventNode } from './core.ts';
 import type { Family } from './family.ts';
 import { FAMILIES } from './families/index.ts';
+import { failedExternalBlocks } from './families/failed-external.ts';
 import { basicBlock, contractDeployBlock, deploys } from './families/generic.ts';
 import type { ActionRow, Trace } from './model.ts';
 import { blockToRow, V1_TYPES } from './serialize.ts';
@@ -72,6 +73,7 @@ export function classifyTrace(trace: Trace, opts: ClassifyOptions = {}): Classif
     }
   }
   const deployBlocks = nodes.filter(deploys).map(contractDeployBlock);
+  if (top.length === 0) top.push(...failedExternalBlocks(ctx));
 
   const rows: ActionRow[] = [];
   const ids = new Set<string>();

@@ -80,8 +80,10 @@ function sendError(reply: FastifyReply, request: FastifyRequest, group: RouteGro
 }
 
 export function registerGroup(app: FastifyInstance, opts: Required<Pick<ServerOptions, 'networks' | 'keys' | 'limiter'>>, group: RouteGroup): void {
-  opts.networks.forEach((network, i) => {
-    const prefix = basePathOf(network, i) + group.prefix;
+  opts.networks.forEach((given, i) => {
+    // Groups see the resolved base path ('' or '/testnet').
+    const network: NetworkContext = { ...given, basePath: basePathOf(given, i) };
+    const prefix = network.basePath + group.prefix;
     app.register(
       async (scope) => {
         scope.setErrorHandler((err, request, reply) => sendError(reply, request, group, toApiError(err, request)));

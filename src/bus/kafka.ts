@@ -17,6 +17,11 @@ export interface KafkaBusOptions {
   topicPrefix?: string;
 }
 
+/** bigint (lt, coins, 64-bit ids in rows) -> decimal string: never a JS number on the wire. */
+function bigintAsString(_key: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class KafkaBus implements Bus {
@@ -72,7 +77,7 @@ export class KafkaBus implements Bus {
       topic: this.name(topic),
       acks: -1,
       compression: CompressionTypes.GZIP,
-      messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })),
+      messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value, bigintAsString) })),
     });
   }
 

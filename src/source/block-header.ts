@@ -94,7 +94,7 @@ export function readBlockHeader(root: Cell): BlockHeader {
   s.loadBit(); // want_split
   s.loadBit(); // want_merge
   const keyBlock = s.loadBit();
-  const vertSeqnoIncr = s.loadBit();
+  s.loadBit(); // vert_seqno_incr (prev_vert_ref comes after prev_ref; not needed)
   const flags = s.loadUint(8);
   const seqno = s.loadUint(32);
   s.loadUint(32); // vert_seq_no

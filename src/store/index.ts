@@ -10,7 +10,7 @@ export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './migrate.ts';
 export { appendBlockRows, BLOCK_TABLES, blockToRows, emptyRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
-export { getCheckpoint, setCheckpoint, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
+export { firstLine, getCheckpoint, setCheckpoint, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
 export * from './read.ts';
 
@@ -28,3 +28,4 @@ export async function openStore(config: StoreConfig & { migrate?: boolean } = {}
   return store;
 }
 export { copyBlockRows, fillSyntheticStore, syntheticBlocks, templatesFromBlocks, type FillResult, type SyntheticOptions } from './synthetic.ts';
+export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';

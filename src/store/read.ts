@@ -1,3 +1,4 @@
+import { TupleParam } from '@clickhouse/client';
 import type { StoreClient } from './client.ts';
 
 /**
@@ -41,7 +42,7 @@ export async function transactionsByHash(store: StoreClient, hashes: string[]): 
   if (hashes.length === 0) return [];
   return store.query(
     `SELECT ${TX_COLUMNS} FROM transactions FINAL
-     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))})
+     WHERE (account, lt, hash) IN (SELECT account, lt, hash FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))})
      ORDER BY lt DESC, account`,
     { h: hashes.map((h) => hash(h)) },
   );
@@ -63,7 +64,7 @@ export async function transactionsByMcSeqno(store: StoreClient, seqno: number, r
   const { limit, offset, dir } = page(range);
   return store.query(
     `SELECT ${TX_COLUMNS} FROM transactions FINAL
-     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_lt WHERE mc_block_seqno = {seqno:UInt32})
+     WHERE (account, lt, hash) IN (SELECT account, lt, hash FROM transactions_by_lt WHERE mc_block_seqno = {seqno:UInt32})
      ORDER BY lt ${dir}, account ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
     { seqno, limit, offset },
   );
@@ -76,7 +77,7 @@ export async function messagesOfTransactions(store: StoreClient, txs: { account:
     `SELECT * FROM messages FINAL
      WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
      ORDER BY tx_account, tx_lt, direction, created_lt`,
-    { k: txs.map((t) => [rawAddress(t.account), BigInt(t.lt)]) },
+    { k: txs.map((t) => new TupleParam([rawAddress(t.account), BigInt(t.lt)])) },
   );
 }
 
@@ -85,8 +86,8 @@ export async function messagesByHash(store: StoreClient, hashes: string[], direc
   if (hashes.length === 0) return [];
   return store.query(
     `SELECT * FROM messages FINAL
-     WHERE (tx_account, tx_lt, direction, msg_hash) IN (
-       SELECT tx_account, tx_lt, direction, msg_hash FROM message_hashes
+     WHERE (tx_account, tx_lt, tx_hash, direction, msg_hash) IN (
+       SELECT tx_account, tx_lt, tx_hash, direction, msg_hash FROM message_hashes
        WHERE hash IN {h:Array(FixedString(64))} ${direction ? 'AND direction = {d:String}' : ''})
      ORDER BY msg_hash, direction`,
     { h: hashes.map((h) => hash(h)), d: direction ?? '' },
@@ -115,8 +116,8 @@ const BLOCK_COLUMNS =
 export async function blockById(store: StoreClient, workchain: number, shard: string, seqno: number): Promise<DbRow | null> {
   if (!/^[0-9a-fA-F]{1,16}$/.test(shard)) throw new Error(`invalid shard "${shard}": want up to 16 hex digits`);
   const rows = await store.query(
-    `SELECT ${BLOCK_COLUMNS} FROM blocks FINAL
-     WHERE workchain = {wc:Int32} AND shard = {shard:UInt64} AND seqno = {seqno:UInt32}`,
+    `SELECT ${BLOCK_COLUMNS} FROM blocks AS b FINAL
+     WHERE b.workchain = {wc:Int32} AND b.shard = {shard:UInt64} AND b.seqno = {seqno:UInt32}`,
     { wc: workchain, shard: BigInt('0x' + shard), seqno },
   );
   return rows[0] ?? null;
@@ -125,7 +126,7 @@ export async function blockById(store: StoreClient, workchain: number, shard: st
 /** Masterchain block `seqno` and every shard block it commits. */
 export async function blocksByMcSeqno(store: StoreClient, mcSeqno: number): Promise<DbRow[]> {
   return store.query(
-    `SELECT ${BLOCK_COLUMNS} FROM blocks FINAL WHERE mc_block_seqno = {seqno:UInt32} ORDER BY workchain, shard, seqno`,
+    `SELECT ${BLOCK_COLUMNS} FROM blocks AS b FINAL WHERE b.mc_block_seqno = {seqno:UInt32} ORDER BY b.workchain, b.shard, b.seqno`,
     { seqno: mcSeqno },
   );
 }

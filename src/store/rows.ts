@@ -176,7 +176,13 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
     rand_seed: hex(block.rand_seed),
     created_by: hex(block.created_by),
     tx_count: block.transactions.length,
-    prev_blocks: info.prev_ref.map((p, i) => [p.workchain, prevShardOf(i), p.seqno, hex(p.root_hash), hex(p.file_hash)]),
+    prev_blocks: info.prev_ref.map((p, i) => ({
+      workchain: p.workchain,
+      shard: prevShardOf(i),
+      seqno: p.seqno,
+      root_hash: hex(p.root_hash),
+      file_hash: hex(p.file_hash),
+    })),
   });
   rows.ingested_blocks.push({
     workchain: id.workchain,
@@ -308,8 +314,9 @@ function pushMessage(rows: StoreRows, tx: TransactionRow, m: MessageRow, directi
     body_hash: hex(m.body_hash),
     init_state_hash: hexOrNull(m.init_state_hash),
   });
-  rows.message_hashes.push({ hash: msgHash, direction, is_norm: 0, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt });
-  if (norm) rows.message_hashes.push({ hash: norm, direction, is_norm: 1, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt });
+  const txHash = hex(tx.hash);
+  rows.message_hashes.push({ hash: msgHash, direction, is_norm: 0, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt, tx_hash: txHash });
+  if (norm) rows.message_hashes.push({ hash: norm, direction, is_norm: 1, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt, tx_hash: txHash });
   rows.message_contents.push({ hash: hex(m.body_hash), boc: m.body_boc });
   if (m.init_state_hash && m.init_state_boc) rows.message_contents.push({ hash: hex(m.init_state_hash), boc: m.init_state_boc });
 }

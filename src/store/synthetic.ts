@@ -48,7 +48,7 @@ const HASH_FIELDS: Partial<Record<string, string[]>> = {
   transactions_by_hash: ['hash'],
   transactions_by_lt: ['hash'],
   messages: ['msg_hash', 'tx_hash', 'msg_hash_norm', 'body_hash', 'init_state_hash', 'trace_id'],
-  message_hashes: ['hash', 'msg_hash'],
+  message_hashes: ['hash', 'msg_hash', 'tx_hash'],
   message_contents: ['hash'],
   account_states: ['hash', 'data_hash', 'frozen_hash'],
   latest_account_states: ['hash', 'last_trans_hash', 'data_hash', 'frozen_hash'],

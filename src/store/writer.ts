@@ -191,14 +191,35 @@ export class StoreWriter {
         await this.store.insertFormatted(table, body, this.opts.format, columns);
         return;
       } catch (err) {
-        if (attempt >= this.opts.attempts) {
-          throw new Error(`insert into ${table} failed after ${attempt} attempts: ${(err as Error).message}`, { cause: err });
+        const transient = isTransient(err);
+        if (!transient || attempt >= this.opts.attempts) {
+          const first = firstLine(err);
+          throw new Error(`insert into ${table} failed${transient ? ` after ${attempt} attempts` : ''}: ${first}`, { cause: err });
         }
         await sleep(delay);
         delay = Math.min(delay * 2, 5000);
       }
     }
   }
+}
+
+/**
+ * ClickHouse error codes worth retrying (timeouts, network, memory, too many parts, readonly replica).
+ * Errors without a ClickHouse code are transport failures: retried too. Everything else (parse,
+ * type, schema errors) fails the same way again: not retried.
+ */
+const TRANSIENT_CODES = new Set([159, 164, 202, 209, 210, 241, 242, 252, 285, 319, 425, 439, 999, 1000]);
+
+function isTransient(err: unknown): boolean {
+  const code = (err as { code?: unknown; clickhouseCode?: unknown })?.code;
+  const n = Number(typeof code === 'string' && /^\d+$/.test(code) ? code : (err as { clickhouseCode?: unknown })?.clickhouseCode);
+  return Number.isFinite(n) && n > 0 ? TRANSIENT_CODES.has(n) : true;
+}
+
+/** First line of an error message, capped (engine errors can carry whole rows). */
+export function firstLine(err: unknown, max = 300): string {
+  const line = String((err as Error)?.message ?? err).split('\n')[0].trim();
+  return line.length > max ? line.slice(0, max) + '…' : line;
 }
 
 function dedup(table: BlockTable, rows: Row[]): Row[] {

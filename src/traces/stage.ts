@@ -8,7 +8,8 @@ import { classifyTrace } from '../actions/classify.ts';
 import type { ActionRow } from '../actions/model.ts';
 import type { Row, StoreClient } from '../store/index.ts';
 import { encodeJsonLines } from '../store/index.ts';
-import type { TransactionRow } from '../ton/index.ts';
+import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
+import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
 import { actionRows, TRACE_TABLES, traceRow, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
@@ -72,4 +73,58 @@ export async function loadAssembler(store: StoreClient): Promise<{ assembler: Tr
   );
   if (!rows.length) return { assembler: new TraceAssembler(), mcSeqno: null };
   return { assembler: new TraceAssembler(decodeState(rows[0].state)), mcSeqno: Number(rows[0].mc_seqno) };
+}
+
+/** Jetton wallets / NFT items of earlier batches among the batch's candidate accounts. */
+export async function loadKnownEntities(store: StoreClient, txs: readonly TransactionRow[]): Promise<KnownEntities> {
+  const cand = candidates(txs.map((tx) => ({ tx, mcSeqno: 0, traceId: null })));
+  const jettonWallets = new Map<string, { owner: string; jetton: string }>();
+  const nftItems = new Map<string, { index: bigint; collection: string | null }>();
+  if (cand.jetton.size) {
+    const rows = await store.query<{ address: string; owner: string; jetton: string }>(
+      'SELECT address, owner, jetton FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
+      { a: [...cand.jetton] },
+    );
+    for (const r of rows) jettonWallets.set(r.address, { owner: r.owner, jetton: r.jetton });
+  }
+  if (cand.nft.size) {
+    const rows = await store.query<{ address: string; index: string; collection_address: string | null }>(
+      'SELECT address, `index`, collection_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
+      { a: [...cand.nft] },
+    );
+    for (const r of rows) nftItems.set(r.address, { index: BigInt(r.index), collection: r.collection_address });
+  }
+  return { jettonWallets, nftItems };
+}
+
+export interface McBatchOutput extends TraceBatch {
+  entities: EntityTables;
+}
+
+/**
+ * One masterchain batch through the traces stage: trace ids, traces, actions, jetton / NFT entities and events.
+ * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
+ */
+export async function processMcBatch(
+  store: StoreClient,
+  asm: TraceAssembler,
+  mcSeqno: number,
+  blocks: readonly DecodedBlock[],
+): Promise<McBatchOutput> {
+  const txs = blocks.flatMap((b) => b.transactions);
+  const known = await loadKnownEntities(store, txs);
+  const batch = assembleBatch(asm, mcSeqno, txs);
+  const entities = entityEvents(
+    txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
+    blocks.flatMap((b) => b.account_states),
+    known,
+  );
+  return { ...batch, entities };
+}
+
+/** Writes what processMcBatch produced, then the assembler state: after this the batch is durable. */
+export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
+  for (const t of ENTITY_TABLES) await insertRows(store, t, out.entities[t]);
+  await writeTraceTables(store, out.tables);
+  await saveAssemblerState(store, mcSeqno, asm);
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Cell, loadMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
+import { intendedMessages } from '../../src/actions/families/failed-external.ts';
 import { parseStonfiPaymentRequest, parseStonfiSwap } from '../../src/actions/families/stonfi.ts';
 import { commentText, decodeComment } from '../../src/actions/toolkit/cells.ts';
 import {
@@ -120,5 +121,26 @@ describe('STON.fi v1 bodies', () => {
     const ok = parseStonfiPaymentRequest(body('mainnet-stonfi-v1-pay-to-in-msg-lt56269616000001-779dcc81.boc'))!;
     expect(ok.exitCode).toBe(0xc64370e5);
     expect(ok.amount0).toBe(7667392286119n);
+  });
+});
+
+describe('wallet externals (intended messages, used for failed-external fallbacks)', () => {
+  it('reads the send list of wallet v4r2 and v5r1 externals', () => {
+    // v4r2 external that staked at the Tonstakers pool in block 71398501 (deposit 0x47d54391)
+    const v4 = intendedMessages(body('mainnet-ext-in-wallet-v4r2-in-msg-lt76734069000001-89f356bd.boc'));
+    expect(v4).toHaveLength(1);
+    expect(v4[0].destination).toBe('0:A45B17F28409229B78360E3290420F13E4FE20F90D7E2BF8C4AC6703259E22FA');
+    expect(v4[0].value).toBe(521000000000n);
+    expect(Cell.fromBase64(v4[0].body!).beginParse().loadUint(32)).toBe(0x47d54391);
+    // v5r1 external whose message is the tsTON burn received by wallet 0:93503D3A… in the same block
+    const v5 = intendedMessages(body('mainnet-ext-in-wallet-v5r1-in-msg-lt76734069000001-bc91b30e.boc'));
+    expect(v5).toHaveLength(1);
+    expect(v5[0].destination).toBe('0:93503D3A286A25F9BDE372166FB330B1B2490F00AB1FE0F5293B6CB61F811219');
+    expect(v5[0].value).toBe(1050000000n);
+    const burn = parseJettonBurn(v5[0].body)!;
+    expect(burn.amount).toBe(25797083659n);
+  });
+  it('finds nothing in a body that is not a wallet external', () => {
+    expect(intendedMessages(body('mainnet-text-comment-in-msg-lt58895241000001-04f3c1c7.boc'))).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ export function fullBlocks(): ManifestRow[] {
       const rel = `blocks/${net}/${f}`;
       const row = manifest.find((r) => r.file === rel);
       if (!row) throw new Error(`${rel} missing from manifest.json`);
-      if (row.kind.startsWith('full block')) rows.push(row);
+      if ((row.kind ?? '').startsWith('full block')) rows.push(row);
     }
   }
   return rows;

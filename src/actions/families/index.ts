@@ -4,6 +4,7 @@
  */
 import type { Family } from '../family.ts';
 import { cocoonFamily } from './cocoon.ts';
+import { evaaFamily } from './evaa.ts';
 import { jettonBurnFamily, jettonMintFamily } from './jetton-mint-burn.ts';
 import { jettonTransferFamily } from './jetton-transfer.ts';
 import { jvaultFamily } from './jvault.ts';
@@ -12,6 +13,7 @@ import { tonstakersFamily } from './staking.ts';
 import { stonfiSwapFamily } from './stonfi.ts';
 import { stonfiV2SwapFamily } from './stonfi-v2.ts';
 import { tgbtcFamily } from './tgbtc.ts';
+import { toncoSwapFamily } from './tonco.ts';
 import { vestingFamily } from './vesting.ts';
 
 export const FAMILIES: readonly Family[] = [
@@ -22,10 +24,12 @@ export const FAMILIES: readonly Family[] = [
   vestingFamily,
   stonfiSwapFamily,
   stonfiV2SwapFamily,
+  toncoSwapFamily,
   nftPurchaseFamily,
   nftTransferFamily,
   jettonMintFamily,
   jvaultFamily,
+  evaaFamily,
   tgbtcFamily,
   cocoonFamily,
 ];

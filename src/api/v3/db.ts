@@ -3,6 +3,7 @@
  * timeout and maps engine failures to stable API errors (504 on timeout, 503/500 otherwise) without
  * leaking driver text to clients (it is logged instead).
  */
+import { TupleParam } from '@clickhouse/client';
 import type { StoreClient, QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
 
@@ -24,7 +25,7 @@ export class Db {
 
   async q<T = Row>(sql: string, params?: QueryParams): Promise<T[]> {
     try {
-      return await this.store.query<T>(sql, params, { max_execution_time: Math.max(0.001, this.timeoutMs / 1000), timeout_overflow_mode: 'throw' });
+      return await this.store.query<T>(sql, params && tuples(params), { max_execution_time: Math.max(0.001, this.timeoutMs / 1000), timeout_overflow_mode: 'throw' });
     } catch (err) {
       throw mapDbError(err, (e) => this.log?.(e, sql));
     }
@@ -41,4 +42,13 @@ export function mapDbError(err: unknown, log?: (err: unknown) => void): ApiError
   }
   if (/ECONNREFUSED|ECONNRESET|socket hang up|closed/i.test(msg)) return new ApiError(503, 'index database unavailable');
   return new ApiError(500, 'index database error');
+}
+
+/** Arrays of arrays are arrays of tuples for ClickHouse: the client needs TupleParam for those. */
+function tuples(params: QueryParams): QueryParams {
+  const out: QueryParams = {};
+  for (const [k, v] of Object.entries(params)) {
+    out[k] = Array.isArray(v) && v.length > 0 && Array.isArray(v[0]) ? v.map((t) => new TupleParam(t as unknown[])) : v;
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ export {
   parseBlock,
   blockKey,
   shardHex,
+  shardOverlaps,
   SHARD_ALL,
   BlockParseError,
   type BlockRef,
@@ -22,3 +23,4 @@ export {
   type MemoryChainOptions,
 } from './source.ts';
 export { loadChainDir, loadRecordedChain, blockFileName, ChainLoadError, type ChainJson, type ChainJsonBlock } from './load.ts';
+export { LiveChain, type BlockProducer } from './live.ts';

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell } from '@ton/core';
-import { parseBlock, shardHex, type ParsedBlock } from './block.ts';
+import { parseBlock, shardHex, shardOverlaps, type ParsedBlock } from './block.ts';
 import { MemoryChain, type MemoryChainOptions, type ZeroStateId } from './source.ts';
 
 /** A devnet directory or recorded chain that cannot be served as given. */
@@ -45,7 +45,7 @@ function chainOrder(blocks: ParsedBlock[]): ParsedBlock[] {
   for (const m of mc) {
     for (const s of shards) {
       if (used.has(s)) continue;
-      if (m.shards.some((d) => d.workchain === s.id.workchain && d.shard === s.id.shard && d.seqno >= s.id.seqno)) {
+      if (m.shards.some((d) => d.workchain === s.id.workchain && shardOverlaps(d.shard, s.id.shard) && d.seqno >= s.id.seqno)) {
         out.push(s);
         used.add(s);
       }
@@ -88,7 +88,7 @@ export function loadRecordedChain(files: (string | Buffer)[], opts: MemoryChainO
     zeroState: zeroStateFrom(mcFirst),
     ...opts,
   });
-  for (const b of ordered) chain.addBlock(b.boc);
+  for (const b of ordered) chain.addBlock(b);
   return chain;
 }
 
@@ -148,6 +148,6 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
     ? { workchain: -1, rootHash: hex32(json.zero_state.root_hash, 'zero_state.root_hash'), fileHash: hex32(json.zero_state.file_hash, 'zero_state.file_hash') }
     : zeroStateFrom(mcFirst);
   const chain = new MemoryChain({ globalId: json.global_id ?? mcFirst?.header.globalId ?? 0, zeroState, ...opts });
-  for (const { parsed, state } of loaded) chain.addBlock(parsed.boc, state);
+  for (const { parsed, state } of loaded) chain.addBlock(parsed, state);
   return chain;
 }

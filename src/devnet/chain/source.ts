@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Cell } from '@ton/core';
-import { blockKey, parseBlock, shardHex, type BlockIdExt, type BlockRef, type BlockTx, type ParsedBlock } from './block.ts';
+import { blockKey, parseBlock, shardHex, shardOverlaps, type BlockIdExt, type BlockRef, type BlockTx, type ParsedBlock } from './block.ts';
 
 export interface ChainBlock extends ParsedBlock {
   /** Seqno of the masterchain block that commits this block (its own seqno for masterchain blocks). */
@@ -89,8 +89,8 @@ export class MemoryChain implements ChainSource {
   }
 
   /** Adds the next block in chain order (shard blocks before the masterchain block committing them). */
-  addBlock(boc: Buffer, state?: Cell): ChainBlock | ParsedBlock {
-    const parsed = parseBlock(boc);
+  addBlock(block: Buffer | ParsedBlock, state?: Cell): ChainBlock | ParsedBlock {
+    const parsed = Buffer.isBuffer(block) ? parseBlock(block) : block;
     const key = blockKey(parsed.id);
     if (state) this.states.set(key, state);
     if (parsed.id.workchain !== -1) {
@@ -103,7 +103,7 @@ export class MemoryChain implements ChainSource {
     const committed: ChainBlock[] = [];
     this.pending = this.pending.filter((b) => {
       const top = parsed.shards.find(
-        (s) => s.workchain === b.id.workchain && s.shard === b.id.shard && s.seqno >= b.id.seqno,
+        (s) => s.workchain === b.id.workchain && shardOverlaps(s.shard, b.id.shard) && s.seqno >= b.id.seqno,
       );
       if (!top) return true;
       committed.push({ ...b, mcSeqno: parsed.id.seqno });

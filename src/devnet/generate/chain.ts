@@ -71,6 +71,8 @@ export interface ProducedBlock {
   /** Full ShardStateUnsplit after this block. */
   state: Cell;
   txs: ProducedTx[];
+  /** Accounts this block's transactions touched, with the emulator's ShardAccount after the block (null: deleted). */
+  accounts: { id: bigint; shardAccount: Cell | null }[];
 }
 
 export interface PendingMessage {
@@ -273,8 +275,8 @@ export class Devnet {
     const mcBoc = bocOf(mcState);
     const mcRef: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: 0, rootHash: mcState.hash(), fileHash: sha256(mcBoc), startLt: 0n, endLt: 0n };
     this.zeroState = {
-      mc: { ref: mcRef, boc: mcBoc, state: mcState, txs: [] },
-      shard: { ref: shardRef, boc: shardBoc, state: shardState.cell, txs: [] },
+      mc: { ref: mcRef, boc: mcBoc, state: mcState, txs: [], accounts: [] },
+      shard: { ref: shardRef, boc: shardBoc, state: shardState.cell, txs: [], accounts: [] },
     };
     this.mcLast = mcRef;
     this.mcState = mcState;
@@ -467,7 +469,7 @@ export class Devnet {
     const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState), extra);
     const boc = bocOf(block);
     const ref: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
-    produced.push({ ref, boc, state: mcState, txs: [] });
+    produced.push({ ref, boc, state: mcState, txs: [], accounts: [] });
     this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
     this.mcLast = ref;
     this.mcState = mcState;
@@ -574,9 +576,11 @@ export class Devnet {
       custom: null,
     });
     const touched: Cell[] = [];
+    const touchedAccounts: { id: bigint; shardAccount: Cell | null }[] = [];
     for (const id of accBlocks.keys()) {
       const a = this.accounts.get(id);
       if (a) touched.push(a.shardAccount.refs[0]);
+      touchedAccounts.push({ id, shardAccount: a?.shardAccount ?? null });
     }
     const info = blockInfoCell({
       version: 0,
@@ -624,7 +628,7 @@ export class Devnet {
     const boc = bocOf(block);
     const ref: BlockRef = { workchain: 0, shard, seqno, rootHash: block.hash(), fileHash: sha256(boc), startLt, endLt };
     return {
-      produced: { ref, boc, state: state.cell, txs },
+      produced: { ref, boc, state: state.cell, txs, accounts: touchedAccounts },
       chain: {
         shard,
         last: ref,

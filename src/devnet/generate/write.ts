@@ -54,7 +54,7 @@ export function writeDevnetDir(devnet: Devnet, dir: string, opts: WriteOptions =
   for (const b of devnet.blocks) {
     writeFileSync(join(dir, 'blocks', blockFile(b.ref)), b.boc);
     if (states === 'all' || (states === 'last' && tops.has(b))) {
-      writeFileSync(join(dir, 'states', blockFile(b.ref)), b.state.toBoc({ idx: false, crc32: true }));
+      writeFileSync(join(dir, 'states', blockFile(b.ref)), b.state.toBoc({ idx: false, crc32: false }));
     }
   }
   const chain = {

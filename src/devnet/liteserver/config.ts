@@ -46,7 +46,7 @@ export function writeLiteServerJson(
   const entry = `[{"ip": ${ipToInt(server.host)}, "port": ${server.port}, "id": {"@type": "pub.ed25519", "key": "${server.publicKey.toString('base64')}"}}]`;
   if (existsSync(path)) {
     const text = readFileSync(path, 'utf8');
-    const re = /"liteservers"\s*:\s*\[(?:[^\[\]]|\[[^\]]*\])*\]/;
+    const re = /"liteservers"\s*:\s*\[(?:[^[\]]|\[[^\]]*\])*\]/;
     if (re.test(text)) {
       const updated = text.replace(re, `"liteservers": ${entry}`);
       writeFileSync(path, updated);
@@ -69,7 +69,7 @@ export function readLiteServerJson(dirOrFile: string): { host: string; port: num
   try {
     json = JSON.parse(readFileSync(path, 'utf8')) as LiteServerJson;
   } catch (err) {
-    throw new Error(`${path}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`${path}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
   if (!Array.isArray(json.liteservers)) throw new Error(`${path}: no "liteservers" array`);
   return json.liteservers.map((l, i) => {

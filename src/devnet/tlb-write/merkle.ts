@@ -32,6 +32,49 @@ export function collectHashes(root: Cell, into = new Set<string>()): Set<string>
   return into;
 }
 
+/**
+ * Hashes of the cells the two trees share, found without walking shared subtrees: cells are visited by
+ * decreasing depth, and a shared cell has the same depth in both trees, so both copies meet in one level.
+ */
+export function sharedCells(a: Cell, b: Cell): Set<string> {
+  const levels = new Map<number, { a: Cell[]; b: Cell[] }>();
+  const push = (c: Cell, side: 'a' | 'b') => {
+    const d = c.depth(0);
+    let l = levels.get(d);
+    if (!l) {
+      l = { a: [], b: [] };
+      levels.set(d, l);
+    }
+    l[side].push(c);
+  };
+  push(a, 'a');
+  push(b, 'b');
+  const shared = new Set<string>();
+  const seen = { a: new Set<string>(), b: new Set<string>() };
+  for (let d = Math.max(a.depth(0), b.depth(0)); d >= 0; d--) {
+    const l = levels.get(d);
+    if (!l) continue;
+    levels.delete(d);
+    const inA = new Map(l.a.map((c) => [c.hash(0).toString('hex'), c]));
+    const inB = new Map(l.b.map((c) => [c.hash(0).toString('hex'), c]));
+    for (const [h, c] of inA) {
+      if (inB.has(h)) shared.add(h);
+      else if (!seen.a.has(h)) {
+        seen.a.add(h);
+        for (const r of c.refs) push(r, 'a');
+      }
+    }
+    for (const [h, c] of inB) {
+      if (inA.has(h)) continue;
+      if (!seen.b.has(h)) {
+        seen.b.add(h);
+        for (const r of c.refs) push(r, 'b');
+      }
+    }
+  }
+  return shared;
+}
+
 /** Copy of `root` where every cell whose hash is in `prune` (and not in `keep`) becomes a pruned branch. */
 function pruneTree(root: Cell, prune: Set<string>, keep: Set<string>, memo: Map<string, Cell>): Cell {
   const h = root.hash(0).toString('hex');
@@ -56,13 +99,11 @@ function pruneTree(root: Cell, prune: Set<string>, keep: Set<string>, memo: Map<
  * cells under `keepNew` roots (the touched accounts) stay whole in the new tree.
  */
 export function merkleUpdate(oldState: Cell, newState: Cell, keepNew: Cell[] = []): Cell {
-  const oldSet = collectHashes(oldState);
-  const newSet = collectHashes(newState);
+  const shared = sharedCells(oldState, newState);
   const keep = new Set<string>();
   for (const k of keepNew) collectHashes(k, keep);
-  // The roots always differ (seqno, time), so neither side is pruned at the top.
-  const oldTree = pruneTree(oldState, newSet, new Set([oldState.hash(0).toString('hex')]), new Map());
-  const newTree = pruneTree(newState, oldSet, keep, new Map());
+  const oldTree = pruneTree(oldState, shared, new Set(), new Map());
+  const newTree = pruneTree(newState, shared, keep, new Map());
   return beginCell()
     .storeUint(4, 8)
     .storeBuffer(oldState.hash(0), 32)

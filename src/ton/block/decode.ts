@@ -11,7 +11,7 @@
  * !merkle_update#02 {X:Type} old_hash:bits256 new_hash:bits256 old:^X new:^X = MERKLE_UPDATE X;
  */
 import { createHash } from 'node:crypto';
-import { CELL_MERKLE_UPDATE, parseBoc, type Cells } from '../cell/boc.ts';
+import { CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE, parseBoc, type Cells } from '../cell/boc.ts';
 import { sha256Input, sha256Scratch } from '../cell/sha256.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
@@ -42,6 +42,8 @@ function openBlock(boc: Uint8Array): { cells: Cells; root: number; s: Slice } {
   if (!(boc instanceof Uint8Array)) throw new DecodeError('block BoC must be bytes');
   const cells = parseBoc(boc);
   const root = cells.roots[0];
+  if (cells.type[root] === CELL_MERKLE_PROOF) throw new DecodeError('not a block: the BoC root is a Merkle proof (a block proof, not a full block)');
+  if (cells.type[root] !== 0) throw new DecodeError(`not a block: the BoC root is an exotic cell (type ${cells.type[root]})`);
   const s = Slice.of(cells, root, 'Block');
   if (s.bitsLeft < 32) throw new DecodeError(`not a block: root cell has ${s.bitsLeft} bits`);
   const tag = s.uint(32);
@@ -138,6 +140,7 @@ export function decodeBlock(boc: Uint8Array): DecodedBlock {
         data_hash: null,
         code_boc: null,
         data_boc: null,
+        data_root_boc: null,
         timestamp: info.gen_utime,
       });
       continue;
@@ -156,6 +159,7 @@ export function decodeBlock(boc: Uint8Array): DecodedBlock {
       data_hash: a.data_hash,
       code_boc: a.code_boc,
       data_boc: a.data_boc,
+      data_root_boc: a.data_root_boc,
       timestamp: info.gen_utime,
     });
   }

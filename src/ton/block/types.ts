@@ -359,6 +359,11 @@ export interface AccountStateRow {
   /** base64 BoC of code/data when the block carries the whole tree unpruned, else null */
   code_boc: string | null;
   data_boc: string | null;
+  /**
+   * base64 BoC of the data cell as the block carries it, unchanged subtrees left as pruned branch cells (enough to
+   * read the root cell's fields, e.g. a jetton wallet's owner); null when the data root itself is pruned or absent
+   */
+  data_root_boc: string | null;
   /** gen_utime of the block */
   timestamp: number;
 }

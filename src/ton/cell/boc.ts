@@ -202,9 +202,10 @@ function hashCell(cells: Cells, i: number): void {
       break;
     case CELL_PRUNED:
       if (nrefs !== 0) throw new DecodeError(`bad BoC: pruned branch cell ${i} has refs`);
-      mask = buf[off + 1];
+      // legacy 280-bit form (type, hash, depth; no level byte) seen in old config proofs: level mask 1
+      mask = bits === 280 ? 1 : buf[off + 1];
       if (mask === 0 || mask > 7) throw new DecodeError(`bad BoC: pruned branch cell ${i} has level mask ${mask}`);
-      if (bits !== 16 + popcount3(mask) * (256 + 16)) throw new DecodeError(`bad BoC: pruned branch cell ${i} has ${bits} bits`);
+      if (bits !== 280 && bits !== 16 + popcount3(mask) * (256 + 16)) throw new DecodeError(`bad BoC: pruned branch cell ${i} has ${bits} bits`);
       break;
     case CELL_LIBRARY:
       if (bits !== 8 + 256 || nrefs !== 0) throw new DecodeError(`bad BoC: library cell ${i} is malformed`);
@@ -234,11 +235,13 @@ function hashCell(cells: Cells, i: number): void {
     m[0] = nrefs + (t !== CELL_ORDINARY ? 8 : 0) + applied * 32;
     m[1] = (bits >> 3) + ((bits + 7) >> 3);
     let len = 2;
+    // small copies by hand: Buffer.copy's native call costs more than the bytes here
     if (hashI === hashOffset) {
-      buf.copy(m, 2, off, off + dlen);
+      for (let k = 0; k < dlen; k++) m[2 + k] = buf[off + k];
       len += dlen;
     } else {
-      hashes.copy(m, 2, i * 128 + (hashI - hashOffset - 1) * 32, i * 128 + (hashI - hashOffset) * 32);
+      const src = i * 128 + (hashI - hashOffset - 1) * 32;
+      for (let k = 0; k < 32; k++) m[2 + k] = hashes[src + k];
       len += 32;
     }
     const childLevel = merkle ? (level < 3 ? level + 1 : 3) : level;
@@ -253,7 +256,7 @@ function hashCell(cells: Cells, i: number): void {
     for (let r = 0; r < nrefs; r++) {
       const c = refs[base + r];
       const ho = c * 128 + popcount3(levelMask[c] & ((1 << childLevel) - 1)) * 32;
-      hashes.copy(m, len, ho, ho + 32);
+      for (let k = 0; k < 32; k++) m[len + k] = hashes[ho + k];
       len += 32;
     }
     const dest = hashI - hashOffset;
@@ -263,9 +266,10 @@ function hashCell(cells: Cells, i: number): void {
   }
   if (t === CELL_PRUNED) {
     // lower hashes and depths are stored in the pruned cell itself
+    const skip = bits === 280 ? 1 : 2;
     for (let j = 0; j < totalHashes - 1; j++) {
-      buf.copy(hashes, i * 128 + j * 32, off + 2 + j * 32, off + 2 + (j + 1) * 32);
-      const dp = off + 2 + (totalHashes - 1) * 32 + j * 2;
+      buf.copy(hashes, i * 128 + j * 32, off + skip + j * 32, off + skip + (j + 1) * 32);
+      const dp = off + skip + (totalHashes - 1) * 32 + j * 2;
       depths[base + j] = (buf[dp] << 8) | buf[dp + 1];
     }
   }

@@ -67,6 +67,7 @@ export interface AccountInfo {
   data_hash: string | null;
   code_boc: string | null;
   data_boc: string | null;
+  data_root_boc: string | null;
 }
 
 /**
@@ -96,7 +97,7 @@ export function readAccount(cells: Cells, cell: number): AccountInfo {
 function readAccountLayout(cells: Cells, cell: number, newLayout: boolean): AccountInfo {
   const s = Slice.of(cells, cell, 'Account');
   if (!s.bit()) {
-    return { status: 'nonexist', balance: 0n, extra: null, frozen_hash: null, code_hash: null, data_hash: null, code_boc: null, data_boc: null };
+    return { status: 'nonexist', balance: 0n, extra: null, frozen_hash: null, code_hash: null, data_hash: null, code_boc: null, data_boc: null, data_root_boc: null };
   }
   // addr:MsgAddressInt
   const t = s.uint(2);
@@ -127,6 +128,7 @@ function readAccountLayout(cells: Cells, cell: number, newLayout: boolean): Acco
     data_hash: null,
     code_boc: null,
     data_boc: null,
+    data_root_boc: null,
   };
   if (s.bit()) {
     info.status = 'active';
@@ -141,6 +143,7 @@ function readAccountLayout(cells: Cells, cell: number, newLayout: boolean): Acco
       const data = s.loadRef();
       info.data_hash = cells.hash0Hex(data);
       if (cells.levelMask[data] === 0) info.data_boc = serializeBoc(cells, data).toString('base64');
+      if (cells.type[data] !== CELL_PRUNED) info.data_root_boc = info.data_boc ?? serializeBoc(cells, data).toString('base64');
     }
     if (s.bit()) s.loadRef();
   } else {

@@ -45,7 +45,7 @@ export const getAddressInformation = defineMethod({
   name: 'getAddressInformation',
   params: addressParams,
   async run(ctx, p) {
-    const v = await loadAccountView(ctx, p, p.seqno);
+    const v = await loadAccountView(ctx, p.address, p.seqno);
     return {
       '@type': 'raw.fullAccountState',
       balance: v.balance.toString(),
@@ -66,7 +66,7 @@ export const getExtendedAddressInformation = defineMethod({
   name: 'getExtendedAddressInformation',
   params: addressParams,
   async run(ctx, p) {
-    const v = await loadAccountView(ctx, p, p.seqno);
+    const v = await loadAccountView(ctx, p.address, p.seqno);
     const w = detectWallet(v.code, v.data);
     let accountState: Record<string, unknown>;
     if (v.state !== 'active') {
@@ -82,7 +82,7 @@ export const getExtendedAddressInformation = defineMethod({
     }
     return {
       '@type': 'fullAccountState',
-      address: accountAddressJson(p, ctx.render),
+      address: accountAddressJson(p.address, ctx.render),
       balance: v.balance.toString(),
       extra_currencies: v.extraCurrencies,
       last_transaction_id: txIdJson(v.res.lastTx.lt, v.res.lastTx.hash),
@@ -98,7 +98,7 @@ export const getWalletInformation = defineMethod({
   name: 'getWalletInformation',
   params: addressParams,
   async run(ctx, p) {
-    const v = await loadAccountView(ctx, p, p.seqno);
+    const v = await loadAccountView(ctx, p.address, p.seqno);
     const w = detectWallet(v.code, v.data);
     const out: Record<string, unknown> = {
       '@type': 'ext.accounts.walletInformation',
@@ -122,7 +122,7 @@ export const getAddressBalance = defineMethod({
   name: 'getAddressBalance',
   params: addressParams,
   async run(ctx, p) {
-    return (await loadAccountView(ctx, p, p.seqno)).balance.toString();
+    return (await loadAccountView(ctx, p.address, p.seqno)).balance.toString();
   },
 });
 
@@ -130,6 +130,6 @@ export const getAddressState = defineMethod({
   name: 'getAddressState',
   params: addressParams,
   async run(ctx, p) {
-    return (await loadAccountView(ctx, p, p.seqno)).state;
+    return (await loadAccountView(ctx, p.address, p.seqno)).state;
   },
 });

@@ -106,7 +106,7 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
     if (keys.length === 0) return [];
     return db.q(
       `SELECT ${TX_COLUMNS} FROM transactions FINAL WHERE (account, lt) IN {p_keys:Array(Tuple(String, UInt64))} ORDER BY ${order}`,
-      { p_keys: keys.map((k) => [k.account, k.lt]) },
+      { p_keys: keys.map((k) => [k.account, BigInt(k.lt)]) },
     );
   }
   return db.q(

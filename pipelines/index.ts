@@ -1,0 +1,104 @@
+/**
+ * Pipeline wiring. `runIndexer` runs ingest -> decode -> store -> checkpoint in one process (the embedded
+ * default, over the in-process bus, or over Kafka with every role here); `startRoles` runs chosen roles only
+ * (Kafka deployments: one ingest, N decoders, a store writer; see docker/README.md).
+ */
+import type { Logger } from 'pino';
+import type { Bus, Subscription } from '../src/bus/index.ts';
+import type { BlockSource } from '../src/source/index.ts';
+import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
+import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats } from './stages.ts';
+import { TOPICS } from '../schemas/bus/index.ts';
+
+export { metrics, metricsRegistry } from './metrics.ts';
+export * from './stages.ts';
+
+export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint';
+export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint'];
+
+export interface IndexerOptions {
+  bus: Bus;
+  /** Needed by ingest. */
+  source?: BlockSource;
+  /** Needed by store and checkpoint. */
+  store?: StoreClient;
+  roles?: Role[];
+  /** Start seqno; default: checkpoint + 1. */
+  fromSeqno?: number;
+  untilSeqno?: number;
+  prefetch?: number;
+  logger?: Logger;
+  stats?: PipelineStats;
+  /** Decoder batch size (blocks). */
+  decodeBatch?: number;
+}
+
+export interface IndexerHandle {
+  stats: PipelineStats;
+  fromSeqno: number | null;
+  /** Resolves when ingest reached untilSeqno and the checkpoint caught up with it (never when following forever). */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Where to resume: the stored checkpoint + 1, or null when nothing was indexed yet. */
+export async function resumeSeqno(store: StoreClient): Promise<number | null> {
+  const cp = await getCheckpoint(store, CHECKPOINT_NAME);
+  return cp === null ? null : cp + 1;
+}
+
+export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
+  const roles = new Set(opts.roles ?? ROLES);
+  const stats = opts.stats ?? newStats();
+  const log = opts.logger;
+  const subs: Subscription[] = [];
+  const abort = new AbortController();
+  await opts.bus.ensureTopics(Object.values(TOPICS));
+
+  if (roles.has('store') || roles.has('checkpoint')) {
+    if (!opts.store) throw new Error('the store and checkpoint roles need a store');
+    stats.checkpoint = await getCheckpoint(opts.store, CHECKPOINT_NAME);
+  }
+  let checkpointReached: ((seqno: number) => void) | null = null;
+  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch }));
+  if (roles.has('checkpoint')) subs.push(await startCheckpointStage(opts.bus, opts.store!, { logger: log, stats, onCheckpoint: (s) => checkpointReached?.(s) }));
+
+  let fromSeqno: number | null = null;
+  let done: Promise<void> = new Promise<void>(() => undefined);
+  if (roles.has('ingest')) {
+    if (!opts.source) throw new Error('the ingest role needs a liteserver source');
+    fromSeqno = opts.fromSeqno ?? null;
+    if (fromSeqno === null && opts.store) fromSeqno = await resumeSeqno(opts.store);
+    if (fromSeqno === null) fromSeqno = (await opts.source.getMasterchainTip()).seqno;
+    const until = opts.untilSeqno;
+    const ingest = runIngest(opts.bus, opts.source, { fromSeqno, untilSeqno: until, prefetch: opts.prefetch, logger: log, signal: abort.signal, stats });
+    ingest.catch((err) => log?.error({ err: (err as Error).message }, 'ingest stopped'));
+    if (until !== undefined && roles.has('checkpoint')) {
+      const target = until;
+      done = (async () => {
+        await ingest;
+        if (fromSeqno! > target) return;
+        if ((stats.checkpoint ?? -1) >= target) return;
+        await new Promise<void>((resolve) => {
+          checkpointReached = (s) => {
+            if (s >= target) resolve();
+          };
+          if ((stats.checkpoint ?? -1) >= target) resolve();
+        });
+      })();
+    } else if (until !== undefined) {
+      done = ingest;
+    }
+  }
+
+  return {
+    stats,
+    fromSeqno,
+    done,
+    stop: async () => {
+      abort.abort();
+      for (const s of subs.reverse()) await s.close();
+    },
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * The stages of the ingest pipeline, each a small function wiring a bus topic to a service:
+ *   ingest     follower -> ton.blocks.raw (+ ton.mc.complete marker per masterchain block)
+ *   decode     ton.blocks.raw -> decodeBlock + blockToRows -> ton.blocks.decoded
+ *   store      ton.blocks.decoded -> StoreWriter (ack after flush: rows durable)
+ *   checkpoint ton.mc.complete -> waits until every block of the seqno is in ingested_blocks -> checkpoint
+ * Later stages (traces, actions) subscribe the same way with their own group.
+ */
+import type { Logger } from 'pino';
+import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJson, type DecodedBlockMessage, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
+import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
+import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type McStep } from '../src/source/index.ts';
+import { blockToRows, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
+import { decodeBlock } from '../src/ton/index.ts';
+import { metrics } from './metrics.ts';
+
+export const CHECKPOINT_NAME = 'ingest';
+
+/** Group names: one consumer group per stage. */
+export const GROUPS = { decode: 'decode', store: 'store', checkpoint: 'checkpoint' } as const;
+
+export function blockIdJson(id: BlockIdExt): BlockIdJson {
+  return { workchain: id.workchain, shard: shardHex(id.shard), seqno: id.seqno, root_hash: id.rootHash, file_hash: id.fileHash };
+}
+
+function shardKey(id: BlockIdJson): string {
+  return `${id.workchain}:${id.shard}`;
+}
+
+/** Shared counters a progress display reads. */
+export interface PipelineStats {
+  mcFetched: number;
+  blocksFetched: number;
+  blocksStored: number;
+  txStored: number;
+  checkpoint: number | null;
+  tip: number;
+  /** Cumulative ms per stage (handler time). */
+  stageMs: { fetch: number; decode: number; store: number; checkpoint: number };
+}
+
+export function newStats(): PipelineStats {
+  return { mcFetched: 0, blocksFetched: 0, blocksStored: 0, txStored: 0, checkpoint: null, tip: 0, stageMs: { fetch: 0, decode: 0, store: 0, checkpoint: 0 } };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Messages to publish for one masterchain step: shard blocks (oldest first), then the mc block, then the marker. */
+export function stepMessages(step: McStep): { raw: { key: string; value: RawBlockMessage }[]; marker: McCompleteMessage } {
+  const blocks = [...step.shardBlocks, step.mc];
+  const raw = blocks.map((b) => {
+    const id = blockIdJson(b.id);
+    return { key: shardKey(id), value: { mc_seqno: step.mcSeqno, id, boc: b.boc.toString('base64') } };
+  });
+  return { raw, marker: { mc_seqno: step.mcSeqno, mc_id: blockIdJson(step.mc.id), blocks: raw.map((r) => r.value.id) } };
+}
+
+export interface IngestOptions {
+  fromSeqno: number;
+  untilSeqno?: number;
+  prefetch?: number;
+  logger?: Logger;
+  signal?: AbortSignal;
+  stats?: PipelineStats;
+}
+
+/** Follows the masterchain and publishes every verified block; resolves at untilSeqno (or on abort). */
+export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptions): Promise<void> {
+  const stats = opts.stats ?? newStats();
+  let t = performance.now();
+  for await (const step of followMasterchain(source, {
+    fromSeqno: opts.fromSeqno,
+    untilSeqno: opts.untilSeqno,
+    prefetch: opts.prefetch ?? 16,
+    logger: opts.logger,
+    signal: opts.signal,
+    onTip: (tip) => {
+      stats.tip = tip;
+      metrics.networkTip.set(tip);
+    },
+  })) {
+    stats.stageMs.fetch += performance.now() - t;
+    const { raw, marker } = stepMessages(step);
+    await bus.publish(TOPICS.rawBlocks, raw);
+    await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
+    stats.mcFetched++;
+    stats.blocksFetched += raw.length;
+    stats.tip = Math.max(stats.tip, step.mcSeqno);
+    metrics.followerSeqno.set(step.mcSeqno);
+    metrics.blocksFetched.inc({ workchain: '-1' });
+    if (step.shardBlocks.length) metrics.blocksFetched.inc({ workchain: 'shard' }, step.shardBlocks.length);
+    if (opts.signal?.aborted) return;
+    t = performance.now();
+  }
+}
+
+/** decode: raw block -> rows of every store table (pure CPU work; run N of these with Kafka). */
+export async function startDecodeStage(bus: Bus, opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number } = {}): Promise<Subscription> {
+  const stats = opts.stats ?? newStats();
+  return bus.subscribe<RawBlockMessage>(
+    TOPICS.rawBlocks,
+    async (batch) => {
+      const t0 = performance.now();
+      const out: { key: string; value: DecodedBlockMessage & { tx_count: number } }[] = [];
+      for (const d of batch) {
+        const msg = rawBlockMessageSchema.parse(d.value);
+        const block = decodeBlock(Buffer.from(msg.boc, 'base64'));
+        const rows = blockToRows(block, { mcSeqno: msg.mc_seqno });
+        out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });
+      }
+      const ms = performance.now() - t0;
+      stats.stageMs.decode += ms;
+      metrics.stageSeconds.observe({ stage: 'decode' }, ms / 1000);
+      await bus.publish(TOPICS.decodedBlocks, out);
+    },
+    { group: GROUPS.decode, maxBatch: opts.maxBatch ?? 64, onError: logError(opts.logger, 'decode') },
+  );
+}
+
+/** store: decoded rows -> ClickHouse; the batch is acknowledged only after the writer flushed it. */
+export async function startStoreStage(
+  bus: Bus,
+  store: StoreClient,
+  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; writer?: WriterOptions } = {},
+): Promise<Subscription & { writer: StoreWriter }> {
+  const stats = opts.stats ?? newStats();
+  const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, ...opts.writer });
+  let writer = newWriter();
+  const sub = await bus.subscribe<DecodedBlockMessage & { tx_count?: number }>(
+    TOPICS.decodedBlocks,
+    async (batch) => {
+      const t0 = performance.now();
+      let txs = 0;
+      try {
+        for (const d of batch) {
+          const tx = d.value.tx_count ?? (d.value.rows.transactions?.length ?? 0);
+          txs += tx;
+          await writer.writeRows(d.value.rows as unknown as StoreRows, { blocks: 1, txs: tx });
+        }
+        await writer.flush();
+      } catch (err) {
+        // A failed writer stays failed: start a fresh one; the whole batch is redelivered (inserts are idempotent).
+        writer = newWriter();
+        throw err;
+      }
+      const ms = performance.now() - t0;
+      stats.stageMs.store += ms;
+      stats.blocksStored += batch.length;
+      stats.txStored += txs;
+      metrics.stageSeconds.observe({ stage: 'store' }, ms / 1000);
+      metrics.blocksStored.inc(batch.length);
+      metrics.transactionsStored.inc(txs);
+    },
+    { group: GROUPS.store, maxBatch: opts.maxBatch ?? 2000, onError: logError(opts.logger, 'store') },
+  );
+  return { get writer() {
+    return writer;
+  }, close: () => sub.close() };
+}
+
+/**
+ * checkpoint: markers arrive in masterchain order (one key, one partition). A marker's seqno becomes the
+ * checkpoint once every block it lists has its ingested_blocks row (written after all of the block's rows).
+ */
+export async function startCheckpointStage(
+  bus: Bus,
+  store: StoreClient,
+  opts: { logger?: Logger; stats?: PipelineStats; pollMs?: number; onCheckpoint?: (seqno: number) => void } = {},
+): Promise<Subscription> {
+  const stats = opts.stats ?? newStats();
+  const pollMs = opts.pollMs ?? 100;
+  return bus.subscribe<McCompleteMessage>(
+    TOPICS.mcComplete,
+    async (batch: Delivery<McCompleteMessage>[]) => {
+      const t0 = performance.now();
+      const markers = batch.map((d) => mcCompleteMessageSchema.parse(d.value));
+      let i = 0;
+      while (i < markers.length) {
+        const lo = markers[i].mc_seqno;
+        const hi = markers[markers.length - 1].mc_seqno;
+        const rows = await store.query<{ s: number | string; n: number | string }>(
+          'SELECT mc_block_seqno AS s, uniqExact(workchain, shard, seqno) AS n FROM ingested_blocks WHERE mc_block_seqno BETWEEN {lo:UInt32} AND {hi:UInt32} GROUP BY mc_block_seqno',
+          { lo, hi },
+        );
+        const have = new Map(rows.map((r) => [Number(r.s), Number(r.n)]));
+        const start = i;
+        while (i < markers.length && (have.get(markers[i].mc_seqno) ?? 0) >= markers[i].blocks.length) i++;
+        if (i > start) {
+          const seqno = markers[i - 1].mc_seqno;
+          await setCheckpoint(store, CHECKPOINT_NAME, seqno);
+          stats.checkpoint = seqno;
+          metrics.checkpoint.set(seqno);
+          opts.onCheckpoint?.(seqno);
+        }
+        if (i < markers.length) await sleep(pollMs);
+      }
+      stats.stageMs.checkpoint += performance.now() - t0;
+    },
+    { group: GROUPS.checkpoint, maxBatch: 1000, onError: logError(opts.logger, 'checkpoint') },
+  );
+}
+
+function logError(log: Logger | undefined, stage: string) {
+  return (err: unknown, batch: Delivery[]) => {
+    log?.error({ stage, err: (err as Error).message, first: batch[0]?.offset, size: batch.length }, `${stage} stage failed on a batch; it will be retried`);
+  };
+}

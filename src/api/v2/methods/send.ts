@@ -1,0 +1,185 @@
+/** sendBoc, sendBocReturnHash, estimateFee. */
+import { Address, beginCell, Cell, Dictionary, loadMessage, loadTransaction, storeMessage, type Message } from '@ton/core';
+import { Executor } from '@ton/sandbox';
+import { hashToBase64 } from '../../../format/index.ts';
+import { estimateFeeParams, sendBocParams } from '../../../../schemas/api/v2/params.ts';
+import { ApiError, badParam } from '../../errors.ts';
+import { getExecutor } from '../../../tvm/index.ts';
+import { accountState, configAll, lastMcBlock } from '../chain.ts';
+import { defineMethod, type V2Context } from '../method.ts';
+import { LiteServerError } from '../node.ts';
+import { explainSendError } from '../send-errors.ts';
+
+function parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
+  let cells: Cell[];
+  try {
+    cells = Cell.fromBoc(boc);
+  } catch (e) {
+    throw badParam('boc', `not a valid BoC (${(e as Error).message})`);
+  }
+  if (cells.length !== 1) throw badParam('boc', `expected one root cell, got ${cells.length}`);
+  let msg: Message;
+  try {
+    msg = loadMessage(cells[0].beginParse());
+  } catch {
+    throw badParam('boc', 'the root cell is not a Message');
+  }
+  if (msg.info.type !== 'external-in') throw badParam('boc', `expected an external-in message, got ${msg.info.type}`);
+  return { cell: cells[0], msg };
+}
+
+/**
+ * TEP-467 normalized hash of an external-in message: src addr_none, import_fee 0, no init, body as a
+ * reference. Wallets re-sign and re-pack, so explorers index by this hash.
+ */
+export function normalizedHash(msg: Message): Buffer {
+  if (msg.info.type !== 'external-in') throw new Error('not an external-in message');
+  const c = beginCell()
+    .storeUint(0b10, 2)
+    .storeUint(0, 2) // src: addr_none
+    .storeAddress(msg.info.dest)
+    .storeCoins(0)
+    .storeBit(0) // init: nothing
+    .storeBit(1) // body: right (reference)
+    .storeRef(msg.body)
+    .endCell();
+  return c.hash();
+}
+
+async function send(ctx: V2Context, boc: Buffer): Promise<void> {
+  try {
+    await ctx.node().query({ _: 'liteServer.sendMessage', body: boc });
+  } catch (err) {
+    if (err instanceof LiteServerError) {
+      const f = explainSendError(err.message);
+      throw new ApiError(542, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}`);
+    }
+    throw err;
+  }
+}
+
+export const sendBoc = defineMethod({
+  name: 'sendBoc',
+  post_only: true,
+  params: sendBocParams,
+  async run(ctx, p) {
+    parseExternal(p.boc);
+    await send(ctx, p.boc);
+    return { '@type': 'ok' };
+  },
+});
+
+export const sendBocReturnHash = defineMethod({
+  name: 'sendBocReturnHash',
+  post_only: true,
+  params: sendBocParams,
+  async run(ctx, p) {
+    const { cell, msg } = parseExternal(p.boc);
+    await send(ctx, p.boc);
+    return { '@type': 'raw.extMessageInfo', hash: hashToBase64(cell.hash()), hash_norm: hashToBase64(normalizedHash(msg)) };
+  },
+});
+
+/** msg_forward_prices#ea lump_price:uint64 bit_price:uint64 cell_price:uint64 ihr_price_factor:uint32 first_frac:uint16 next_frac:uint16 = MsgForwardPrices; */
+function forwardPrices(config: Cell, workchain: number) {
+  const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config);
+  const c = dict.get(workchain === -1 ? 24 : 25);
+  if (!c) return null;
+  const s = c.beginParse();
+  if (s.loadUint(8) !== 0xea) return null;
+  return { lump: s.loadUintBig(64), bit: s.loadUintBig(64), cell: s.loadUintBig(64) };
+}
+
+/** Cells and bits of a message tree below its root (the root's own bits are not charged), each unique cell once. */
+function treeStats(root: Cell): { cells: bigint; bits: bigint } {
+  const seen = new Set<string>();
+  let cells = 0n;
+  let bits = 0n;
+  const walk = (c: Cell) => {
+    for (const r of c.refs) {
+      const h = r.hash().toString('hex');
+      if (seen.has(h)) continue;
+      seen.add(h);
+      cells++;
+      bits += BigInt(r.bits.length);
+      walk(r);
+    }
+  };
+  walk(root);
+  return { cells, bits };
+}
+
+export const estimateFee = defineMethod({
+  name: 'estimateFee',
+  post_only: true,
+  params: estimateFeeParams,
+  async run(ctx, p) {
+    const node = ctx.node();
+    const block = await lastMcBlock(node);
+    const [st, config] = await Promise.all([accountState(node, p.address, block), configAll(node, block)]);
+    let body: Cell;
+    let code: Cell | null = null;
+    let data: Cell | null = null;
+    try {
+      body = Cell.fromBoc(p.body)[0];
+      if (p.init_code) code = Cell.fromBoc(p.init_code)[0];
+      if (p.init_data) data = Cell.fromBoc(p.init_data)[0];
+    } catch (e) {
+      throw badParam('body', `not a valid BoC (${(e as Error).message})`);
+    }
+    const dest = Address.parseRaw(`${p.address.workchain}:${p.address.hash}`);
+    const msg: Message = {
+      info: { type: 'external-in', dest, importFee: 0n },
+      init: code || data ? { code: code ?? undefined, data: data ?? undefined } : undefined,
+      body,
+    };
+    const msgCell = beginCell().store(storeMessage(msg)).endCell();
+    const shardAccount = beginCell()
+      .storeRef(st.accountCell ?? beginCell().storeBit(0).endCell())
+      .storeBuffer(st.lastTx.hash, 32)
+      .storeUint(st.lastTx.lt, 64)
+      .endCell();
+    const executor: Executor = await getExecutor();
+    const res = await executor.runTransaction({
+      config: config.toBoc().toString('base64'),
+      libs: null,
+      verbosity: 'short',
+      shardAccount: shardAccount.toBoc().toString('base64'),
+      now: Math.max(st.syncUtime, Math.floor(Date.now() / 1000)),
+      lt: st.lastTx.lt + 1_000_000n,
+      randomSeed: null,
+      ignoreChksig: p.ignore_chksig,
+      debugEnabled: false,
+      message: msgCell,
+    });
+    if (!res.result.success) {
+      const exit = res.result.vmResults?.vmExitCode;
+      const f = explainSendError(exit !== undefined ? `exitcode=${exit}` : res.result.error);
+      throw new ApiError(542, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
+    }
+    const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
+    const d = tx.description;
+    let storageFee = 0n;
+    let gasFee = 0n;
+    let fwdFee = 0n;
+    if (d.type === 'generic') {
+      storageFee = d.storagePhase?.storageFeesCollected ?? 0n;
+      if (d.computePhase.type === 'vm') gasFee = d.computePhase.gasFees;
+      fwdFee = d.actionPhase?.totalFwdFees ?? 0n;
+    }
+    const prices = forwardPrices(config, p.address.workchain);
+    let inFwdFee = 0n;
+    if (prices) {
+      const s = treeStats(msgCell);
+      inFwdFee = prices.lump + (prices.bit * s.bits + prices.cell * s.cells + 0xffffn) / 0x10000n;
+    }
+    const fees = (inFwd: bigint, storage: bigint, gas: bigint, fwd: bigint) => ({
+      '@type': 'fees',
+      in_fwd_fee: Number(inFwd),
+      storage_fee: Number(storage),
+      gas_fee: Number(gas),
+      fwd_fee: Number(fwd),
+    });
+    return { '@type': 'query.fees', source_fees: fees(inFwdFee, storageFee, gasFee, fwdFee), destination_fees: [] };
+  },
+});

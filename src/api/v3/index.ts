@@ -1,0 +1,90 @@
+/**
+ * API v3: the indexed API (toncenter "TON Index" compatible) read from ClickHouse.
+ *
+ * Use `v3Group(deps)` with the server shell (`buildServer({ groups: [v3Group(deps)] })`), or
+ * `registerV3(app, deps)` to mount the routes on a bare fastify instance (prefix `/api/v3`).
+ * Errors are `{code, error}`; unknown query parameters, bad values and limits above 1000 are 422.
+ */
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { RouteGroup } from '../server.ts';
+import { ApiError } from '../errors.ts';
+import type { V3Deps } from './route.ts';
+import { chainRoutes } from './routes/chain.ts';
+import { accountRoutes } from './routes/accounts.ts';
+import { entityRoutes } from './routes/entities.ts';
+import { traceRoutes } from './routes/traces.ts';
+import { utilityRoutes } from './routes/utils.ts';
+import { legacyRoutes } from './routes/legacy.ts';
+
+export type { V3Deps, LegacyNode } from './route.ts';
+export { Db } from './db.ts';
+
+export const API_V3_VERSION = '1.2.6';
+
+/** Adds every v3 route, the OpenAPI document (`/openapi.json`) and the docs page (`/`) to `app` (already prefixed). */
+export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsPrefix?: string } = {}): Promise<void> {
+  // Query strings are validated by parseQuery (strict, named 422s); zod schemas here only document.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'ton-gateway API v3 (indexed)',
+        version: deps.apiVersion ?? API_V3_VERSION,
+        description:
+          'Indexed TON data read from ClickHouse, compatible with toncenter API v3 and strict where it is sloppy: unknown parameters, ' +
+          'limits above 1000, bad sort values and malformed addresses or hashes are 422 `{code, error}` naming the parameter. ' +
+          'Addresses in any form in, raw `wc:HEX` out (user-friendly forms in address_book); hashes hex/base64/base64url in, base64 out; ' +
+          '64-bit values as decimal strings. Lists page with limit/offset over a total, stable order (lt, account, hash); use lt/utime windows for deep history.',
+      },
+      servers: [{ url: opts.docsPrefix ?? '/api/v3' }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  chainRoutes(app, deps);
+  accountRoutes(app, deps);
+  entityRoutes(app, deps);
+  traceRoutes(app, deps);
+  utilityRoutes(app, deps);
+  legacyRoutes(app, deps);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(scalar, {
+    routePrefix: '/',
+    configuration: { url: `${opts.docsPrefix ?? '/api/v3'}/openapi.json`, pageTitle: 'ton-gateway API v3' },
+  });
+}
+
+/** The v3 route group for the server shell (`buildServer({ groups: [...] })`). */
+export function v3Group(deps: V3Deps | ((network: { name: string; testnet: boolean; services: Record<string, unknown> }) => V3Deps)): RouteGroup {
+  return {
+    name: 'v3',
+    prefix: '/api/v3',
+    apiVersion: typeof deps === 'function' ? API_V3_VERSION : (deps.apiVersion ?? API_V3_VERSION),
+    renderError: (error: ApiError) => ({ code: error.status, error: error.message }),
+    async routes(app, network) {
+      const d = typeof deps === 'function' ? deps(network) : { testnet: network.testnet, ...deps };
+      const base = network.basePath ?? '';
+      await v3Routes(app, d, { docsPrefix: `${base}/api/v3` });
+    },
+  };
+}
+
+/** Mounts API v3 on a bare fastify instance at `/api/v3` (without the shell's auth and limits). */
+export async function registerV3(app: FastifyInstance, deps: V3Deps): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', async (_req, reply) => {
+        reply.header('X-API-Version', deps.apiVersion ?? API_V3_VERSION);
+      });
+      scope.setErrorHandler((err, _req, reply) => {
+        const e = err instanceof ApiError ? err : new ApiError(500, 'internal error');
+        reply.code(e.status).send({ code: e.status, error: e.message });
+      });
+      await v3Routes(scope, deps);
+    },
+    { prefix: '/api/v3' },
+  );
+}

@@ -1,0 +1,178 @@
+/** Accounts (reference §2.4): addressBook, metadata, accountStates, walletStates, topAccountsByBalance. */
+import { Cell } from '@ton/core';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import * as S from '../../../../schemas/api/v3/entities.ts';
+import { toRawUpper, tryParseAddress, walletTypeOfCodeHash } from '../../../format/index.ts';
+import { ApiError } from '../../errors.ts';
+import { addressBook, bookOf, metadataOf } from '../address-book.ts';
+import type { Db, Row } from '../db.ts';
+import { PAGE, pageOf } from '../params.ts';
+import { b64, extra, str } from '../render.ts';
+import { addRoute, type V3Deps } from '../route.ts';
+
+/** Latest states of `accounts` with their code BoC (code deduplicated in contract_code). */
+export async function latestStates(db: Db, accounts: string[], withBoc: boolean, codeHashes?: string[]): Promise<Row[]> {
+  if (accounts.length === 0) return [];
+  const codeFilter = codeHashes?.length ? 'AND code_hash IN {ch:Array(FixedString(64))}' : '';
+  const states = await db.q(
+    `SELECT * ${withBoc ? '' : 'EXCEPT (data_boc)'} FROM latest_account_states FINAL WHERE account IN {a:Array(String)} ${codeFilter} ORDER BY account LIMIT 1000`,
+    { a: accounts, ch: codeHashes ?? [] },
+  );
+  const codes = [...new Set(states.map((s) => s.code_hash).filter((c): c is string => typeof c === 'string'))];
+  if (codes.length) {
+    const [bocs, methods] = await Promise.all([
+      withBoc
+        ? db.q<{ code_hash: string; code_boc: string }>('SELECT code_hash, any(code_boc) AS code_boc FROM contract_code WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash', { c: codes })
+        : Promise.resolve([]),
+      db.q<{ code_hash: string; methods: number[] }>('SELECT code_hash, any(methods) AS methods FROM contract_methods WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash', { c: codes }),
+    ]);
+    const bm = new Map(bocs.map((b) => [b.code_hash, b.code_boc]));
+    const mm = new Map(methods.map((m) => [m.code_hash, m.methods]));
+    for (const s of states) {
+      s.code_boc = bm.get(s.code_hash as string) ?? null;
+      s.methods = mm.get(s.code_hash as string) ?? null;
+    }
+  }
+  return states;
+}
+
+function walletInfo(s: Row): Record<string, unknown> {
+  const type = walletTypeOfCodeHash(s.code_hash as string | null);
+  if (!type || !s.data_boc) return { is_wallet: false };
+  const out: Record<string, unknown> = { is_wallet: true, wallet_type: type };
+  try {
+    const d = Cell.fromBase64(s.data_boc as string).beginParse();
+    if (type.startsWith('wallet v5')) {
+      out.is_signature_allowed = d.loadBit();
+      out.seqno = d.loadUint(32);
+      out.wallet_id = d.loadInt(32);
+    } else {
+      out.seqno = d.loadUint(32);
+      if (/v[34]/.test(type)) out.wallet_id = d.loadUint(32);
+    }
+  } catch {
+    // unexpected data layout: report the type without parsed fields
+  }
+  return out;
+}
+
+export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
+  const tags = ['accounts'];
+
+  addRoute(app, deps, {
+    url: '/addressBook',
+    tags,
+    summary: 'User-friendly forms, DNS names and interfaces of addresses',
+    description: 'Keys are the input strings as given. Bounceable unless the account has no code or runs a standard wallet code.',
+    params: { address: { kind: 'string[]', required: true, description: 'addresses in any form (repeat the parameter), max 1024' } },
+    response: S.AddressBook,
+    async handler({ q, db, testnet }) {
+      const inputs = q.address as string[];
+      if (inputs.length > 1024) throw new ApiError(422, 'invalid address: at most 1024 values');
+      const keys = new Map<string, string | null>();
+      for (const a of inputs) keys.set(a, tryParseAddress(a) ? toRawUpper(a) : null);
+      return addressBook(db, keys, testnet);
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/metadata',
+    tags,
+    summary: 'Token metadata of jetton / NFT addresses',
+    params: { address: { kind: 'address[]', required: true } },
+    response: S.Metadata,
+    async handler({ q, db }) {
+      return metadataOf(db, q.address as string[]);
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/accountStates',
+    tags,
+    summary: 'Latest states of accounts',
+    description: 'Only accounts the index has seen are returned (destroyed accounts have status nonexist).',
+    params: {
+      address: { kind: 'address[]', required: true },
+      include_boc: { kind: 'bool', default: true },
+      code_hash: { kind: 'hash[]' },
+    },
+    response: S.AccountStatesResponse,
+    async handler(ctx) {
+      const { q, db } = ctx;
+      const withBoc = q.include_boc !== false;
+      const states = await latestStates(db, q.address as string[], withBoc, q.code_hash as string[] | undefined);
+      const accounts = states.map((s) => {
+        const o: Record<string, unknown> = {
+          address: s.account,
+          account_state_hash: b64(s.hash),
+          balance: str(s.balance),
+          extra_currencies: extra(s.extra_currencies),
+          status: s.account_status,
+          frozen_hash: b64(s.frozen_hash) ?? undefined,
+          last_transaction_hash: b64(s.last_trans_hash),
+          last_transaction_lt: str(s.last_trans_lt),
+          data_hash: b64(s.data_hash) ?? undefined,
+          code_hash: b64(s.code_hash) ?? undefined,
+          data_boc: withBoc ? (str(s.data_boc) ?? undefined) : undefined,
+          code_boc: withBoc ? (str(s.code_boc) ?? undefined) : undefined,
+          contract_methods: Array.isArray(s.methods) ? [...new Set(s.methods as number[])] : null,
+          interfaces: [] as string[],
+        };
+        for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+        return o;
+      });
+      const addrs = accounts.map((a) => a.address as string);
+      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      for (const a of accounts) a.interfaces = (address_book as Record<string, { interfaces: string[] }>)[a.address as string]?.interfaces ?? [];
+      return { accounts, address_book, metadata };
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/walletStates',
+    tags,
+    summary: 'Wallet states (type, seqno, wallet id) of accounts',
+    params: { address: { kind: 'address[]', required: true } },
+    response: S.WalletStatesResponse,
+    async handler(ctx) {
+      const { q, db } = ctx;
+      const states = await latestStates(db, q.address as string[], true);
+      const wallets = states.map((s) => {
+        const o: Record<string, unknown> = {
+          address: s.account,
+          ...walletInfo(s),
+          balance: str(s.balance),
+          extra_currencies: extra(s.extra_currencies),
+          status: s.account_status,
+          code_hash: b64(s.code_hash) ?? undefined,
+          last_transaction_hash: b64(s.last_trans_hash),
+          last_transaction_lt: str(s.last_trans_lt),
+        };
+        for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+        return o;
+      });
+      const addrs = wallets.map((w) => w.address as string);
+      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      return { wallets, address_book, metadata };
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/topAccountsByBalance',
+    tags,
+    summary: 'Accounts with the highest balance',
+    description: 'Order: balance desc, then account.',
+    params: { ...PAGE },
+    response: S.TopAccounts,
+    async handler({ q, db }) {
+      const pg = pageOf(q);
+      const rows = await db.q<{ account: string; balance: string }>(
+        'SELECT account, balance FROM latest_account_states FINAL ORDER BY balance DESC, account ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
+        { limit: pg.limit, offset: pg.offset },
+      );
+      return rows.map((r) => ({ account: r.account, balance: String(r.balance) }));
+    },
+  });
+  void z;
+}

@@ -1,0 +1,368 @@
+/** Traces and actions (reference §2.9), plus the pending variants (traces whose messages are still in flight). */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import * as S from '../../../../schemas/api/v3/entities.ts';
+import { ApiError } from '../../errors.ts';
+import { actionAddresses, actionJson, supportedTypes } from '../actions.ts';
+import { bookOf, metadataOf } from '../address-book.ts';
+import type { Db, Row } from '../db.ts';
+import { LT_WINDOW, PAGE_SORT, pageOf, type Page, type Parsed } from '../params.ts';
+import { b64, num, str, transactionAddresses } from '../render.ts';
+import { addRoute, type Ctx, type V3Deps } from '../route.ts';
+import { mcBlockExists, renderTransactions, transactionsByKeys } from '../queries/transactions.ts';
+
+const MAX_TRACE_TXS = 4000;
+const PENDING_DOC =
+  'This gateway has no mempool emulator: "pending" means traces whose messages are still in flight between finalized blocks ' +
+  '(trace_state pending: some internal message was sent but not yet received). They become complete once every message is received.';
+
+interface TraceFilter {
+  account?: string;
+  traceIds?: string[];
+  txHashes?: string[];
+  msgHashes?: string[];
+  mcSeqno?: number;
+  state?: 'pending';
+}
+
+/** trace_id subquery for the filters (one of them, validated by the caller). */
+function traceIdSource(f: TraceFilter, p: Record<string, unknown>): string | null {
+  if (f.account) {
+    p.acc = f.account;
+    return 'SELECT trace_id FROM transactions WHERE account = {acc:String} AND trace_id IS NOT NULL';
+  }
+  if (f.traceIds?.length) {
+    p.tids = f.traceIds;
+    return 'SELECT arrayJoin({tids:Array(FixedString(64))})';
+  }
+  if (f.txHashes?.length) {
+    p.txh = f.txHashes;
+    return `SELECT trace_id FROM transactions WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {txh:Array(FixedString(64))}) AND trace_id IS NOT NULL`;
+  }
+  if (f.msgHashes?.length) {
+    p.mh = f.msgHashes;
+    return `SELECT trace_id FROM transactions WHERE (account, lt) IN (SELECT tx_account, tx_lt FROM message_hashes WHERE hash IN {mh:Array(FixedString(64))}) AND trace_id IS NOT NULL`;
+  }
+  return null;
+}
+
+async function findTraces(db: Db, f: TraceFilter, q: Parsed, pg: Page): Promise<Row[]> {
+  const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset };
+  const c: string[] = [];
+  const src = traceIdSource(f, p);
+  if (src) c.push(`trace_id IN (${src})`);
+  if (f.mcSeqno !== undefined) {
+    p.mc = f.mcSeqno;
+    c.push("state = 'complete' AND mc_seqno_end = {mc:UInt32}");
+  }
+  if (f.state) c.push(`state = '${f.state}'`);
+  const byUtime = q.start_utime !== undefined || q.end_utime !== undefined;
+  if (q.start_utime !== undefined) (p.sut = q.start_utime), c.push('end_utime >= {sut:UInt32}');
+  if (q.end_utime !== undefined) (p.eut = q.end_utime), c.push('end_utime <= {eut:UInt32}');
+  if (q.start_lt !== undefined) (p.slt = q.start_lt), c.push('end_lt >= {slt:UInt64}');
+  if (q.end_lt !== undefined) (p.elt = q.end_lt), c.push('end_lt <= {elt:UInt64}');
+  const col = byUtime ? 'end_utime' : 'end_lt';
+  return db.q(
+    `SELECT * FROM traces FINAL ${c.length ? 'WHERE ' + c.join(' AND ') : ''} ORDER BY ${col} ${pg.dir}, trace_id ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    p,
+  );
+}
+
+async function loadActions(db: Db, traceIds: string[], types: string[], explicitTypes = false): Promise<Row[]> {
+  if (traceIds.length === 0) return [];
+  return db.q(
+    `SELECT * FROM actions FINAL WHERE trace_id IN {t:Array(FixedString(64))}
+     ${explicitTypes ? '' : 'AND type IN {s:Array(String)} AND NOT hasAny(ancestor_type, {s:Array(String)})'}
+     ORDER BY trace_id, start_lt, end_lt, action_id`,
+    { t: traceIds, s: types },
+  );
+}
+
+async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, types: string[]) {
+  const ids = traces.map((t) => t.trace_id as string);
+  const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
+  const [txKeys, actions] = await Promise.all([
+    small.length
+      ? ctx.db.q<{ trace_id: string; account: string; lt: string }>('SELECT trace_id, account, lt FROM trace_transactions FINAL WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
+      : Promise.resolve([]),
+    includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
+  ]);
+  const txRows = await transactionsByKeys(ctx.db, txKeys.map((k) => [k.account, k.lt]), 'ASC');
+  const rendered = await renderTransactions(ctx.db, txRows);
+  const byTrace = new Map<string, Record<string, unknown>[]>();
+  const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.trace_id]));
+  rendered.forEach((t, i) => {
+    const id = traceOf.get(`${txRows[i].account}|${txRows[i].lt}`);
+    if (!id) return;
+    const l = byTrace.get(id);
+    if (l) l.push(t);
+    else byTrace.set(id, [t]);
+  });
+  const addrs: string[] = [];
+  const out = traces.map((t) => {
+    const id = t.trace_id as string;
+    const o: Record<string, unknown> = {
+      trace_id: b64(id),
+      external_hash: b64(t.external_hash),
+      mc_seqno_start: str(t.mc_seqno_start),
+      mc_seqno_end: str(t.mc_seqno_end),
+      start_lt: str(t.start_lt),
+      start_utime: num(t.start_utime),
+      end_lt: str(t.end_lt),
+      end_utime: num(t.end_utime),
+      trace_info: {
+        trace_state: String(t.state),
+        messages: Number(t.edges),
+        transactions: Number(t.nodes),
+        pending_messages: Number(t.pending_edges),
+        classification_state: String(t.classification_state),
+      },
+      is_incomplete: false,
+    };
+    if (Number(t.nodes) > MAX_TRACE_TXS) {
+      o.is_incomplete = true;
+      o.warning = 'trace is too large';
+    } else {
+      const txs = byTrace.get(id) ?? [];
+      addrs.push(...transactionAddresses(txs));
+      o.transactions_order = txs.map((x) => x.hash);
+      o.transactions = Object.fromEntries(txs.map((x) => [x.hash as string, x]));
+      const tree = buildTree(txs);
+      if (tree.root) o.trace = tree.root;
+      if (tree.missing) o.warning = 'missing node in trace found';
+    }
+    if (includeActions) {
+      const acts = actions.filter((a) => a.trace_id === id);
+      for (const a of acts) addrs.push(...actionAddresses(a));
+      o.actions = acts.map((a) => actionJson(a));
+    }
+    return o;
+  });
+  return { out, addrs };
+}
+
+interface TreeNode {
+  tx_hash: string;
+  in_msg_hash: string | null;
+  children: TreeNode[];
+}
+
+/** Links each transaction to the one whose out_msgs contain its in_msg (lt order). */
+function buildTree(txs: Record<string, unknown>[]): { root: TreeNode | null; missing: boolean } {
+  if (txs.length === 0) return { root: null, missing: false };
+  const nodes = txs.map((t) => ({ tx_hash: t.hash as string, in_msg_hash: ((t.in_msg as Row | null)?.hash as string) ?? null, children: [] as TreeNode[] }));
+  const parentOfMsg = new Map<string, number>();
+  txs.forEach((t, i) => {
+    for (const m of t.out_msgs as Row[]) parentOfMsg.set(m.hash as string, i);
+  });
+  let root: TreeNode | null = null;
+  let missing = false;
+  nodes.forEach((n, i) => {
+    const p = n.in_msg_hash ? parentOfMsg.get(n.in_msg_hash) : undefined;
+    if (p !== undefined && p !== i) nodes[p].children.push(n);
+    else if (!root) root = n;
+    else missing = true;
+  });
+  return { root, missing };
+}
+
+export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
+  const tags = ['actions and traces'];
+  const traceParams = {
+    account: { kind: 'address' as const },
+    trace_id: { kind: 'hash[]' as const },
+    tx_hash: { kind: 'hash[]' as const },
+    msg_hash: { kind: 'hash[]' as const },
+    mc_seqno: { kind: 'uint32' as const },
+    ...LT_WINDOW,
+    include_actions: { kind: 'bool' as const, default: false },
+    supported_action_types: { kind: 'string[]' as const },
+    ...PAGE_SORT,
+  };
+
+  const tracesHandler = (key: 'traces' | 'events') => async (ctx: Ctx) => {
+    const { q } = ctx;
+    const given = ['account', 'trace_id', 'tx_hash', 'msg_hash'].filter((k) => q[k] !== undefined);
+    if (given.length > 1) throw new ApiError(422, 'only one of account, trace_id, tx_hash, msg_hash should be specified');
+    if (q.mc_seqno !== undefined && !(await mcBlockExists(ctx.db, q.mc_seqno as number))) throw new ApiError(404, `masterchain block ${q.mc_seqno} not found`);
+    const types = supportedTypes(q.supported_action_types as string[] | undefined, header(ctx));
+    const traces = await findTraces(
+      ctx.db,
+      { account: q.account as string | undefined, traceIds: q.trace_id as string[] | undefined, txHashes: q.tx_hash as string[] | undefined, msgHashes: q.msg_hash as string[] | undefined, mcSeqno: q.mc_seqno as number | undefined },
+      q,
+      pageOf(q),
+    );
+    const { out, addrs } = await renderTraces(ctx, traces, key === 'events' || q.include_actions === true, types);
+    const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+    return { [key]: out, address_book, metadata };
+  };
+
+  addRoute(app, deps, {
+    url: '/traces',
+    tags,
+    summary: 'Traces by account, trace id, transaction or message hash, masterchain block or window',
+    description: 'Give at most one of account, trace_id, tx_hash, msg_hash. Order: end_lt (or end_utime with utime filters), then trace_id; sort default desc.',
+    params: traceParams,
+    response: S.TracesResponse,
+    handler: tracesHandler('traces'),
+  });
+  addRoute(app, deps, {
+    url: '/events',
+    tags,
+    summary: 'Alias of /traces with actions always included (envelope key events)',
+    params: traceParams,
+    response: z.object({ events: z.array(S.Trace), address_book: S.AddressBook, metadata: S.Metadata }),
+    handler: tracesHandler('events'),
+  });
+
+  addRoute(app, deps, {
+    url: '/actions',
+    tags,
+    summary: 'Actions (classified trace events)',
+    description: 'Order: trace_end_lt (or trace_end_utime), trace_id, end_lt, action_id; sort default desc. action_id overrides other filters.',
+    params: {
+      account: { kind: 'address' },
+      tx_hash: { kind: 'hash[]' },
+      msg_hash: { kind: 'hash[]' },
+      action_id: { kind: 'hash[]' },
+      trace_id: { kind: 'hash[]' },
+      mc_seqno: { kind: 'uint32' },
+      ...LT_WINDOW,
+      action_type: { kind: 'string[]' },
+      exclude_action_type: { kind: 'string[]' },
+      supported_action_types: { kind: 'string[]' },
+      include_accounts: { kind: 'bool', default: false },
+      include_transactions: { kind: 'bool', default: false },
+      ...PAGE_SORT,
+    },
+    response: S.ActionsResponse,
+    async handler(ctx) {
+      const { q, db } = ctx;
+      for (const k of ['action_type', 'exclude_action_type']) {
+        if ((q[k] as string[] | undefined)?.some((t) => !/^[A-Za-z0-9_.]+$/.test(t))) throw new ApiError(422, `${k} contains invalid characters`);
+      }
+      if (q.mc_seqno !== undefined && !(await mcBlockExists(db, q.mc_seqno as number))) throw new ApiError(404, `masterchain block ${q.mc_seqno} not found`);
+      const pg = pageOf(q);
+      const types = supportedTypes(q.supported_action_types as string[] | undefined, header(ctx));
+      const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset, types };
+      const c: string[] = [];
+      if ((q.action_id as string[] | undefined)?.length) {
+        p.aid = q.action_id;
+        c.push('action_id IN {aid:Array(FixedString(64))}');
+      } else {
+        if (q.account !== undefined) {
+          p.acc = q.account;
+          c.push('(trace_id, action_id) IN (SELECT trace_id, action_id FROM action_accounts WHERE account = {acc:String})');
+        }
+        if ((q.trace_id as string[] | undefined)?.length) {
+          p.tid = q.trace_id;
+          c.push('trace_id IN {tid:Array(FixedString(64))}');
+        } else {
+          if ((q.tx_hash as string[] | undefined)?.length) {
+            p.txh = q.tx_hash;
+            c.push('hasAny(tx_hashes, {txh:Array(FixedString(64))})');
+          }
+          if ((q.msg_hash as string[] | undefined)?.length) {
+            p.mh = q.msg_hash;
+            c.push(`hasAny(tx_hashes, (SELECT groupArray(hash) FROM transactions WHERE (account, lt) IN (SELECT tx_account, tx_lt FROM message_hashes WHERE hash IN {mh:Array(FixedString(64))})))`);
+          }
+          if (q.mc_seqno !== undefined) (p.mc = q.mc_seqno), c.push('trace_mc_seqno_end = {mc:UInt32}');
+          if (q.start_utime !== undefined) (p.sut = q.start_utime), c.push('trace_end_utime >= {sut:UInt32}');
+          if (q.end_utime !== undefined) (p.eut = q.end_utime), c.push('trace_end_utime <= {eut:UInt32}');
+          if (q.start_lt !== undefined) (p.slt = q.start_lt), c.push('trace_end_lt >= {slt:UInt64}');
+          if (q.end_lt !== undefined) (p.elt = q.end_lt), c.push('trace_end_lt <= {elt:UInt64}');
+        }
+      }
+      if ((q.action_type as string[] | undefined)?.length) (p.at = q.action_type), c.push('type IN {at:Array(String)}');
+      else c.push('type IN {types:Array(String)} AND NOT hasAny(ancestor_type, {types:Array(String)})');
+      if ((q.exclude_action_type as string[] | undefined)?.length) (p.xt = q.exclude_action_type), c.push('type NOT IN {xt:Array(String)}');
+      const u = q.start_utime !== undefined || q.end_utime !== undefined;
+      const d = pg.dir;
+      const rows = await db.q(
+        `SELECT * FROM actions FINAL WHERE ${c.join(' AND ')}
+         ORDER BY ${u ? 'trace_end_utime' : 'trace_end_lt'} ${d}, trace_id ${d}, ${u ? 'end_utime' : 'end_lt'} ${d}, action_id ${d}
+         LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        p,
+      );
+      let accounts = new Map<string, string[]>();
+      if (q.include_accounts && rows.length) {
+        const acc = await db.q<{ action_id: string; accounts: string[] }>(
+          'SELECT action_id, groupUniqArray(account) AS accounts FROM action_accounts WHERE action_id IN {a:Array(FixedString(64))} GROUP BY action_id',
+          { a: rows.map((r) => r.action_id) },
+        );
+        accounts = new Map(acc.map((a) => [a.action_id, a.accounts.sort()]));
+      }
+      let full = new Map<string, Record<string, unknown>>();
+      if (q.include_transactions && rows.length) {
+        const hashes = [...new Set(rows.flatMap((r) => r.tx_hashes as string[]))];
+        const keys = await db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
+        const txRows = await transactionsByKeys(db, keys.map((k) => [k.account, k.lt]), 'ASC');
+        const rendered = await renderTransactions(db, txRows);
+        full = new Map(rendered.map((t, i) => [txRows[i].hash as string, t]));
+      }
+      const actions = rows.map((r) =>
+        actionJson(r, {
+          accounts: q.include_accounts ? (accounts.get(r.action_id as string) ?? []) : undefined,
+          transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined,
+        }),
+      );
+      const addrs = rows.flatMap(actionAddresses);
+      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      return { actions, address_book, metadata };
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/pendingTraces',
+    tags,
+    summary: 'Traces whose messages are still in flight',
+    description: PENDING_DOC,
+    params: { account: { kind: 'address' }, ext_msg_hash: { kind: 'hash[]' }, supported_action_types: { kind: 'string[]' }, ...PAGE_SORT },
+    response: S.TracesResponse,
+    async handler(ctx) {
+      const { q } = ctx;
+      if (q.account === undefined && !(q.ext_msg_hash as string[] | undefined)?.length) throw new ApiError(422, 'account or ext_msg_hash should be specified');
+      const types = supportedTypes(q.supported_action_types as string[] | undefined, header(ctx));
+      const traces = await findTraces(ctx.db, { account: q.account as string | undefined, msgHashes: q.ext_msg_hash as string[] | undefined, state: 'pending' }, q, pageOf(q));
+      const { out, addrs } = await renderTraces(ctx, traces, true, types);
+      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+      return { traces: out, address_book, metadata };
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/pendingActions',
+    tags,
+    summary: 'Actions of traces whose messages are still in flight',
+    description: PENDING_DOC,
+    params: { account: { kind: 'address' }, ext_msg_hash: { kind: 'hash[]' }, supported_action_types: { kind: 'string[]' }, include_transactions: { kind: 'bool', default: false }, ...PAGE_SORT },
+    response: S.ActionsResponse,
+    async handler(ctx) {
+      const { q } = ctx;
+      if (q.account === undefined && !(q.ext_msg_hash as string[] | undefined)?.length) throw new ApiError(422, 'account or ext_msg_hash should be specified');
+      const types = supportedTypes(q.supported_action_types as string[] | undefined, header(ctx));
+      const traces = await findTraces(ctx.db, { account: q.account as string | undefined, msgHashes: q.ext_msg_hash as string[] | undefined, state: 'pending' }, q, pageOf(q));
+      const rows = await loadActions(ctx.db, traces.map((t) => t.trace_id as string), types);
+      let full = new Map<string, Record<string, unknown>>();
+      if (q.include_transactions && rows.length) {
+        const hashes = [...new Set(rows.flatMap((r) => r.tx_hashes as string[]))];
+        const keys = await ctx.db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
+        const txRows = await transactionsByKeys(ctx.db, keys.map((k) => [k.account, k.lt]), 'ASC');
+        const rendered = await renderTransactions(ctx.db, txRows);
+        full = new Map(rendered.map((t, i) => [txRows[i].hash as string, t]));
+      }
+      const actions = rows.map((r) =>
+        actionJson(r, { transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined }),
+      );
+      const addrs = rows.flatMap(actionAddresses);
+      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+      return { actions, address_book, metadata };
+    },
+  });
+}
+
+function header(ctx: Ctx): string | undefined {
+  const h = ctx.request.headers['x-actions-version'];
+  const v = Array.isArray(h) ? h[0] : h;
+  return v?.trim() || undefined;
+}

@@ -1,0 +1,66 @@
+import { existsSync, statSync } from 'node:fs';
+import { CliError, type Command } from '../command.ts';
+import { generateDevnet, type StatesMode } from '../../devnet/generate/index.ts';
+
+function intArg(name: string, v: string | undefined, min: number, max: number): number {
+  if (v === undefined) throw new CliError(`${name} needs a value`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${v}"`);
+  return Number(v);
+}
+
+export const devnetGenerateCommand: Command = {
+  name: 'devnet generate',
+  summary: 'generate a deterministic devnet chain (real contracts in the TVM emulator) into a directory',
+  usage: [
+    'Usage: ton-gateway devnet generate DIR [--seed N] [--blocks N] [--bulk N] [--fanout N] [--states all|last|none] [--port P]',
+    '',
+    'Runs wallets v4r2/v5r1, a jetton minter and wallets, an NFT collection and items in the TVM emulator and packs',
+    'the transactions into masterchain and basechain blocks (one split and one merge of 0:8000000000000000 when',
+    'there are 8 blocks or more). Same seed, same files, byte for byte. Writes DIR/chain.json, DIR/blocks/,',
+    'DIR/states/, DIR/liteserver.json and DIR/liteserver.key (serve it with `ton-gateway devnet serve DIR`).',
+    '',
+    'Options:',
+    '  --seed N      seed of keys and randomness (default 1)',
+    '  --blocks N    masterchain blocks to produce (default 32); one scripted scenario cycle takes 16',
+    '  --bulk N      bulk wallets, each sending --fanout transfers every block (default 8; 0 = scripted traffic only)',
+    '  --fanout N    transfers per bulk wallet message, 1 to 4 (default 4)',
+    '  --states M    ShardState files: all (after every block, default), last (shard tops only), none',
+    '  --port P      port written into liteserver.json (default 46732; `devnet serve` rewrites it)',
+  ].join('\n'),
+  async run(argv) {
+    let dir: string | undefined;
+    let seed = '1';
+    let blocks = 32;
+    let bulk = 8;
+    let fanout = 4;
+    let states: StatesMode = 'all';
+    let port: number | undefined;
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i];
+      if (a === '--seed') {
+        const v = argv[++i];
+        if (v === undefined || !/^[0-9A-Za-z_-]{1,64}$/.test(v)) throw new CliError('--seed needs a value (letters, digits, - or _)');
+        seed = v;
+      } else if (a === '--blocks') blocks = intArg('--blocks', argv[++i], 1, 1_000_000);
+      else if (a === '--bulk') bulk = intArg('--bulk', argv[++i], 0, 10_000);
+      else if (a === '--fanout') fanout = intArg('--fanout', argv[++i], 1, 4);
+      else if (a === '--port') port = intArg('--port', argv[++i], 0, 65535);
+      else if (a === '--states') {
+        const v = argv[++i];
+        if (v !== 'all' && v !== 'last' && v !== 'none') throw new CliError('--states must be all, last or none');
+        states = v;
+      } else if (a.startsWith('--')) throw new CliError(`unknown option "${a}" (see --help)`);
+      else if (dir === undefined) dir = a;
+      else throw new CliError(`unexpected argument "${a}" (see --help)`);
+    }
+    if (!dir) throw new CliError('give the directory to write the chain into (see --help)');
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new CliError(`${dir} exists and is not a directory`);
+    const res = await generateDevnet(dir, { seed, blocks, bulkWallets: bulk, bulkFanout: fanout, states, port });
+    const rate = res.elapsedMs > 0 ? (res.transactions / res.elapsedMs) * 1000 : 0;
+    console.log(
+      `wrote ${dir}: ${res.devnet.blocks.length} blocks (${blocks} masterchain), ${res.transactions} transactions, ` +
+        `${res.devnet.inFlight().length} messages in flight at the tip; ${(res.elapsedMs / 1000).toFixed(1)} s, ${rate.toFixed(0)} tx/s`,
+    );
+    return 0;
+  },
+};

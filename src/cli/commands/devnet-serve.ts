@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, type Command } from '../command.ts';
+import { ChainLoadError, loadChainDir } from '../../devnet/chain/index.ts';
+import { readServerKeyFile, seedFromText, startLiteServer, writeLiteServerJson, writeServerKeyFile } from '../../devnet/liteserver/index.ts';
+
+function intArg(name: string, v: string | undefined, min: number, max: number): number {
+  if (v === undefined) throw new CliError(`${name} needs a value`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${v}"`);
+  return Number(v);
+}
+
+/** The port DIR/liteserver.json names, if any (so clients configured from it keep working). */
+function configuredPort(dir: string): number | undefined {
+  const path = join(dir, 'liteserver.json');
+  if (!existsSync(path)) return undefined;
+  const m = /"port"\s*:\s*(\d+)/.exec(readFileSync(path, 'utf8'));
+  return m ? Number(m[1]) : undefined;
+}
+
+export const devnetServeCommand: Command = {
+  name: 'devnet serve',
+  summary: 'serve a devnet directory over ADNL TCP as a local liteserver',
+  usage: [
+    'Usage: ton-gateway devnet serve DIR [--port P] [--host 127.0.0.1] [--live MS] [--seed TEXT]',
+    '',
+    'Serves DIR/chain.json with DIR/blocks (and DIR/states when present) to lite clients (ton-lite-client,',
+    'tonlib, lite-client). Writes the actual port into DIR/liteserver.json.',
+    '',
+    'Options:',
+    '  --port P     TCP port (default: the port in DIR/liteserver.json, else any free port; 0 = any free port)',
+    '  --host H     address to listen on (default 127.0.0.1)',
+    '  --live MS    start at the first masterchain block and release the next one every MS milliseconds',
+    '  --seed TEXT  key seed used when DIR/liteserver.key is missing (the key is then written there)',
+  ].join('\n'),
+  async run(argv) {
+    let dir: string | undefined;
+    let port: number | undefined;
+    let host = '127.0.0.1';
+    let live: number | undefined;
+    let seed = 'devnet';
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i];
+      if (a === '--port') port = intArg('--port', argv[++i], 0, 65535);
+      else if (a === '--live') live = intArg('--live', argv[++i], 1, 3_600_000);
+      else if (a === '--host') {
+        const v = argv[++i];
+        if (!v || !/^\d{1,3}(\.\d{1,3}){3}$/.test(v)) throw new CliError('--host needs an IPv4 address, e.g. 127.0.0.1');
+        host = v;
+      } else if (a === '--seed') {
+        const v = argv[++i];
+        if (v === undefined) throw new CliError('--seed needs a value');
+        seed = v;
+      } else if (a.startsWith('--')) throw new CliError(`unknown option "${a}" (see --help)`);
+      else if (dir === undefined) dir = a;
+      else throw new CliError(`unexpected argument "${a}" (see --help)`);
+    }
+    if (!dir) throw new CliError('give the devnet directory (see --help)');
+    let chain;
+    try {
+      chain = loadChainDir(dir, live ? { visibleMc: 1 } : {});
+    } catch (err) {
+      if (err instanceof ChainLoadError) throw new CliError(err.message);
+      throw err;
+    }
+    let key: Buffer | undefined;
+    try {
+      key = readServerKeyFile(dir);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+    if (!key) {
+      key = seedFromText(seed);
+      writeServerKeyFile(dir, key);
+    }
+    let server;
+    const wanted = port ?? configuredPort(dir) ?? 0;
+    try {
+      server = await startLiteServer({ source: chain, port: wanted, host, key });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new CliError(`port ${wanted} on ${host} is in use (pass --port 0 for any free port)`);
+      if (code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${host}: no such local address`);
+      throw err;
+    }
+    const tip = chain.lastMasterchain();
+    const first = chain.allBlocks().find((b) => b.id.workchain === -1);
+    writeLiteServerJson(dir, server, { zeroState: chain.zeroState, initBlock: first?.id });
+    console.log(
+      `liteserver listening on ${server.host}:${server.port} key ${server.publicKey.toString('base64')} ` +
+        `serving ${dir} (masterchain ${first?.id.seqno}..${live ? chain.masterchainLength : tip.id.seqno}` +
+        `${live ? `, releasing one every ${live} ms from ${tip.id.seqno}` : ''}); config in ${join(dir, 'liteserver.json')}`,
+    );
+    const timer = live
+      ? setInterval(() => {
+          if (!chain.release()) clearInterval(timer);
+        }, live)
+      : undefined;
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    if (timer) clearInterval(timer);
+    await server.close();
+    return 0;
+  },
+};

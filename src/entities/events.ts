@@ -1,0 +1,162 @@
+/**
+ * Jetton and NFT entities and events of one masterchain batch (pure).
+ *
+ * An account is a jetton wallet / NFT item when a transaction of the batch is addressed to it with a TEP-74 /
+ * TEP-62 opcode and its data (after the block) reads exactly in a standard layout; accounts seen in earlier
+ * batches come from `known` (the store's jetton_wallets / nft_items). Events follow the reference indexer:
+ * a jetton transfer is the `transfer` a wallet receives from its owner, a burn the `burn` it receives, an NFT
+ * transfer the `transfer` an item receives; aborted transactions are kept with `tx_aborted`.
+ */
+import { parseJettonBurn, parseJettonTransfer } from '../actions/toolkit/jetton.ts';
+import { parseNftTransfer } from '../actions/toolkit/nft.ts';
+import { OP } from '../actions/toolkit/opcodes.ts';
+import type { Row } from '../store/index.ts';
+import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
+import { cellOf, parseJettonWalletData, parseNftItemData, type JettonWalletData, type NftItemData } from './data-layouts.ts';
+
+export interface KnownEntities {
+  jettonWallets: ReadonlyMap<string, { owner: string; jetton: string }>;
+  nftItems: ReadonlyMap<string, { index: bigint; collection: string | null }>;
+}
+
+export interface BatchTx {
+  tx: TransactionRow;
+  mcSeqno: number;
+  traceId: string | null;
+}
+
+export interface EntityTables {
+  jetton_wallets: Row[];
+  nft_items: Row[];
+  jetton_transfers: Row[];
+  jetton_burns: Row[];
+  nft_transfers: Row[];
+}
+
+export const ENTITY_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
+
+const JETTON_OPS = new Set<number>([OP.jettonTransfer, OP.jettonInternalTransfer, OP.jettonBurn]);
+const NFT_OPS = new Set<number>([OP.nftTransfer, OP.nftGetStaticData]);
+
+function inOp(tx: TransactionRow): number | null {
+  const op = tx.in_msg?.message_type === 'int' ? tx.in_msg.opcode : null;
+  return op === null ? null : op >>> 0;
+}
+
+/** Accounts of the batch whose transactions suggest a jetton wallet / NFT item. */
+export function candidates(txs: readonly BatchTx[]): { jetton: Set<string>; nft: Set<string> } {
+  const jetton = new Set<string>();
+  const nft = new Set<string>();
+  for (const { tx } of txs) {
+    const op = inOp(tx);
+    if (op === null) continue;
+    if (JETTON_OPS.has(op)) jetton.add(tx.account);
+    if (NFT_OPS.has(op)) nft.add(tx.account);
+  }
+  return { jetton, nft };
+}
+
+export function entityEvents(txs: readonly BatchTx[], states: readonly AccountStateRow[], known: KnownEntities): EntityTables {
+  const out: EntityTables = { jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [] };
+  const cand = candidates(txs);
+  const wallets = new Map<string, { owner: string; jetton: string }>(known.jettonWallets);
+  const items = new Map<string, { index: bigint; collection: string | null }>(known.nftItems);
+
+  for (const st of states) {
+    if (st.account_status !== 'active') continue;
+    const data = cellOf(st.data_root_boc);
+    if (!data) continue;
+    const jw: JettonWalletData | null = cand.jetton.has(st.account) ? parseJettonWalletData(data) : null;
+    const ni: NftItemData | null = !jw && cand.nft.has(st.account) ? parseNftItemData(data) : null;
+    if (jw) {
+      wallets.set(st.account, { owner: jw.owner, jetton: jw.jetton });
+      out.jetton_wallets.push({
+        address: st.account,
+        balance: jw.balance,
+        owner: jw.owner,
+        jetton: jw.jetton,
+        last_transaction_lt: st.last_trans_lt,
+        code_hash: st.code_hash,
+        data_hash: st.data_hash,
+      });
+    } else if (ni) {
+      items.set(st.account, { index: ni.index, collection: ni.collection });
+      out.nft_items.push({
+        address: st.account,
+        init: ni.init,
+        index: ni.index,
+        collection_address: ni.collection,
+        owner_address: ni.owner,
+        real_owner: ni.owner,
+        content: '',
+        last_transaction_lt: st.last_trans_lt,
+        code_hash: st.code_hash ?? '0'.repeat(64),
+        data_hash: st.data_hash ?? '0'.repeat(64),
+      });
+    }
+  }
+
+  for (const { tx, mcSeqno, traceId } of txs) {
+    const op = inOp(tx);
+    const msg = tx.in_msg;
+    if (op === null || !msg) continue;
+    const base = {
+      tx_hash: tx.hash,
+      tx_lt: tx.lt,
+      tx_now: tx.now,
+      tx_aborted: tx.description.aborted ?? false,
+      mc_seqno: mcSeqno,
+      trace_id: traceId,
+    };
+    if (op === OP.jettonTransfer && wallets.has(tx.account)) {
+      const w = wallets.get(tx.account)!;
+      const t = parseJettonTransfer(msg.body_boc);
+      if (!t || !t.destination || !msg.source) continue;
+      out.jetton_transfers.push({
+        ...base,
+        query_id: t.queryId,
+        amount: t.amount,
+        source: msg.source,
+        destination: t.destination,
+        jetton_wallet_address: tx.account,
+        jetton_master_address: w.jetton,
+        response_destination: t.responseDestination,
+        custom_payload: t.customPayload,
+        forward_ton_amount: t.forwardAmount,
+        forward_payload: t.forwardPayload.boc,
+      });
+    } else if (op === OP.jettonBurn && wallets.has(tx.account)) {
+      const w = wallets.get(tx.account)!;
+      const b = parseJettonBurn(msg.body_boc);
+      if (!b || !msg.source) continue;
+      out.jetton_burns.push({
+        ...base,
+        query_id: b.queryId,
+        owner: msg.source,
+        jetton_wallet_address: tx.account,
+        jetton_master_address: w.jetton,
+        amount: b.amount,
+        response_destination: b.responseDestination,
+        custom_payload: b.customPayload,
+      });
+    } else if (op === OP.nftTransfer && items.has(tx.account)) {
+      const it = items.get(tx.account)!;
+      const t = parseNftTransfer(msg.body_boc);
+      if (!t || !t.newOwner || !msg.source) continue;
+      out.nft_transfers.push({
+        ...base,
+        query_id: t.queryId,
+        nft_item_address: tx.account,
+        nft_item_index: it.index,
+        nft_collection_address: it.collection,
+        old_owner: msg.source,
+        new_owner: t.newOwner,
+        response_destination: t.responseDestination,
+        custom_payload: t.customPayload,
+        forward_amount: t.forwardAmount,
+        forward_payload: t.forwardPayload?.boc ?? null,
+      });
+    }
+  }
+  return out;
+}

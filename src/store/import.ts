@@ -1,0 +1,52 @@
+import type { DecodedBlock } from '../ton/block/types.ts';
+import type { StoreClient } from './client.ts';
+import { StoreWriter, type WriterOptions } from './writer.ts';
+
+/**
+ * Masterchain seqno committing each block of a local set (key: root hash).
+ *
+ * Masterchain blocks commit themselves. A shard block is committed by the first masterchain block of
+ * the set whose shard descriptors name it or a later block of its shard that reaches it through prev
+ * links inside the set: walking masterchain blocks in ascending seqno, each walks back from its top
+ * shard blocks and claims every block not claimed yet. Blocks no masterchain block of the set reaches
+ * get 0 (unknown): committing information outside the set is not guessed.
+ */
+export function assignMcSeqnos(blocks: readonly DecodedBlock[]): Map<string, number> {
+  const byRoot = new Map<string, DecodedBlock>();
+  for (const b of blocks) byRoot.set(b.id.root_hash.toLowerCase(), b);
+  const out = new Map<string, number>();
+  const masters = blocks.filter((b) => b.id.workchain === -1).sort((a, b) => a.id.seqno - b.id.seqno);
+  for (const m of masters) out.set(m.id.root_hash.toLowerCase(), m.id.seqno);
+  for (const m of masters) {
+    for (const d of m.shards ?? []) {
+      const stack = [d.root_hash.toLowerCase()];
+      while (stack.length) {
+        const root = stack.pop()!;
+        const b = byRoot.get(root);
+        if (!b || out.has(root)) continue;
+        out.set(root, m.id.seqno);
+        for (const p of b.info.prev_ref) stack.push(p.root_hash.toLowerCase());
+      }
+    }
+  }
+  for (const b of blocks) if (!out.has(b.id.root_hash.toLowerCase())) out.set(b.id.root_hash.toLowerCase(), 0);
+  return out;
+}
+
+export interface ImportResult {
+  blocks: number;
+  transactions: number;
+}
+
+/** Writes a set of decoded blocks (mc_block_seqno from assignMcSeqnos) and waits until stored. */
+export async function importBlocks(store: StoreClient, blocks: readonly DecodedBlock[], writerOptions: WriterOptions = {}): Promise<ImportResult> {
+  const mc = assignMcSeqnos(blocks);
+  const writer = new StoreWriter(store, writerOptions);
+  let transactions = 0;
+  for (const b of blocks) {
+    await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0 });
+    transactions += b.transactions.length;
+  }
+  await writer.flush();
+  return { blocks: blocks.length, transactions };
+}

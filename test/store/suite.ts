@@ -1,0 +1,285 @@
+// The store suite, run on chdb (store.chdb.test.ts) and on a ClickHouse server (store.server.test.ts).
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assignMcSeqnos,
+  blockById,
+  blocksByMcSeqno,
+  BLOCK_TABLES,
+  importBlocks,
+  latestAccountState,
+  messagesByHash,
+  messagesOfTransactions,
+  openStore,
+  tableCounts,
+  transactionsByAccount,
+  transactionsByHash,
+  transactionsByMcSeqno,
+  type StoreClient,
+  type StoreConfig,
+} from '../../src/store/index.ts';
+import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
+import { FIXTURES, fixtureBlockFiles, txIndex } from './helpers.ts';
+
+interface Fixture {
+  file: string;
+  block: DecodedBlock;
+}
+
+/** Every fixture block the decoder reads (files it rejects are listed, not imported). */
+export function decodedFixtures(): { ok: Fixture[]; failed: string[] } {
+  const ok: Fixture[] = [];
+  const failed: string[] = [];
+  for (const f of fixtureBlockFiles()) {
+    const file = relative(FIXTURES, f);
+    try {
+      ok.push({ file, block: decodeBlock(readFileSync(f)) });
+    } catch {
+      failed.push(file);
+    }
+  }
+  return { ok, failed };
+}
+
+const up = (a: string) => {
+  const i = a.indexOf(':');
+  return a.slice(0, i) + ':' + a.slice(i + 1).toUpperCase();
+};
+
+/** Expected reader-visible row counts, computed from the decoder output (not from blockToRows). */
+function expectedCounts(blocks: DecodedBlock[]): Record<string, number> {
+  const sets: Record<string, Set<string>> = {};
+  const add = (t: string, k: string) => (sets[t] ??= new Set()).add(k);
+  for (const b of blocks) {
+    const bid = `${b.id.workchain}:${b.id.shard}:${b.id.seqno}:${b.id.root_hash}`;
+    add('blocks', bid);
+    add('ingested_blocks', bid);
+    for (const s of b.shards ?? []) add('shard_state', `${b.id.seqno}:${s.workchain}:${s.shard}:${s.seqno}:${s.root_hash}`);
+    if (b.shards) add('shard_state', `${b.id.seqno}:${bid}`);
+    for (const tx of b.transactions) {
+      const tk = `${up(tx.account)}:${tx.lt}:${tx.hash}`;
+      add('transactions', tk);
+      add('transactions_by_hash', tk);
+      add('transactions_by_lt', tk);
+      const msgs: [string, typeof tx.in_msg][] = [['in', tx.in_msg], ...tx.out_msgs.map((m) => ['out', m] as [string, typeof m])];
+      for (const [dir, m] of msgs) {
+        if (!m) continue;
+        add('messages', `${tk}:${dir}:${m.msg_hash}`);
+        add('message_hashes', `${m.msg_hash}:${dir}:0:${tk}`);
+        if (m.hash_norm && m.hash_norm !== m.msg_hash) add('message_hashes', `${m.hash_norm}:${dir}:1:${tk}`);
+        add('message_contents', m.body_hash);
+        if (m.init_state_hash) add('message_contents', m.init_state_hash);
+      }
+    }
+    for (const s of b.account_states) {
+      add('account_states', `${up(s.account)}:${s.hash}`);
+      add('latest_account_states', up(s.account));
+      if (s.code_hash && s.code_boc) add('contract_code', s.code_hash);
+    }
+  }
+  return Object.fromEntries(BLOCK_TABLES.map((t) => [t, sets[t]?.size ?? 0]));
+}
+
+/** msg_hash -> tx hash of the in_msg fixtures listed in MANIFEST.md (`msg_hash=X of tx Y`). */
+function manifestInMessages(): { msgHash: string; txHash: string }[] {
+  const text = readFileSync(join(FIXTURES, 'MANIFEST.md'), 'utf8');
+  const out: { msgHash: string; txHash: string }[] = [];
+  for (const m of text.matchAll(/\| msgs\/(?:mainnet|testnet)-[^|]+\| message \(in_msg of tx\)[^|]*\|[^|]*\| msg_hash=([0-9a-f]{64}) of tx ([0-9a-f]{64})/g)) {
+    out.push({ msgHash: m[1], txHash: m[2] });
+  }
+  return out;
+}
+
+export function storeSuite(label: string, config: () => StoreConfig | Promise<StoreConfig>): void {
+  describe(`store on ${label}`, () => {
+    let store: StoreClient;
+    const { ok, failed } = decodedFixtures();
+    const blocks = ok.map((f) => f.block);
+    const expected = expectedCounts(blocks);
+    const index = txIndex();
+    const importedFiles = new Set(ok.map((f) => f.file));
+
+    beforeAll(async () => {
+      store = await openStore(await config());
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('the fixture set is the real one (decoder reads most blocks)', () => {
+      expect(ok.length + failed.length).toBe(fixtureBlockFiles().length);
+      expect(ok.length).toBeGreaterThanOrEqual(40);
+      expect(expected.transactions).toBeGreaterThan(2000);
+    });
+
+    it('imports every fixture block: counts per table equal the decoder counts', async () => {
+      const r = await importBlocks(store, blocks, { maxRows: 5000 });
+      expect(r).toEqual({ blocks: blocks.length, transactions: blocks.reduce((n, b) => n + b.transactions.length, 0) });
+      expect(await tableCounts(store, BLOCK_TABLES)).toEqual(expected);
+    });
+
+    it('importing again leaves every count and every answer unchanged', async () => {
+      const sample = index.find((e) => e.block.endsWith('71398501.boc'))!;
+      const before = await transactionsByAccount(store, sample.account);
+      const beforeMsgs = await messagesOfTransactions(store, before.map((t) => ({ account: String(t.account), lt: String(t.lt) })));
+      await importBlocks(store, blocks, { maxRows: 100_000 });
+      expect(await tableCounts(store, BLOCK_TABLES)).toEqual(expected);
+      expect(await transactionsByAccount(store, sample.account)).toEqual(before);
+      expect(await messagesOfTransactions(store, before.map((t) => ({ account: String(t.account), lt: String(t.lt) })))).toEqual(beforeMsgs);
+      // the duplicates really were written (unmerged) and FINAL hides them
+      const [raw] = await store.query<{ c: string }>('SELECT count() AS c FROM transactions');
+      expect(Number(raw.c)).toBeGreaterThanOrEqual(expected.transactions);
+    });
+
+    it('transactions by hash match tx-index.json (account, lt, now, block, statuses, phases)', async () => {
+      const entries = index.filter((e) => importedFiles.has(e.block));
+      expect(entries.length).toBeGreaterThan(1400);
+      const rows = await store.query<Record<string, string | number | boolean | null>>(
+        `SELECT hash, account, lt, now, block_workchain, lpad(hex(block_shard), 16, '0') AS shard, block_seqno, mc_block_seqno,
+                orig_status, end_status, descr, aborted, destroyed
+         FROM transactions FINAL WHERE hash IN {h:Array(FixedString(64))}`,
+        { h: entries.map((e) => e.hash) },
+      );
+      const byHash = new Map(rows.map((r) => [r.hash as string, r]));
+      for (const e of entries) {
+        const r = byHash.get(e.hash);
+        expect(r, `${e.hash} of ${e.block}`).toBeDefined();
+        expect(r, e.hash).toMatchObject({
+          account: up(e.account),
+          lt: e.lt,
+          now: e.now,
+          block_workchain: e.wc,
+          shard: e.shard.toUpperCase(),
+          block_seqno: e.block_seqno,
+          orig_status: e.orig,
+          end_status: e.end,
+          descr: e.desc === 'tick-tock' ? 'tick_tock' : e.desc === 'generic' ? 'ord' : e.desc,
+          aborted: e.aborted,
+        });
+        if (e.wc === -1) expect(r!.mc_block_seqno).toBe(e.block_seqno);
+      }
+      // the two-step lookup through transactions_by_hash
+      const some = entries.filter((_, i) => i % 97 === 0);
+      const viaHelper = await transactionsByHash(store, some.map((e) => e.hash.toUpperCase()));
+      expect(viaHelper.map((r) => r.hash).sort()).toEqual(some.map((e) => e.hash).sort());
+      expect(await transactionsByHash(store, ['00'.repeat(32)])).toEqual([]);
+      await expect(transactionsByHash(store, ['xyz'])).rejects.toThrow('invalid hash "xyz": want 64 hex characters');
+    });
+
+    it('transactions by account and lt range', async () => {
+      // the busiest account of the fixture set (tx-index)
+      const perAccount = new Map<string, typeof index>();
+      for (const e of index) if (importedFiles.has(e.block)) (perAccount.get(e.account) ?? perAccount.set(e.account, []).get(e.account)!).push(e);
+      const [account, txs] = [...perAccount.entries()].sort((a, b) => b[1].length - a[1].length)[0];
+      expect(txs.length).toBeGreaterThan(20);
+      const lts = txs.map((e) => BigInt(e.lt)).sort((a, b) => (a < b ? -1 : 1));
+      const all = await transactionsByAccount(store, account, { limit: 1000 });
+      expect(all.map((r) => r.lt)).toEqual([...lts].reverse().map(String));
+      const lo = lts[5];
+      const hi = lts[15];
+      const win = await transactionsByAccount(store, account, { startLt: lo, endLt: hi, sort: 'asc' });
+      expect(win.map((r) => r.lt)).toEqual(lts.slice(5, 16).map(String));
+      const paged = await transactionsByAccount(store, account, { limit: 3, offset: 2 });
+      expect(paged.map((r) => r.lt)).toEqual([...lts].reverse().slice(2, 5).map(String));
+      await expect(transactionsByAccount(store, 'EQ-not-raw')).rejects.toThrow('invalid raw address "EQ-not-raw"');
+    });
+
+    it('messages by hash (both directions) and by normalized hash', async () => {
+      const pairs = manifestInMessages().filter((p) => index.some((e) => e.hash === p.txHash && importedFiles.has(e.block)));
+      expect(pairs.length).toBeGreaterThan(20);
+      for (const p of pairs) {
+        const rows = await messagesByHash(store, [p.msgHash], 'in');
+        expect(rows.map((r) => r.tx_hash), p.msgHash).toContain(p.txHash);
+        expect(rows.every((r) => r.msg_hash === p.msgHash && r.direction === 'in')).toBe(true);
+      }
+      // an internal message has an 'out' row in the sender's tx and an 'in' row in the receiver's
+      const [internal] = await store.query<{ msg_hash: string }>(
+        `SELECT msg_hash FROM messages FINAL WHERE message_type = 'int' GROUP BY msg_hash HAVING uniqExact(direction) = 2 LIMIT 1`,
+      );
+      const both = await messagesByHash(store, [internal.msg_hash]);
+      expect(both.map((r) => r.direction).sort()).toEqual(['in', 'out']);
+      // external-in: the normalized hash finds the same row as the real hash
+      const ext = blocks.flatMap((b) => b.transactions).find((t) => t.in_msg?.message_type === 'ext_in' && t.in_msg.hash_norm && t.in_msg.hash_norm !== t.in_msg.msg_hash)!;
+      expect(ext).toBeDefined();
+      const byNorm = await messagesByHash(store, [ext.in_msg!.hash_norm!]);
+      const byReal = await messagesByHash(store, [ext.in_msg!.msg_hash]);
+      expect(byNorm).toEqual(byReal);
+      expect(byNorm).toHaveLength(1);
+      expect(byNorm[0]).toMatchObject({ msg_hash: ext.in_msg!.msg_hash, msg_hash_norm: ext.in_msg!.hash_norm, tx_hash: ext.hash, source: null });
+    });
+
+    it('latest account state by account', async () => {
+      // latest = highest last_trans_lt among the decoder's states of that account
+      // (accounts whose latest lt ties between different states -- the same genesis accounts on
+      // mainnet and a local net -- have no single answer and are left out)
+      const latest = new Map<string, DecodedBlock['account_states'][number]>();
+      const tied = new Set<string>();
+      for (const b of blocks) for (const s of b.account_states) {
+        const k = up(s.account);
+        const cur = latest.get(k);
+        if (cur && s.last_trans_lt === cur.last_trans_lt && s.hash !== cur.hash) tied.add(k);
+        if (!cur || s.last_trans_lt > cur.last_trans_lt) {
+          latest.set(k, s);
+          tied.delete(k);
+        }
+      }
+      for (const k of tied) latest.delete(k);
+      expect(latest.size).toBeGreaterThan(1000);
+      const withCode = [...latest.values()].find((s) => s.code_boc && s.account_status === 'active')!;
+      const someOther = [...latest.values()].filter((s) => s !== withCode).slice(0, 20);
+      for (const s of [withCode, ...someOther]) {
+        const row = await latestAccountState(store, s.account);
+        expect(row, s.account).toMatchObject({
+          account: up(s.account),
+          hash: s.hash,
+          balance: s.balance.toString(),
+          account_status: s.account_status,
+          last_trans_lt: s.last_trans_lt.toString(),
+          last_trans_hash: s.last_trans_hash,
+          code_hash: s.code_hash,
+        });
+      }
+      expect((await latestAccountState(store, withCode.account))!.code_boc).toBe(withCode.code_boc);
+      expect(await latestAccountState(store, '0:' + 'ab'.repeat(32))).toBeNull();
+    });
+
+    it('blocks by id and by masterchain seqno (linked local chain)', async () => {
+      const b = await blockById(store, 0, '8000000000000000', 71398501);
+      expect(b).toMatchObject({
+        workchain: 0,
+        shard: '8000000000000000',
+        seqno: 71398501,
+        tx_count: 269,
+        global_id: -239,
+      });
+      const mf = blocks.find((x) => x.id.seqno === 71398501)!;
+      expect(b!.root_hash).toBe(mf.id.root_hash);
+      expect(b!.start_lt).toBe(mf.info.start_lt.toString());
+      expect(await blockById(store, 0, '8000000000000000', 1)).not.toBeNull();
+      expect(await blockById(store, 5, '8000000000000000', 1)).toBeNull();
+      // acton localnet: mc 2 commits wc0:2 (its shard descriptor), found by walking inside the import set
+      const acton = blocks.filter((x) => x.global_id === -3 && x.id.seqno <= 2);
+      const mc = assignMcSeqnos(blocks);
+      const wc0s2 = acton.find((x) => x.id.workchain === 0 && x.id.seqno === 2)!;
+      expect(mc.get(wc0s2.id.root_hash)).toBe(2);
+      const committed = await blocksByMcSeqno(store, 2);
+      expect(committed.map((r) => `${r.workchain}:${r.seqno}:${r.root_hash}`).sort()).toEqual(
+        acton.filter((x) => x.id.seqno === 2).map((x) => `${x.id.workchain}:${x.id.seqno}:${x.id.root_hash}`).sort(),
+      );
+    });
+
+    it('transactions by masterchain seqno', async () => {
+      const mcEntries = index.filter((e) => e.block === 'blocks/mainnet/mainnet-mc-17734191.boc');
+      const rows = await transactionsByMcSeqno(store, 17734191, { sort: 'asc' });
+      expect(rows.map((r) => r.hash).sort()).toEqual(mcEntries.map((e) => e.hash).sort());
+      expect(rows.map((r) => BigInt(r.lt as string))).toEqual(rows.map((r) => BigInt(r.lt as string)).sort((a, b) => (a < b ? -1 : 1)));
+      // acton wc0:2 is committed by mc 2: its 2 transactions (and nothing of mc 2, which has none)
+      const wc0s2 = blocks.find((x) => x.global_id === -3 && x.id.workchain === 0 && x.id.seqno === 2)!;
+      const two = await transactionsByMcSeqno(store, 2);
+      expect(two.map((r) => r.hash).sort()).toEqual(wc0s2.transactions.map((t) => t.hash).sort());
+      expect(two.every((r) => r.block_shard === '8000000000000000' && r.block_seqno === 2)).toBe(true);
+      expect(await transactionsByMcSeqno(store, 999_999_999)).toEqual([]);
+    });
+  });
+}
