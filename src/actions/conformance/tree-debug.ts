@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseJsonExact, traceFromToncenterJson } from '../adapters/toncenter-json.ts';
 import { buildTree, type EventNode } from '../core.ts';
 import { classifyTrace } from '../classify.ts';
-const f = process.argv[2];
+const f = process.argv.slice(2).find((a) => a.endsWith("=")) ?? "";
 const t = traceFromToncenterJson(parseJsonExact(readFileSync(`/work/main/test/fixtures/traces/toncenter-indexer/json/${f}.json`, 'utf8')));
 const { root } = buildTree(t);
 const pr = (n: EventNode, d: number) => {
@@ -11,4 +11,4 @@ const pr = (n: EventNode, d: number) => {
   for (const c of n.children) pr(c, d + 1);
 };
 pr(root, 0);
-if (process.argv[3]) for (const a of classifyTrace(t).actions) console.log(a.type, a.action_id, a.tx_hashes.map(h=>Buffer.from(h,'hex').toString('base64').slice(0,8)).join(','));
+if (process.argv.includes("1")) for (const a of classifyTrace(t).actions) console.log(a.type, a.action_id, a.tx_hashes.map(h=>Buffer.from(h,'hex').toString('base64').slice(0,8)).join(','));

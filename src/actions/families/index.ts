@@ -4,6 +4,7 @@
  */
 import type { Family } from '../family.ts';
 import { cocoonFamily } from './cocoon.ts';
+import { dedustLiquidityFamily } from './dedust-liquidity.ts';
 import { evaaFamily } from './evaa.ts';
 import { jettonBurnFamily, jettonMintFamily } from './jetton-mint-burn.ts';
 import { jettonTransferFamily } from './jetton-transfer.ts';
@@ -21,6 +22,7 @@ export const FAMILIES: readonly Family[] = [
   jettonTransferFamily,
   jettonBurnFamily,
   tonstakersFamily,
+  dedustLiquidityFamily,
   vestingFamily,
   stonfiSwapFamily,
   stonfiV2SwapFamily,

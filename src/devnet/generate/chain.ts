@@ -335,13 +335,13 @@ export class Devnet {
     try {
       cell = Buffer.isBuffer(msg) ? Cell.fromBoc(msg)[0] : msg;
     } catch (err) {
-      throw new Error(`not a BoC: ${(err as Error).message}`);
+      throw new Error(`not a BoC: ${(err as Error).message}`, { cause: err });
     }
     let parsed;
     try {
       parsed = loadMessage(cell.beginParse());
     } catch (err) {
-      throw new Error(`not a Message: ${(err as Error).message}`);
+      throw new Error(`not a Message: ${(err as Error).message}`, { cause: err });
     }
     if (parsed.info.type !== 'external-in') throw new Error(`expected an external-in message, got ${parsed.info.type}`);
     if (parsed.info.dest.workChain !== 0) throw new Error(`devnet accepts messages to workchain 0 only, got ${parsed.info.dest.workChain}`);

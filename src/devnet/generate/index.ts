@@ -3,7 +3,7 @@
  *   generateDevnet(dir, opts)  - writes a deterministic chain directory (see README of src/devnet)
  *   createDevnet({ seed })     - a live chain: sendMessage(boc) + produceRound()
  */
-import { Devnet, type DevnetOptions, type ProducedBlock } from './chain.ts';
+import { Devnet, type ProducedBlock } from './chain.ts';
 import { CYCLE, Scenarios, type ScenarioOptions } from './scenarios.ts';
 import { writeDevnetDir, type StatesMode } from './write.ts';
 

@@ -175,10 +175,11 @@ export const estimateFee = defineMethod({
     }
     const fees = (inFwd: bigint, storage: bigint, gas: bigint, fwd: bigint) => ({
       '@type': 'fees',
-      in_fwd_fee: Number(inFwd),
-      storage_fee: Number(storage),
-      gas_fee: Number(gas),
-      fwd_fee: Number(fwd),
+      // Coin amounts are decimal strings in this project (tonlib sends int53 numbers).
+      in_fwd_fee: inFwd.toString(),
+      storage_fee: storage.toString(),
+      gas_fee: gas.toString(),
+      fwd_fee: fwd.toString(),
     });
     return { '@type': 'query.fees', source_fees: fees(inFwdFee, storageFee, gasFee, fwdFee), destination_fees: [] };
   },

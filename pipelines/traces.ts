@@ -1,0 +1,125 @@
+/**
+ * traces: ton.blocks.raw + ton.mc.complete -> trace assembly, actions, jetton / NFT entities, in strict
+ * masterchain order (a single consumer: the fold is sequential; decoding here is cheap next to it).
+ *
+ * Blocks are buffered per masterchain seqno until that seqno's marker names them all; seqno N is processed only
+ * after N-1. After each seqno the stage's output and the assembler state are in the store (the state row carries
+ * N), so a restart resumes from the saved state; anything replayed writes the same rows again (idempotent).
+ */
+import type { Logger } from 'pino';
+import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
+import type { Bus, Subscription } from '../src/bus/index.ts';
+import type { StoreClient } from '../src/store/index.ts';
+import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
+import { loadAssembler, processMcBatch, writeMcBatch } from '../src/traces/stage.ts';
+
+export const TRACES_GROUP = 'traces';
+
+const blockKey = (id: { workchain: number; shard: string; seqno: number }) => `${id.workchain}:${id.shard}:${id.seqno}`;
+
+export interface TracesStageStats {
+  mcProcessed: number;
+  traces: number;
+  actions: number;
+  lastSeqno: number | null;
+  ms: number;
+}
+
+export interface TracesStage extends Subscription {
+  stats: TracesStageStats;
+  /** Resolves once every seqno up to `seqno` is processed. */
+  reached(seqno: number): Promise<void>;
+}
+
+/** The masterchain seqno the traces stage has durably processed (null: nothing yet). */
+export async function tracesResumePoint(store: StoreClient): Promise<number | null> {
+  return (await loadAssembler(store)).mcSeqno;
+}
+
+export async function startTracesStage(bus: Bus, store: StoreClient, opts: { logger?: Logger; fromSeqno?: number } = {}): Promise<TracesStage> {
+  const loaded = await loadAssembler(store);
+  const asm = loaded.assembler;
+  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0 };
+  // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
+  let next: number | null = loaded.mcSeqno !== null ? loaded.mcSeqno + 1 : (opts.fromSeqno ?? null);
+  const blocks = new Map<string, DecodedBlock>();
+  const markers = new Map<number, McCompleteMessage>();
+  const waiters: { seqno: number; resolve: () => void }[] = [];
+  let running: Promise<void> = Promise.resolve();
+  let failure: Error | null = null;
+
+  const drain = async () => {
+    for (;;) {
+      if (next === null) {
+        // nothing saved and no start given: begin with the lowest marker seen
+        if (!markers.size) return;
+        next = Math.min(...markers.keys());
+      }
+      const marker = markers.get(next);
+      if (!marker) return;
+      const ids = marker.blocks.map(blockKey);
+      if (!ids.every((k) => blocks.has(k))) return;
+      const t0 = performance.now();
+      const batch = ids.map((k) => blocks.get(k)!);
+      const out = await processMcBatch(store, asm, next, batch);
+      await writeMcBatch(store, asm, next, out);
+      for (const k of ids) blocks.delete(k);
+      markers.delete(next);
+      stats.ms += performance.now() - t0;
+      stats.mcProcessed++;
+      stats.traces += out.traces.length;
+      stats.actions += out.actions.length;
+      stats.lastSeqno = next;
+      next++;
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        if (waiters[i].seqno < next) waiters.splice(i, 1)[0].resolve();
+      }
+    }
+  };
+  const kick = () => {
+    running = running.then(drain).catch((err: unknown) => {
+      failure = err as Error;
+      opts.logger?.error({ err: (err as Error).message }, 'traces stage failed');
+    });
+    return running;
+  };
+
+  const rawSub = await bus.subscribe<RawBlockMessage>(
+    TOPICS.rawBlocks,
+    async (batch) => {
+      for (const d of batch) {
+        const msg = rawBlockMessageSchema.parse(d.value);
+        // blocks below the resume point were processed before a restart
+        if (next !== null && msg.mc_seqno < next) continue;
+        blocks.set(blockKey(msg.id), decodeBlock(Buffer.from(msg.boc, 'base64')));
+      }
+      await kick();
+    },
+    { group: TRACES_GROUP, maxBatch: 64 },
+  );
+  const markerSub = await bus.subscribe<McCompleteMessage>(
+    TOPICS.mcComplete,
+    async (batch) => {
+      for (const d of batch) {
+        const m = mcCompleteMessageSchema.parse(d.value);
+        if (next === null || m.mc_seqno >= next) markers.set(m.mc_seqno, m);
+      }
+      await kick();
+    },
+    { group: TRACES_GROUP, maxBatch: 64 },
+  );
+
+  return {
+    stats,
+    reached(seqno: number) {
+      if (failure) return Promise.reject(failure);
+      if (next !== null && seqno < next) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ seqno, resolve }));
+    },
+    async close() {
+      await rawSub.close();
+      await markerSub.close();
+      await running;
+    },
+  };
+}

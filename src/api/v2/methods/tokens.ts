@@ -1,0 +1,181 @@
+/**
+ * getTokenData: which of get_jetton_data / get_wallet_data / get_collection_data / get_nft_data the
+ * contract answers decides its type; jetton wallets are verified with their master
+ * (get_wallet_address), NFT items with their collection (get_nft_address_by_index, get_nft_content).
+ * Content follows TEP-64 (on-chain dictionary of sha256(key) -> snake/chunked data, or off-chain URI).
+ */
+import { createHash } from 'node:crypto';
+import { Address, beginCell, Dictionary, type Cell, type Slice, type TupleItem } from '@ton/core';
+import type { AccountAddress } from '../../../format/index.ts';
+import { tokenDataParams } from '../../../../schemas/api/v2/params.ts';
+import { ApiError } from '../../errors.ts';
+import { coreToAccount, friendly, type RenderCtx } from '../convert.ts';
+import { defineMethod, type V2Context } from '../method.ts';
+import { loadContract, runOn, type LoadedContract } from './run.ts';
+
+export const NOT_A_TOKEN = 'Smart contract is not Jetton or NFT';
+
+const KNOWN_KEYS = [
+  'uri', 'name', 'description', 'image', 'image_data', 'symbol', 'decimals', 'amount_style', 'render_type',
+  'social_links', 'marketplace', 'content_url', 'lottie', 'attributes', 'cover_image', 'websites',
+];
+const KEY_BY_HASH = new Map(KNOWN_KEYS.map((k) => [createHash('sha256').update(k).digest('hex'), k]));
+
+function snake(s: Slice): Buffer {
+  const parts: Buffer[] = [];
+  let cur: Slice | null = s;
+  for (let guard = 0; cur && guard < 1024; guard++) {
+    parts.push(cur.loadBuffer(Math.floor(cur.remainingBits / 8)));
+    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null;
+  }
+  return Buffer.concat(parts);
+}
+
+/** snake#00 data:(SnakeData ~n) = ContentData; chunks#01 data:ChunkedData = ContentData; */
+function contentData(c: Cell): string {
+  const s = c.beginParse();
+  const tag = s.remainingBits >= 8 ? s.loadUint(8) : 0;
+  if (tag === 0x01) {
+    const chunks = s.loadDict(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
+    return [...chunks].sort((a, b) => a[0] - b[0]).map(([, v]) => snake(v.beginParse()).toString('utf8')).join('');
+  }
+  return snake(s).toString('utf8');
+}
+
+export function parseTokenContent(cell: Cell | null): { type: 'onchain' | 'offchain'; data: unknown } {
+  if (!cell) return { type: 'offchain', data: '' };
+  const s = cell.beginParse();
+  const tag = s.remainingBits >= 8 ? s.preloadUint(8) : -1;
+  if (tag === 0x00) {
+    s.loadUint(8);
+    const dict = s.loadDict(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+    const data: Record<string, string> = {};
+    for (const [k, v] of dict) {
+      const name = KEY_BY_HASH.get(k.toString('hex')) ?? k.toString('hex');
+      try {
+        data[name] = contentData(v);
+      } catch {
+        data[name] = '';
+      }
+    }
+    return { type: 'onchain', data };
+  }
+  if (tag === 0x01) s.loadUint(8);
+  return { type: 'offchain', data: snake(s).toString('utf8') };
+}
+
+function addrOf(item: TupleItem | undefined, ctx: RenderCtx): string | null {
+  if (!item || (item.type !== 'slice' && item.type !== 'cell')) return null;
+  try {
+    const a = item.cell.beginParse().loadMaybeAddress();
+    return a ? friendly(coreToAccount(a), ctx) : null;
+  } catch {
+    return null;
+  }
+}
+
+function rawAddrOf(item: TupleItem | undefined): AccountAddress | null {
+  if (!item || (item.type !== 'slice' && item.type !== 'cell')) return null;
+  try {
+    const a = item.cell.beginParse().loadMaybeAddress();
+    return a ? coreToAccount(a) : null;
+  } catch {
+    return null;
+  }
+}
+
+const int = (i: TupleItem | undefined): bigint | null => (i && i.type === 'int' ? i.value : null);
+const cellOf = (i: TupleItem | undefined): Cell | null => (i && (i.type === 'cell' || i.type === 'slice') ? i.cell : null);
+const boc = (c: Cell | null) => (c ? c.toBoc({ idx: false }).toString('base64') : '');
+
+function addrSlice(a: AccountAddress): TupleItem {
+  return { type: 'slice', cell: beginCell().storeAddress(Address.parseRaw(`${a.workchain}:${a.hash}`)).endCell() };
+}
+
+async function tokenData(ctx: V2Context, address: AccountAddress, seqno?: number) {
+  const c = await loadContract(ctx, address, seqno);
+  if (c.view.state !== 'active') throw new ApiError(409, `${NOT_A_TOKEN} (the account is ${c.view.state})`);
+  const [jetton, wallet, collection, nft] = await Promise.all(
+    ['get_jetton_data', 'get_wallet_data', 'get_collection_data', 'get_nft_data'].map((m) => runOn(ctx, c, m, [])),
+  );
+  const r = ctx.render;
+  const self = friendly(address, r);
+  if (jetton.exitCode === 0 && jetton.stack.length >= 5) {
+    const s = jetton.stack;
+    return {
+      '@type': 'ext.tokens.jettonMasterData',
+      contract_type: 'jetton_master',
+      address: self,
+      total_supply: (int(s[0]) ?? 0n).toString(),
+      mintable: (int(s[1]) ?? 0n) !== 0n,
+      admin_address: addrOf(s[2], r),
+      jetton_content: parseTokenContent(cellOf(s[3])),
+      jetton_wallet_code: boc(cellOf(s[4])),
+    };
+  }
+  if (wallet.exitCode === 0 && wallet.stack.length >= 4) {
+    const s = wallet.stack;
+    const owner = rawAddrOf(s[1]);
+    const master = rawAddrOf(s[2]);
+    if (!owner || !master) throw new ApiError(409, `${NOT_A_TOKEN} (get_wallet_data returned no owner or master)`);
+    const m = await loadContract(ctx, master, seqno);
+    const check = await runOn(ctx, m, 'get_wallet_address', [addrSlice(owner)]);
+    const expected = check.exitCode === 0 ? rawAddrOf(check.stack[0]) : null;
+    if (!expected || expected.hash !== address.hash || expected.workchain !== address.workchain) {
+      throw new ApiError(409, `${NOT_A_TOKEN} (verification with the jetton master failed: the master does not know this wallet)`);
+    }
+    return {
+      '@type': 'ext.tokens.jettonWalletData',
+      contract_type: 'jetton_wallet',
+      address: self,
+      balance: (int(s[0]) ?? 0n).toString(),
+      owner: friendly(owner, r),
+      jetton: friendly(master, r),
+      jetton_wallet_code: boc(cellOf(s[3])),
+    };
+  }
+  if (collection.exitCode === 0 && collection.stack.length >= 3) {
+    const s = collection.stack;
+    return {
+      '@type': 'ext.tokens.nftCollectionData',
+      contract_type: 'nft_collection',
+      address: self,
+      next_item_index: (int(s[0]) ?? 0n).toString(),
+      collection_content: parseTokenContent(cellOf(s[1])),
+      owner_address: addrOf(s[2], r),
+    };
+  }
+  if (nft.exitCode === 0 && nft.stack.length >= 5) {
+    const s = nft.stack;
+    const index = int(s[1]) ?? 0n;
+    const collectionAddr = rawAddrOf(s[2]);
+    let content = cellOf(s[4]);
+    if (collectionAddr) {
+      const col: LoadedContract = await loadContract(ctx, collectionAddr, seqno);
+      const check = await runOn(ctx, col, 'get_nft_address_by_index', [{ type: 'int', value: index }]);
+      const expected = check.exitCode === 0 ? rawAddrOf(check.stack[0]) : null;
+      if (!expected || expected.hash !== address.hash || expected.workchain !== address.workchain) {
+        throw new ApiError(409, `${NOT_A_TOKEN} (verification with the NFT collection failed: the collection does not know this item)`);
+      }
+      const full = await runOn(ctx, col, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: content ?? beginCell().endCell() }]);
+      if (full.exitCode === 0) content = cellOf(full.stack[0]) ?? content;
+    }
+    return {
+      '@type': 'ext.tokens.nftItemData',
+      contract_type: 'nft_item',
+      address: self,
+      init: (int(s[0]) ?? 0n) !== 0n,
+      index: index.toString(),
+      collection_address: collectionAddr ? friendly(collectionAddr, r) : null,
+      owner_address: addrOf(s[3], r),
+      content: parseTokenContent(content),
+    };
+  }
+  throw new ApiError(409, NOT_A_TOKEN);
+}
+
+export const getTokenData = defineMethod({
+  name: 'getTokenData',
+  params: tokenDataParams,
+  run: (ctx, p) => tokenData(ctx, p.address, p.seqno),
+});
