@@ -81,8 +81,8 @@ function measure(name: string, fn: () => number, seconds: number): { txs: number
   let passes = 0;
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
-  let secs = 0;
-  let wall = 0;
+  let secs: number;
+  let wall: number;
   do {
     txs += fn();
     passes++;

@@ -121,7 +121,7 @@ export async function startDecodeStage(bus: Bus, opts: { logger?: Logger; stats?
 export async function startStoreStage(
   bus: Bus,
   store: StoreClient,
-  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; writer?: WriterOptions } = {},
+  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions } = {},
 ): Promise<Subscription & { writer: StoreWriter }> {
   const stats = opts.stats ?? newStats();
   const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, ...opts.writer });
@@ -151,7 +151,7 @@ export async function startStoreStage(
       metrics.blocksStored.inc(batch.length);
       metrics.transactionsStored.inc(txs);
     },
-    { group: GROUPS.store, maxBatch: opts.maxBatch ?? 2000, onError: logError(opts.logger, 'store') },
+    { group: GROUPS.store, maxBatch: opts.maxBatch ?? 2000, lingerMs: opts.lingerMs ?? 500, onError: logError(opts.logger, 'store') },
   );
   return { get writer() {
     return writer;

@@ -83,7 +83,7 @@ export class KafkaBus implements Bus {
 
   async subscribe<T>(topic: string, handler: BatchHandler<T>, opts: SubscribeOptions): Promise<Subscription> {
     await this.ensureTopics([topic]);
-    const consumer = this.kafka.consumer({ groupId: this.name(opts.group), allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({ groupId: this.name(opts.group), allowAutoTopicCreation: false, maxWaitTimeInMs: Math.max(100, opts.lingerMs ?? 0) });
     await consumer.connect();
     await consumer.subscribe({ topics: [this.name(topic)], fromBeginning: true });
     this.consumers.add(consumer);

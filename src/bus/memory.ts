@@ -161,6 +161,7 @@ export class MemoryBus implements Bus {
     rebalance();
     const maxBatch = opts.maxBatch ?? 256;
     const retryMs = opts.retryMs ?? 200;
+    const lingerMs = opts.lingerMs ?? 0;
     let stopped = false;
 
     const loop = async () => {
@@ -173,6 +174,12 @@ export class MemoryBus implements Bus {
           const part = t.parts[pi];
           const from = group.committed[pi];
           if (from >= part.end) continue;
+          if (lingerMs > 0 && part.end - from < maxBatch) {
+            const until = Date.now() + lingerMs;
+            while (!stopped && part.end - from < maxBatch && Date.now() < until) {
+              await Promise.race([t.data.wait(), stopSignal.wait(), sleep(Math.max(1, until - Date.now()))]);
+            }
+          }
           const n = Math.min(maxBatch, part.end - from);
           const batch: Delivery<T>[] = [];
           for (let i = 0; i < n; i++) {

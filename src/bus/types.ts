@@ -22,6 +22,11 @@ export interface SubscribeOptions {
   group: string;
   /** Max messages handed to the handler at once. */
   maxBatch?: number;
+  /**
+   * Wait up to this long for a batch to fill up to maxBatch before delivering it (fewer, larger batches for
+   * stages whose ack costs a flush). Default 0.
+   */
+  lingerMs?: number;
   /** Pause before redelivering a batch whose handler threw. */
   retryMs?: number;
   /** Called when a handler throws (the batch will be redelivered). */

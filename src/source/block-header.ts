@@ -1,11 +1,13 @@
 /**
  * The few facts of a block the follower needs to link blocks together: its BlockInfo (shard, seqno, prev
  * refs, master ref, split/merge flags) and, for masterchain blocks, the shard tops it registers
- * (McBlockExtra.shard_hashes). Everything else is the decoder's business (src/ton/).
+ * (McBlockExtra.shard_hashes). `verifyBlock` reads them through src/ton (fast); `readBlockHeader` and
+ * `readShardTops` are small independent readers over @ton/core cells, kept to cross-check the decoder.
  * Schemas quoted from crypto/block/block.tlb (ton-blockchain/ton).
  */
 import { createHash } from 'node:crypto';
 import { Cell, Dictionary, type Slice } from '@ton/core';
+import { decodeBlock, decodeBlockHeader, type BlockInfo as TonBlockInfo, type ExtBlkRef as TonExtBlkRef, type ShardDescr as TonShardDescr } from '../ton/index.ts';
 import { MASTER_SHARD, type BlockIdExt, type BlockRef } from './block-id.ts';
 
 /** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
@@ -195,36 +197,73 @@ export class BlockHashMismatch extends Error {
   override name = 'BlockHashMismatch';
 }
 
-/** A fetched, verified block: its bytes, its root cell and the linking facts. */
+/** A fetched, verified block: its bytes and the linking facts (shard tops for masterchain blocks). */
 export interface VerifiedBlock {
   id: BlockIdExt;
   boc: Buffer;
   header: BlockHeader;
-  root: Cell;
+  /** Masterchain blocks: the shard tops they register; null for shard blocks. */
+  shardTops: ShardTop[] | null;
+}
+
+function extRef(r: TonExtBlkRef): ExtBlkRef {
+  return { endLt: r.end_lt, seqno: r.seqno, rootHash: r.root_hash, fileHash: r.file_hash };
+}
+
+/** src/ton's BlockInfo -> the linking facts the follower uses. */
+function headerFromInfo(globalId: number, info: TonBlockInfo): BlockHeader {
+  return {
+    globalId,
+    workchain: info.workchain,
+    shard: BigInt('0x' + info.shard),
+    seqno: info.seqno,
+    afterMerge: info.after_merge,
+    afterSplit: info.after_split,
+    beforeSplit: info.before_split,
+    keyBlock: info.key_block,
+    genUtime: info.gen_utime,
+    startLt: info.start_lt,
+    endLt: info.end_lt,
+    masterRef: info.master_ref ? extRef(info.master_ref) : null,
+    prev: info.prev_ref.map((p) => ({ workchain: p.workchain, shard: BigInt('0x' + p.shard), seqno: p.seqno, rootHash: p.root_hash, fileHash: p.file_hash })),
+  };
 }
 
 /**
  * Checks a block's bytes against its id: file_hash = sha256(bytes), root_hash = hash of the root cell,
  * and the BlockInfo's own (workchain, shard, seqno). Throws BlockHashMismatch naming what differs.
+ * Parsing and hashing go through src/ton (an order of magnitude faster than @ton/core's Cell on blocks).
  */
 export function verifyBlock(id: BlockIdExt, boc: Buffer): VerifiedBlock {
   const fileHash = sha256Hex(boc);
   if (fileHash !== id.fileHash) throw new BlockHashMismatch(`file_hash of ${describe(id)} is ${fileHash}, expected ${id.fileHash}`);
-  let root: Cell;
+  let decoded: { id: { root_hash: string }; global_id: number; info: TonBlockInfo; shards?: TonShardDescr[] | null };
   try {
-    const cells = Cell.fromBoc(boc);
-    if (cells.length !== 1) throw new Error(`${cells.length} roots`);
-    root = cells[0];
+    decoded = id.workchain === -1 ? decodeBlock(boc) : decodeBlockHeader(boc);
   } catch (err) {
-    throw new BlockHashMismatch(`block ${describe(id)} is not a valid BoC: ${(err as Error).message}`);
+    throw new BlockHashMismatch(`block ${describe(id)} is not a valid block BoC: ${(err as Error).message}`);
   }
-  const rootHash = root.hash().toString('hex');
+  const rootHash = decoded.id.root_hash;
   if (rootHash !== id.rootHash) throw new BlockHashMismatch(`root_hash of ${describe(id)} is ${rootHash}, expected ${id.rootHash}`);
-  const header = readBlockHeader(root);
+  const header = headerFromInfo(decoded.global_id, decoded.info);
   if (header.workchain !== id.workchain || header.shard !== id.shard || header.seqno !== id.seqno) {
     throw new BlockHashMismatch(`block ${describe(id)} says it is ${header.workchain}:${header.shard.toString(16)}:${header.seqno}`);
   }
-  return { id, boc, header, root };
+  const shardTops = decoded.shards
+    ? decoded.shards
+        .map((d) => ({
+          workchain: d.workchain,
+          shard: BigInt('0x' + d.shard),
+          seqno: d.seqno,
+          rootHash: d.root_hash,
+          fileHash: d.file_hash,
+          beforeSplit: d.before_split,
+          beforeMerge: d.before_merge,
+          endLt: d.end_lt,
+        }))
+        .sort((a, b) => a.workchain - b.workchain || (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0))
+    : null;
+  return { id, boc, header, shardTops };
 }
 
 function describe(id: BlockRef): string {

@@ -5,6 +5,7 @@
  * bound on concurrent requests. `call(fn)` is the general entry; typed methods cover what the indexer and
  * the API v2 layer need.
  */
+import { connect } from 'node:net';
 import { Address } from '@ton/core';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { Functions } from 'ton-lite-client/dist/schema.js';
@@ -71,6 +72,24 @@ export class BadAnswerError extends Error {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Says why a server did not answer, in words: refused, unreachable, or TCP fine but no ADNL answer. */
+async function probe(host: string, lastError: string | null): Promise<string> {
+  const [ip, port] = host.split(':');
+  const tcp = await new Promise<string | null>((resolve) => {
+    const sock = connect({ host: ip, port: Number(port), timeout: 3000 });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(null);
+    });
+    sock.once('timeout', () => {
+      sock.destroy();
+      resolve('TCP connect timed out');
+    });
+    sock.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'connection refused' : (err.code ?? err.message)));
+  });
+  return tcp ?? `TCP connects but no liteserver answer (${lastError ?? 'no reply'}; wrong public key?)`;
+}
 
 export function toTlBlockId(id: BlockIdExt): tonNode_blockIdExt {
   return {
@@ -143,6 +162,7 @@ export class LiteserverPool {
     await this.healthCheck();
     while (!this.servers.some((s) => s.status === 'up')) {
       if (Date.now() > deadline || this.closed) {
+        await Promise.all(this.servers.map(async (s) => (s.lastError = await probe(s.host, s.lastError))));
         throw new NoLiteserverError(
           `no liteserver answered (tried ${this.servers.map((s) => `${s.host}${s.lastError ? ` [${s.lastError}]` : ''}`).join(', ')}); ` +
             'check the network config (--network / --config), your internet connection and firewall (outgoing TCP to those ports). ' +
@@ -366,6 +386,11 @@ export class LiteserverPool {
     this.closed = true;
     if (this.healthTimer) clearInterval(this.healthTimer);
     this.queue.clear();
-    for (const s of this.servers) s.engine.close();
+    for (const s of this.servers) {
+      s.engine.close();
+      // ton-lite-client reconnects 30 s after a socket error even when closed; that timer would keep the
+      // process alive, so make its reconnect a no-op.
+      (s.engine as unknown as { connect: () => void }).connect = () => undefined;
+    }
   }
 }

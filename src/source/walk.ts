@@ -4,7 +4,7 @@
  * across splits and merges). No I/O of its own, so it runs on recorded blocks in tests.
  */
 import { refKey, shardsIntersect, type BlockIdExt, type BlockRef } from './block-id.ts';
-import { readShardTops, type ShardTop, type VerifiedBlock } from './block-header.ts';
+import type { ShardTop, VerifiedBlock } from './block-header.ts';
 
 export type FetchBlock = (id: BlockIdExt) => Promise<VerifiedBlock>;
 
@@ -94,8 +94,8 @@ export async function followStep(prevMc: VerifiedBlock | null, mc: VerifiedBlock
   } else if (prevLink.seqno !== 0) {
     throw new ChainLinkError(`masterchain block ${mc.id.seqno} needs its previous block ${prevLink.seqno} to be walked`);
   }
-  const shardTops = readShardTops(mc.root);
-  const prevTops = prevMc ? readShardTops(prevMc.root) : [];
+  const shardTops = mc.shardTops ?? [];
+  const prevTops = prevMc ? (prevMc.shardTops ?? []) : [];
   const shardBlocks = await walkShardBlocks(prevTops, shardTops, fetchBlock);
   return { mcSeqno: mc.id.seqno, mc, shardTops, shardBlocks };
 }

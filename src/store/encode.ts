@@ -3,54 +3,55 @@ import type { Row } from './rows.ts';
 /** Insert formats the writer can produce (both understood by chdb's raw insert and the server). */
 export type InsertFormat = 'JSONEachRow' | 'JSONCompactEachRow';
 
-/** JSON value with bigint rendered as a decimal string (ClickHouse parses quoted integers). */
-function value(v: unknown): string {
-  switch (typeof v) {
-    case 'bigint':
-      return '"' + v.toString() + '"';
-    case 'string':
-      return JSON.stringify(v);
-    case 'number':
-      if (!Number.isFinite(v)) throw new Error(`non-finite number ${v} in a row`);
-      return String(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'undefined':
-      return 'null';
-    case 'object': {
-      if (v === null) return 'null';
-      if (Array.isArray(v)) return '[' + v.map(value).join(',') + ']';
-      let s = '{';
-      let first = true;
-      for (const k in v as Record<string, unknown>) {
-        s += (first ? '' : ',') + JSON.stringify(k) + ':' + value((v as Record<string, unknown>)[k]);
-        first = false;
-      }
-      return s + '}';
+/**
+ * A value ready for the native JSON.stringify: bigint -> decimal string (ClickHouse parses quoted
+ * integers; a JS number would lose precision), recursively inside arrays / objects (maps, tuples).
+ */
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (v === undefined) return null;
+  if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`non-finite number ${v} in a row`);
+  if (v !== null && typeof v === 'object') {
+    if (Array.isArray(v)) return v.map(plain);
+    let out: Record<string, unknown> | null = null;
+    for (const k in v as Record<string, unknown>) {
+      out ??= {};
+      out[k] = plain((v as Record<string, unknown>)[k]);
     }
-    default:
-      throw new Error(`cannot store a ${typeof v}`);
+    return out ?? v; // empty object: as is
   }
+  return v;
 }
 
 /** Rows -> JSONEachRow text (one object per line); bigints become decimal strings, never numbers. */
 export function encodeJsonLines(rows: readonly Row[]): string {
-  let out = '';
-  for (const r of rows) out += value(r) + '\n';
-  return out;
+  const lines: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const o: Record<string, unknown> = {};
+    for (const k in r) o[k] = plain(r[k]);
+    lines[i] = JSON.stringify(o);
+  }
+  return lines.length ? lines.join('\n') + '\n' : '';
 }
 
 /**
  * Rows -> JSONCompactEachRow text over `columns` (the keys of the first row unless given): one
  * array per line, no repeated key names, so less to build and less for the engine to parse.
+ * Serialization is the engine's native JSON.stringify over a bigint-free copy of each row (measured
+ * an order of magnitude faster than assembling the text in JS).
  */
 export function encodeCompact(rows: readonly Row[], columns: readonly string[] = rows.length ? Object.keys(rows[0]) : []): { columns: readonly string[]; body: string } {
-  let out = '';
   const n = columns.length;
-  for (const r of rows) {
-    let line = '[';
-    for (let i = 0; i < n; i++) line += (i ? ',' : '') + value(r[columns[i]]);
-    out += line + ']\n';
+  const lines: string[] = new Array(rows.length);
+  const a: unknown[] = new Array(n);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (let j = 0; j < n; j++) {
+      const v = r[columns[j]];
+      a[j] = typeof v === 'bigint' ? v.toString() : v !== null && typeof v === 'object' ? plain(v) : v === undefined ? null : v;
+    }
+    lines[i] = JSON.stringify(a);
   }
-  return { columns, body: out };
+  return { columns, body: lines.length ? lines.join('\n') + '\n' : '' };
 }

@@ -24,6 +24,8 @@ export interface SyntheticOptions {
   transactions: number;
   /** Distinct variants of each template account (default 64): account history length ~ copies / variants. */
   accountVariants?: number;
+  /** First copy index (default 0): runs with disjoint copy ranges produce disjoint rows. */
+  firstCopy?: number;
 }
 
 function mix(k: number): string {
@@ -124,7 +126,7 @@ export function* syntheticBlocks(templates: StoreRows[], opts: SyntheticOptions)
   const withTx = templates.filter((t) => t.transactions.length > 0);
   if (withTx.length === 0) throw new Error('synthetic data needs at least one template block with transactions');
   let produced = 0;
-  for (let k = 0; produced < opts.transactions; k++) {
+  for (let k = opts.firstCopy ?? 0; produced < opts.transactions; k++) {
     for (let i = 0; i < withTx.length && produced < opts.transactions; i++) {
       const rows = copyBlockRows(withTx[i], k, i, withTx.length, opts.accountVariants);
       produced += rows.transactions.length;
@@ -142,6 +144,8 @@ export interface FillResult {
   transactions: number;
   rows: number;
   ms: number;
+  /** copy index after the last one written (pass as firstCopy to continue) */
+  nextCopy: number;
 }
 
 /**
@@ -167,10 +171,13 @@ export async function fillSyntheticStore(
   for (const t of templates) code.contract_code.push(...t.contract_code);
   const t0 = performance.now();
   await writer.writeRows(code, { blocks: 0, txs: 0 });
+  let blocks = 0;
   for (const b of syntheticBlocks(templates, opts)) {
     txs += b.txs;
+    blocks++;
     await writer.writeRows(b.rows, { blocks: 1, txs: b.txs });
   }
   await writer.flush();
-  return { transactions: txs, rows, ms: performance.now() - t0 };
+  const perCopy = templates.filter((t) => t.transactions.length > 0).length;
+  return { transactions: txs, rows, ms: performance.now() - t0, nextCopy: (opts.firstCopy ?? 0) + Math.ceil(blocks / perCopy) };
 }

@@ -59,13 +59,9 @@ export function parseTlSchema(text: string): TlSchema {
     const parts = tokenize(left);
     const head = parts.shift()!;
     const [name, explicitId] = head.split('#');
-    if (BUILTIN.has(name) || name === 'true' || name === 'boolTrue' || name === 'boolFalse') {
-      if (name === 'boolTrue' || name === 'boolFalse' || name === 'true') {
-        // keep for ids (Bool is encoded through these)
-      } else {
-        continue;
-      }
-    }
+    // Prelude lines (int, long, bytes, vector ...) are built into the codec; boolTrue/boolFalse/true stay
+    // as constructors because Bool values are written as their ids.
+    if (BUILTIN.has(name)) continue;
     const fields: TlField[] = [];
     for (const p of parts) {
       if (p.startsWith('{')) continue; // type parameters: not used by lite_api constructors

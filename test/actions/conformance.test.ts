@@ -8,22 +8,11 @@ const DIR = new URL('../fixtures/traces/toncenter-indexer/', import.meta.url).pa
 const cases = loadCases(DIR);
 
 const KNOWN_GAPS = new Set<string>([
-  'coffee.yaml: Coffee DEX Swap USDT -> TON (hop) -> CES',
-  'coffee.yaml: Coffee DEX Swap USDT -> TON',
-  'coffee.yaml: Complicated Swap (Dedust, Coffee + Stonfi)',
-  'coffee.yaml: Less complicated Swap (Dedust + Coffee)',
-  'coffee.yaml: Another less complicated Swap (Stonfi + Coffee)',
-  'coffee.yaml: Terrifying Swap (Stonfi, Coffee + Stonfi V2, Dedust, Stonfi V2)',
   'coffee.yaml: Coffee deposit liquidity TON + CES',
   'coffee.yaml: Coffee deposit liquidity TON + ARBUZ (with vault excess)',
   'coffee.yaml: Coffee withdraw liquidity (jetton - jetton)',
   'coffee.yaml: Coffee create pool creator (only create)',
   'coffee.yaml: Coffee create pool (full and simple)',
-  'dedust-liquidities.yaml: Multiple deposits with one deposit contract',
-  'dedust-liquidities.yaml: Merged deposit, jetton excess',
-  'dedust-liquidities.yaml: First deposit',
-  'dedust-liquidities.yaml: Final deposit',
-  'dedust-liquidities.yaml: Final deposit with ton excesses',
   'ethena.yaml: Deposit',
   'layerzero.yaml: LayerZero send msg to tron',
   'layerzero.yaml: LayerZero send usdt to eth',

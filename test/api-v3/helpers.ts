@@ -97,7 +97,7 @@ export async function openFixture(opts: { extra?: (store: StoreClient) => Promis
 
 export async function get(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
   const r = await app.inject({ method: 'GET', url, headers });
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = r.json();
   } catch {

@@ -1,5 +1,6 @@
 // Derives entity / trace rows from the real transactions already in the fixture store (what the
 // traces and entity stages will write), so the v3 entity and trace endpoints are tested on real data.
+import { createHash } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
 import type { StoreClient } from '../../src/store/index.ts';
 
@@ -17,10 +18,21 @@ async function insert(store: StoreClient, table: string, list: R[]): Promise<voi
   await store.insertFormatted(table, body, 'JSONEachRow');
 }
 
+export interface SeededTrace {
+  traceId: string;
+  txHashes: string[];
+  accounts: string[];
+  externalHash: string;
+  state: 'complete' | 'pending';
+  pendingEdges: number;
+}
+
 export interface Seeded {
   transfer: { txHash: string; lt: string; source: string; destination: string; amount: string; wallet: string; master: string; queryId: string };
   wallets: { address: string; owner: string; jetton: string; balance: string }[];
-  trace: { traceId: string; txHashes: string[]; accounts: string[]; externalHash: string; state: 'complete' | 'pending' };
+  trace: SeededTrace;
+  pendingTrace: SeededTrace;
+  action: { actionId: string; childId: string; source: string; master: string };
 }
 
 /** Jetton transfers (transfer#0f8a7ea5 in_msg of a jetton wallet), jetton wallets (their data), one trace. */
@@ -77,12 +89,48 @@ export async function seed(store: StoreClient): Promise<Seeded> {
   await insert(store, 'jetton_transfers', transfers);
   await insert(store, 'jetton_wallets', [...wallets.values()]);
 
-  // one trace: the first external-in transaction of block 71398501 and every transaction reached from it
+  const trace = await buildTrace(store, 71398501);
+  const pendingTrace = await buildTrace(store, 54593195);
+  // a jetton_transfer action over the USDT transfer of the complete trace, and its lower-level child
+  const usdt = transfers.find((t) => trace.txHashes.includes(String(t.tx_hash)))!;
+  const tr = (await rows(store, 'SELECT * FROM traces FINAL WHERE trace_id = {t:FixedString(64)}', { t: trace.traceId }))[0];
+  const action = {
+    trace_id: trace.traceId, action_id: createHash('sha256').update(String(usdt.tx_hash) + 'jetton_transfer').digest('hex'), type: 'jetton_transfer',
+    start_lt: usdt.tx_lt, end_lt: tr.end_lt, start_utime: usdt.tx_now, end_utime: tr.end_utime, trace_end_lt: tr.end_lt, trace_end_utime: tr.end_utime,
+    trace_mc_seqno_end: tr.mc_seqno_end, trace_external_hash: trace.externalHash, trace_external_hash_norm: null, tx_hashes: trace.txHashes.slice(1, 4),
+    success: true, source: usdt.source, source_secondary: usdt.jetton_wallet_address, destination: usdt.destination, destination_secondary: null,
+    asset: usdt.jetton_master_address, asset_secondary: null, asset2: null, asset2_secondary: null, opcode: 260734629, value: null, amount: usdt.amount,
+    value_extra_currencies: {}, parent_action_id: null, ancestor_type: [],
+    details: JSON.stringify({ asset: usdt.jetton_master_address, sender: usdt.source, receiver: usdt.destination, amount: String(usdt.amount), query_id: String(usdt.query_id) }),
+  };
+  const child = { ...action, action_id: createHash('sha256').update(String(usdt.tx_hash) + 'ton_transfer').digest('hex'), type: 'ton_transfer', ancestor_type: ['jetton_transfer'], parent_action_id: action.action_id, details: '{}' };
+  await insert(store, 'actions', [action, child]);
+  await insert(store, 'action_accounts', [action, child].flatMap((a) =>
+    [a.source, a.source_secondary, a.destination].filter(Boolean).map((acc) => ({
+      account: acc, trace_end_lt: a.trace_end_lt, trace_id: a.trace_id, action_end_lt: a.end_lt, action_id: a.action_id, trace_end_utime: a.trace_end_utime, action_end_utime: a.end_utime,
+    }))));
+  const first = transfers[0];
+  return {
+    transfer: {
+      txHash: String(first.tx_hash), lt: String(first.tx_lt), source: String(first.source), destination: String(first.destination), amount: String(first.amount),
+      wallet: String(first.jetton_wallet_address), master: String(first.jetton_master_address), queryId: String(first.query_id),
+    },
+    wallets: [...wallets.values()].map((w) => ({ address: String(w.address), owner: String(w.owner), jetton: String(w.jetton), balance: String(w.balance) })),
+    trace,
+    pendingTrace,
+    action: { actionId: action.action_id, childId: child.action_id, source: String(usdt.source), master: String(usdt.jetton_master_address) },
+  };
+}
+
+
+/** The trace started by the first external-in transaction of block `seqno`: every transaction its messages reach in the store. */
+async function buildTrace(store: StoreClient, seqno: number): Promise<SeededTrace> {
   const [root] = await rows(
     store,
     `SELECT t.account AS account, t.lt AS lt, t.hash AS hash, m.msg_hash AS ext FROM transactions AS t FINAL
      JOIN messages AS m FINAL ON m.tx_account = t.account AND m.tx_lt = t.lt AND m.direction = 'in' AND m.message_type = 'ext_in'
-     WHERE t.block_seqno = 71398501 ORDER BY t.lt LIMIT 1`,
+     WHERE t.block_seqno = {seqno:UInt32} ORDER BY t.lt LIMIT 1`,
+    { seqno },
   );
   const nodes: R[] = [];
   let frontier: R[] = [root];
@@ -122,13 +170,5 @@ export async function seed(store: StoreClient): Promise<Seeded> {
     `INSERT INTO transactions SELECT * REPLACE ({tid:String} AS trace_id) FROM transactions FINAL WHERE hash IN {h:Array(FixedString(64))}`,
     { tid: root.hash, h: all.map((t) => t.hash) },
   );
-  const first = transfers[0];
-  return {
-    transfer: {
-      txHash: String(first.tx_hash), lt: String(first.tx_lt), source: String(first.source), destination: String(first.destination), amount: String(first.amount),
-      wallet: String(first.jetton_wallet_address), master: String(first.jetton_master_address), queryId: String(first.query_id),
-    },
-    wallets: [...wallets.values()].map((w) => ({ address: String(w.address), owner: String(w.owner), jetton: String(w.jetton), balance: String(w.balance) })),
-    trace: { traceId: String(root.hash), txHashes: all.map((t) => String(t.hash)), accounts: [...new Set(all.map((t) => String(t.account)))], externalHash: String(root.ext), state },
-  };
+  return { traceId: String(root.hash), txHashes: all.map((t) => String(t.hash)), accounts: [...new Set(all.map((t) => String(t.account)))], externalHash: String(root.ext), state, pendingEdges: pending };
 }

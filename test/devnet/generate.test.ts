@@ -67,6 +67,10 @@ describe('devnet generate: files', () => {
     expect([...shards].sort()).toEqual(['4000000000000000', '8000000000000000', 'c000000000000000']);
     expect(chain.transactions.length).toBe(res.transactions);
     expect(chain.transactions.length).toBeGreaterThan(60);
+    // Masterchain transactions too: a wallet in workchain -1 sends to the basechain and receives from it.
+    const mcTxs = chain.transactions.filter((t) => t.workchain === -1);
+    expect(mcTxs.length).toBeGreaterThanOrEqual(2);
+    expect(mcTxs.every((t) => t.account.startsWith('-1:'))).toBe(true);
     // Chain order: each masterchain block comes right after the shard blocks it commits.
     expect(chain.blocks[chain.blocks.length - 1].workchain).toBe(-1);
   });
@@ -227,7 +231,7 @@ describe('devnet generate: transactions and states', () => {
       expect(d.state_update.new_hash).toBe(b.state.hash().toString('hex'));
       const rows = new Map(d.account_states.map((a) => [a.account.toLowerCase(), a]));
       for (const a of b.accounts) {
-        const row = rows.get(`0:${a.id.toString(16).padStart(64, '0')}`);
+        const row = rows.get(`${b.ref.workchain}:${a.id.toString(16).padStart(64, '0')}`);
         expect(row).toBeDefined();
         if (!a.shardAccount) {
           expect(row!.account_status).toBe('nonexist');
@@ -241,7 +245,7 @@ describe('devnet generate: transactions and states', () => {
         expect(row!.balance).toBe(loadShardAccount(a.shardAccount.beginParse()).account!.storage.balance.coins);
         checked++;
       }
-      if (b.ref.workchain === 0) expect(d.account_states.length).toBe(b.accounts.length);
+      expect(d.account_states.length).toBe(b.accounts.length);
     }
     expect(checked).toBeGreaterThan(50);
     // Consecutive states link: each block's old state hash is the previous block's new state (same shard, no split/merge).
@@ -276,6 +280,9 @@ describe('devnet generate: scenarios', () => {
     expect(withOp(0x7362d09c).some(({ t }) => Buffer.from(t.in_msg!.body_boc, 'base64').toString('latin1').includes('jetton payment'))).toBe(true);
     // Text comments (op 0).
     expect(withOp(0).length).toBeGreaterThan(5);
+    // Messages cross between the masterchain and the basechain in both directions.
+    const cross = all().filter(({ t, d }) => t.in_msg?.message_type === 'int' && t.in_msg.source!.startsWith('-1:') !== (d.info.workchain === -1));
+    expect(new Set(cross.map(({ d }) => d.info.workchain))).toEqual(new Set([-1, 0]));
   });
 
   it('has deploys, a bounced message and an aborted transaction', () => {
@@ -302,7 +309,7 @@ describe('devnet generate: scenarios', () => {
       const stack = [root];
       while (stack.length > 0) {
         const x = stack.pop()!;
-        rounds.add(x.d.info.master_ref!.seqno + 1);
+        rounds.add(x.d.info.workchain === -1 ? x.d.info.seqno : x.d.info.master_ref!.seqno + 1);
         for (const m of x.t.out_msgs) {
           const next = byIn.get(m.msg_hash);
           if (next) stack.push(next);

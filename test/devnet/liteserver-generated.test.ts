@@ -9,7 +9,7 @@ import { Cell, loadShardStateUnsplit, parseTuple, toNano, type TupleItemInt } fr
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockFileName, LiveChain, loadChainDir, type ChainJson, type MemoryChain } from '../../src/devnet/chain/index.ts';
+import { blockFileName, LiveChain, loadChainDir, type ChainJsonBlock, type MemoryChain } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, generateDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { readLiteServerJson, readServerKeyFile, serverKeyFromSeed, startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { connect, RawClient, tlId } from './liteserver-helpers.ts';
@@ -27,7 +27,7 @@ interface ChainTxJson {
   shard: string;
   seqno: number;
 }
-let json: Omit<ChainJson, 'transactions'> & { transactions: ChainTxJson[] };
+let json: { blocks: ChainJsonBlock[]; transactions: ChainTxJson[]; zero_state: { root_hash: string; file_hash: string } };
 let chain: MemoryChain;
 let server: LiteServer;
 let client: LiteClient;
@@ -72,7 +72,7 @@ describe('generated chain', () => {
     expect(hex(info.last.fileHash)).toBe(last.file_hash);
     const state = Cell.fromBoc(readFileSync(join(dir, 'states', blockFileName(-1, last.shard, last.seqno))))[0];
     expect(hex(info.stateRootHash)).toBe(hex(state.hash()));
-    expect(hex(info.init.rootHash)).toBe(json.zero_state!.root_hash);
+    expect(hex(info.init.rootHash)).toBe(json.zero_state.root_hash);
   });
 
   it('every block of chain.json is found by lookupBlock and served byte for byte', async () => {
@@ -158,6 +158,15 @@ describe('generated chain', () => {
     const provenDict = provenCustom.refs[provenCustom.beginParse().skip(16).loadBit() ? 1 : 0];
     expect(provenDict.isExotic).toBe(false);
     expect(hex(provenDict.hash(0))).toBe(hex(cfgDict.hash()));
+  });
+
+  it('getState returns the recorded ShardState of a block', async () => {
+    const b = json.blocks.find((x) => x.workchain === 0)!;
+    const id = { workchain: 0, shard: BigInt.asIntN(64, BigInt('0x' + b.shard)).toString(), seqno: b.seqno, rootHash: Buffer.from(b.root_hash, 'hex'), fileHash: Buffer.from(b.file_hash, 'hex') };
+    const res = await engine.query(Functions.liteServer_getState, { kind: 'liteServer.getState', id: { ...id, kind: 'tonNode.blockIdExt' } });
+    const want = Cell.fromBoc(readFileSync(join(dir, 'states', blockFileName(0, b.shard, b.seqno))))[0];
+    expect(hex(res.rootHash)).toBe(hex(want.hash()));
+    expect(hex(Cell.fromBoc(res.data)[0].hash())).toBe(hex(want.hash()));
   });
 
   it('sendMessage on a directory chain without a producer is refused; getLibraries answers', async () => {

@@ -37,6 +37,7 @@ export class RawClient {
   private constructor(readonly adnl: ADNLClientTCP) {
     adnl.on('data', (data: Buffer) => {
       const msg = liteApi.decode(Buffer.from(data));
+      if (msg._ !== 'adnl.message.answer') return; // e.g. tcp.pong
       const id = (msg.query_id as Buffer).toString('hex');
       this.pending.get(id)?.(msg.answer as Buffer);
       this.pending.delete(id);

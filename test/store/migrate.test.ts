@@ -24,10 +24,12 @@ describe('migrations', () => {
 
   it('apply every migration from an empty store', async () => {
     const files = loadMigrations();
-    expect(files.map((m) => m.version)).toEqual([1, 2]);
+    expect(files.slice(0, 2).map((m) => `${m.version}_${m.name}`)).toEqual(['1_core', '2_traces_entities']);
+    const versions = files.map((m) => m.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
     const res = await migrate(store);
-    expect(res.applied.map((m) => `${m.version}_${m.name}`)).toEqual(['1_core', '2_traces_entities']);
-    expect(res.current).toBe(2);
+    expect(res.applied.map((m) => `${m.version}_${m.name}`)).toEqual(files.map((m) => `${m.version}_${m.name}`));
+    expect(res.current).toBe(versions[versions.length - 1]);
     const tables = (await store.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name`)).map((r) => r.name);
     for (const t of ['blocks', 'transactions', 'transactions_by_hash', 'transactions_by_lt', 'messages', 'message_hashes', 'message_contents',
       'account_states', 'latest_account_states', 'contract_code', 'traces', 'actions', 'jetton_transfers', 'nft_items', 'dns_entries',
@@ -47,7 +49,7 @@ describe('migrations', () => {
     expect(res.applied).toEqual([]);
     expect(await schemaSnapshot(store)).toEqual(before);
     expect(await store.query('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).toEqual(recorded);
-    expect(recorded).toHaveLength(2);
+    expect(recorded).toHaveLength(loadMigrations().length);
   });
 
   it('amounts and lt columns are wide enough (nothing lossy)', async () => {

@@ -1,5 +1,5 @@
 /** One named case each, on real blocks and transactions from test/fixtures/. */
-import { Address, beginCell, Cell, Dictionary, loadMessage, loadTransaction } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, loadTransaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { decodeBlock, decodeMessage, decodeTransaction, DecodeError, type DecodedBlock, type MessageRow } from '../../src/ton/index.ts';
 import { fullBlocks, listDir, manifest, read } from './fixtures.ts';
@@ -259,6 +259,37 @@ describe('messages', () => {
       expect(m.value).toBe(r.info.value.coins);
       expect(m.source).toBe(`${r.info.src.workChain}:${r.info.src.hash.toString('hex').toUpperCase()}`);
     }
+  });
+});
+
+describe('account states', () => {
+  it('code_hash read from the pruned state_update equals the code of the pre-block ShardAccount (block 71398501)', () => {
+    const d = block('blocks/mainnet/mainnet-wc0-8000000000000000-71398501.boc');
+    let n = 0;
+    let pruned = 0;
+    for (const f of listDir('accounts').filter((x) => x.includes('before-block-wc0-71398501'))) {
+      const sa = loadShardAccount(Cell.fromBoc(read(f))[0].beginParse());
+      const a = sa.account;
+      if (!a || a.storage.state.type !== 'active') continue;
+      const raw = `${a.addr.workChain}:${a.addr.hash.toString('hex').toUpperCase()}`;
+      const st = d.account_states.find((x) => x.account === raw);
+      expect(st, raw).toBeDefined();
+      expect(st!.account_status).toBe('active');
+      expect(st!.code_hash).toBe(a.storage.state.state.code!.hash().toString('hex'));
+      if (st!.code_boc === null) pruned++;
+      n++;
+    }
+    expect(n).toBeGreaterThan(15);
+    expect(pruned).toBeGreaterThan(0);
+  });
+
+  it('a deleted/absent account is reported nonexist with the account_none hash', () => {
+    const d = block('blocks/mainnet/mainnet-mc-1.boc');
+    const ne = d.account_states.filter((a) => a.account_status === 'nonexist');
+    expect(ne.length).toBe(1);
+    const last = d.transactions.filter((t) => t.account === ne[0].account).at(-1)!;
+    expect(ne[0].hash).toBe(last.account_state_hash_after);
+    expect(ne[0].balance).toBe(0n);
   });
 });
 

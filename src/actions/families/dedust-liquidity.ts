@@ -152,7 +152,8 @@ function match(n: EventNode, ctx: Ctx): Block | null {
       asset2: second?.asset ?? null, amount2: second?.amount ?? null,
       user_jetton_wallet_1: first?.jw ?? null, user_jetton_wallet_2: second?.jw ?? null,
       lp_tokens_minted: lpAmount,
-      target_asset_1: ta1, target_amount_1: tt1, target_asset_2: ta2, target_amount_2: tt2,
+      // what the pool received in total (may include deposits made in earlier traces)
+      target_asset_1: pool.a0, target_amount_1: pool.m0, target_asset_2: pool.a1, target_amount_2: pool.m1,
       vault_excesses: vaultExcesses(childWithOp(poolNode, OP.destroy), ctx),
     },
   }, { outType: 'dex_deposit_liquidity' });

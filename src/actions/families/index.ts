@@ -4,11 +4,14 @@
  */
 import type { Family } from '../family.ts';
 import { cocoonFamily } from './cocoon.ts';
+import { coffeeSwapFamily } from './coffee.ts';
+import { dedustSwapFamily } from './dedust.ts';
 import { dedustLiquidityFamily } from './dedust-liquidity.ts';
 import { evaaFamily } from './evaa.ts';
 import { jettonBurnFamily, jettonMintFamily } from './jetton-mint-burn.ts';
 import { jettonTransferFamily } from './jetton-transfer.ts';
 import { jvaultFamily } from './jvault.ts';
+import { layerzeroFamily } from './layerzero.ts';
 import { nftMintFamily, nftPurchaseFamily, nftTransferFamily } from './nft.ts';
 import { tonstakersFamily } from './staking.ts';
 import { stonfiSwapFamily } from './stonfi.ts';
@@ -24,14 +27,17 @@ export const FAMILIES: readonly Family[] = [
   tonstakersFamily,
   dedustLiquidityFamily,
   vestingFamily,
+  dedustSwapFamily,
   stonfiSwapFamily,
   stonfiV2SwapFamily,
   toncoSwapFamily,
+  coffeeSwapFamily,
   nftPurchaseFamily,
   nftTransferFamily,
   jettonMintFamily,
   jvaultFamily,
   evaaFamily,
   tgbtcFamily,
+  layerzeroFamily,
   cocoonFamily,
 ];

@@ -56,10 +56,14 @@ export function jettonTransferBlock(n: EventNode, ctx: Ctx): Block | null {
   const notifyDirect = childWithOp(n, OP.jettonNotify);
   if (notifyDirect) nodes.push(notifyDirect);
   const receiverWallet = internal?.msg?.destination ?? null;
-  // pTON-style wallets pay the receiver directly (notification, no internal_transfer): no sender jetton wallet is shown
-  const sourceWallet = !internal && notifyDirect ? null : senderWallet;
+  // pTON-style wallets pay the receiver directly (notification, no internal_transfer): no sender jetton wallet
+  // is shown, and a transfer someone else sent straight to such a wallet wraps TON for its owner
+  const ptonStyle = !internal && notifyDirect !== undefined;
+  const sourceWallet = ptonStyle ? null : senderWallet;
+  const wrapsTon = ptonStyle && n.msg.source !== wallet.owner;
+  const sender = wrapsTon ? n.msg.source : wallet.owner;
   const b = makeBlock('jetton_transfer', nodes, {
-    source: wallet.owner,
+    source: sender,
     source_secondary: sourceWallet,
     destination: t.destination,
     destination_secondary: receiverWallet,
@@ -68,10 +72,10 @@ export function jettonTransferBlock(n: EventNode, ctx: Ctx): Block | null {
     jetton_transfer_data: jettonTransferData(t),
   }, {
     data: {
-      sender: wallet.owner,
+      sender,
       sender_wallet: sourceWallet,
-      receiver: t.destination,
-      receiver_wallet: receiverWallet,
+      receiver: wrapsTon ? notifyDirect!.msg!.destination : t.destination,
+      receiver_wallet: wrapsTon ? senderWallet : receiverWallet,
       has_internal_transfer: internal !== undefined,
       amount: t.amount,
       asset: wallet.jetton,

@@ -39,10 +39,31 @@ type JtData = {
   amount: bigint; asset: string | null;
 };
 
-interface Hop { inBlock: Block; swap: EventNode; payTo: EventNode; outBlock: Block; exitCode: number }
+interface Leg { asset: string | null; amount: bigint; sender: string | null; sender_wallet: string | null; receiver: string | null; receiver_wallet: string | null }
+interface Hop { inLeg: Leg; inNodes: EventNode[]; swap: EventNode; payTo: EventNode; outBlock: Block; exitCode: number }
 
-function hopFrom(inBlock: Block, ctx: Ctx): Hop | null {
-  const notify = inBlock.nodes.find((x) => x.msg?.opcode === OP.jettonNotify);
+const PTON_TRANSFER = 0x01f3835d;
+
+/** pton ton_transfer#01f3835d query_id:uint64 ton_amount:Coins refund_address:MsgAddress … to a router's pTON wallet. */
+function ptonEntry(n: EventNode): { leg: Leg; notify: EventNode } | null {
+  if (n.extOut || n.msg?.opcode !== PTON_TRANSFER || !n.msg.source || n.msg.source === n.msg.destination) return null;
+  const notify = childWithOp(n, OP.jettonNotify);
+  const amount = parseBody(n.msg.body, (s) => {
+    s.loadUint(32);
+    s.loadUintBig(64);
+    return s.loadCoins();
+  });
+  if (!notify || amount === null) return null;
+  return { leg: { asset: null, amount, sender: n.msg.source, sender_wallet: null, receiver: notify.msg!.destination, receiver_wallet: n.msg.destination }, notify };
+}
+
+function legOf(b: Block): Leg {
+  const d = b.data as JtData;
+  return { asset: d.asset, amount: d.amount, sender: d.sender, sender_wallet: d.sender_wallet, receiver: d.receiver, receiver_wallet: d.receiver_wallet };
+}
+
+function hopFrom(inLeg: Leg, inNodes: EventNode[], ctx: Ctx): Hop | null {
+  const notify = inNodes.find((x) => x.msg?.opcode === OP.jettonNotify);
   const swap = notify && childWithOp(notify, OP.stonfiV2Swap);
   const payTo = swap && childWithOp(swap, OP.stonfiV2PayTo);
   if (!swap || !payTo) return null;
@@ -50,35 +71,42 @@ function hopFrom(inBlock: Block, ctx: Ctx): Hop | null {
   const outNode = payTo.children.find((c) => ctx.ownerOf(c)?.type === 'jetton_transfer');
   const outBlock = outNode && ctx.ownerOf(outNode);
   if (!outBlock || !p) return null;
-  return { inBlock, swap, payTo, outBlock, exitCode: p.exitCode };
+  return { inLeg, inNodes, swap, payTo, outBlock, exitCode: p.exitCode };
 }
 
 function match(n: EventNode, ctx: Ctx): Block | null {
-  const first = ctx.ownerOf(n);
-  if (!first || first.type !== 'jetton_transfer' || first.nodes[0] !== n) return null;
+  const owner = ctx.ownerOf(n);
+  let entry: { leg: Leg; nodes: EventNode[] } | null = null;
+  if (owner && owner.type === 'jetton_transfer' && owner.nodes[0] === n) entry = { leg: legOf(owner), nodes: owner.nodes };
+  else {
+    const p = ptonEntry(n);
+    if (p) entry = { leg: p.leg, nodes: [n, p.notify] };
+  }
+  if (!entry) return null;
   // a transfer that is itself the payout of a previous hop belongs to that hop's swap
   if (n.parent && n.parent.msg?.opcode === OP.stonfiV2PayTo) return null;
   const hops: Hop[] = [];
-  let cur: Block | undefined = first;
-  while (cur) {
-    const h = hopFrom(cur, ctx);
+  let curLeg: Leg | null = entry.leg, curNodes = entry.nodes;
+  while (curLeg && hops.length < 8) {
+    const h = hopFrom(curLeg, curNodes, ctx);
     if (!h) break;
     hops.push(h);
-    cur = h.outBlock;
+    curLeg = legOf(h.outBlock);
+    curNodes = h.outBlock.nodes;
   }
   if (hops.length === 0) return null;
-  const inD = first.data as JtData;
+  const inD = entry.leg;
   const last = hops[hops.length - 1];
-  const outD = last.outBlock.data as JtData;
+  const outD = legOf(last.outBlock);
   const incoming = swapTransfer(inD.asset, inD.amount, inD.sender, inD.sender_wallet, inD.receiver, inD.receiver_wallet);
   const outgoing = swapTransfer(outD.asset, outD.amount, outD.sender, outD.sender_wallet, outD.receiver, outD.receiver_wallet);
   const peerSwaps = hops.length > 1
     ? hops.map((h) => {
-      const i = h.inBlock.data as JtData, o = h.outBlock.data as JtData;
+      const i = h.inLeg, o = legOf(h.outBlock);
       return { amount_in: i.amount, asset_in: i.asset, amount_out: o.amount, asset_out: o.asset };
     })
     : [];
-  const nodes = new Set<EventNode>(first.nodes);
+  const nodes = new Set<EventNode>(entry.nodes);
   for (const h of hops) for (const x of [h.swap, h.payTo, ...h.outBlock.nodes]) nodes.add(x);
   const b = makeBlock('jetton_swap', [...nodes], {
     asset: inD.asset,

@@ -43,7 +43,7 @@ export class NodeTimeoutError extends Error {
 
 /** Errors meaning "this liteserver does not keep that history": retried on an archival liteserver. */
 export function isNotInDb(message: string): boolean {
-  return /not in db|state already gc'?d|cannot locate|block is not applied|lt not in db|cannot load block|not found in db|seqno not in db/i.test(message);
+  return /not in db|state already gc'?d|cannot locate|block is not applied|block not found|lt not in db|cannot load block|not found in db|seqno not in db/i.test(message);
 }
 
 function isTimeoutText(m: string): boolean {

@@ -66,8 +66,8 @@ export function v3Group(deps: V3Deps | ((network: { name: string; testnet: boole
     renderError: (error: ApiError) => ({ code: error.status, error: error.message }),
     async routes(app, network) {
       const d = typeof deps === 'function' ? deps(network) : { testnet: network.testnet, ...deps };
-      const base = network.basePath ?? '';
-      await v3Routes(app, d, { docsPrefix: `${base}/api/v3` });
+      // the scope's own prefix, e.g. /api/v3 or /testnet/api/v3
+      await v3Routes(app, d, { docsPrefix: app.prefix });
     },
   };
 }

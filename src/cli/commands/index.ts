@@ -7,6 +7,7 @@ import { migrateCommand } from './migrate.ts';
 import { sqlCommand } from './sql.ts';
 import { importBlocksCommand } from './import-blocks.ts';
 import { decodeBlockCommand } from './decode-block.ts';
+import { serveCommand } from './serve.ts';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
 export const commands: Command[] = [
@@ -18,4 +19,5 @@ export const commands: Command[] = [
   decodeBlockCommand,
   devnetGenerateCommand,
   devnetServeCommand,
+  serveCommand,
 ];

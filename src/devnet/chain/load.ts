@@ -9,8 +9,8 @@ import { MemoryChain, type MemoryChainOptions, type ZeroStateId } from './source
 
 /** A devnet directory or recorded chain that cannot be served as given. */
 export class ChainLoadError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'ChainLoadError';
   }
 }
@@ -108,7 +108,7 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
     throw new ChainLoadError(`${path}: not valid JSON (${(err as Error).message})`);
   }
   if (!Array.isArray(json.blocks) || json.blocks.length === 0) throw new ChainLoadError(`${path}: "blocks" must be a non-empty array`);
-  const loaded: { parsed: ParsedBlock; state?: Cell }[] = [];
+  const loaded: { parsed: ParsedBlock; state?: () => Cell }[] = [];
   for (const [i, b] of json.blocks.entries()) {
     const where = `${path}: blocks[${i}]`;
     if (!Number.isInteger(b.workchain) || !Number.isInteger(b.seqno) || typeof b.shard !== 'string' || !/^[0-9a-fA-F]{16}$/.test(b.shard)) {
@@ -133,13 +133,16 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
       throw new ChainLoadError(`${file}: block header says ${parsed.id.workchain}:${shardHex(parsed.id.shard)}:${parsed.id.seqno}`);
     }
     const statePath = join(dir, 'states', name);
-    let state: Cell | undefined;
+    let state: (() => Cell) | undefined;
     if (existsSync(statePath)) {
-      try {
-        state = Cell.fromBoc(readFileSync(statePath))[0];
-      } catch (err) {
-        throw new ChainLoadError(`${statePath}: not a BoC (${(err as Error).message})`);
-      }
+      // parsed on first use: a chain's states are megabytes of cells and most are never asked for
+      state = () => {
+        try {
+          return Cell.fromBoc(readFileSync(statePath))[0];
+        } catch (err) {
+          throw new ChainLoadError(`${statePath}: not a BoC (${(err as Error).message})`, { cause: err });
+        }
+      };
     }
     loaded.push({ parsed, state });
   }

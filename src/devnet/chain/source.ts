@@ -71,7 +71,8 @@ export class MemoryChain implements ChainSource {
   readonly zeroState: ZeroStateId;
   private readonly blocks = new Map<string, ChainBlock>();
   private readonly chains = new Map<string, ChainBlock[]>();
-  private readonly states = new Map<string, Cell>();
+  /** States, or loaders reading them on first use (state BoCs are large and slow to parse). */
+  private readonly states = new Map<string, Cell | (() => Cell)>();
   private readonly mc: ChainBlock[] = [];
   /** Shard blocks waiting for the masterchain block that commits them. */
   private pending: ParsedBlock[] = [];
@@ -89,7 +90,7 @@ export class MemoryChain implements ChainSource {
   }
 
   /** Adds the next block in chain order (shard blocks before the masterchain block committing them). */
-  addBlock(block: Buffer | ParsedBlock, state?: Cell): ChainBlock | ParsedBlock {
+  addBlock(block: Buffer | ParsedBlock, state?: Cell | (() => Cell)): ChainBlock | ParsedBlock {
     const parsed = Buffer.isBuffer(block) ? parseBlock(block) : block;
     const key = blockKey(parsed.id);
     if (state) this.states.set(key, state);
@@ -120,14 +121,16 @@ export class MemoryChain implements ChainSource {
     this.blocks.set(key, b);
     const ck = `${b.id.workchain}:${shardHex(b.id.shard)}`;
     const list = this.chains.get(ck) ?? [];
+    const prev = list[list.length - 1];
     list.push(b);
-    list.sort((x, y) => x.id.seqno - y.id.seqno);
+    if (prev && prev.id.seqno > b.id.seqno) list.sort((x, y) => x.id.seqno - y.id.seqno);
     this.chains.set(ck, list);
     for (const t of b.transactions) {
       const ak = `${b.id.workchain}:${t.account.toString('hex')}`;
       const txs = this.txByAccount.get(ak) ?? [];
+      const last = txs[txs.length - 1];
       txs.push({ ...t, workchain: b.id.workchain, block: b.id });
-      txs.sort((x, y) => (x.lt < y.lt ? -1 : x.lt > y.lt ? 1 : 0));
+      if (last && last.lt > t.lt) txs.sort((x, y) => (x.lt < y.lt ? -1 : x.lt > y.lt ? 1 : 0));
       this.txByAccount.set(ak, txs);
     }
   }
@@ -186,7 +189,12 @@ export class MemoryChain implements ChainSource {
   }
 
   getState(ref: BlockRef): Cell | undefined {
-    return this.states.get(blockKey(ref));
+    const key = blockKey(ref);
+    const s = this.states.get(key);
+    if (typeof s !== 'function') return s;
+    const cell = s();
+    this.states.set(key, cell);
+    return cell;
   }
 
   accountTransactions(workchain: number, account: Buffer): ChainTx[] {

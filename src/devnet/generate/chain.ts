@@ -12,7 +12,6 @@ import {
   Dictionary,
   loadMessage,
   loadShardAccount,
-  loadTransaction,
   storeShardAccount,
   type StateInit,
 } from '@ton/core';
@@ -89,11 +88,22 @@ export interface PendingMessage {
 
 interface AccountEntry {
   address: Address;
-  shardAccount: Cell;
+  /** The ShardAccount cell; null until parsed from `b64` (accounts touched many times per block parse once). */
+  cell: Cell | null;
   /** Same ShardAccount as a base64 BoC (what the emulator takes), when known. */
   b64?: string;
+  /** Balance of `cell` (valid once parsed). */
   balance: bigint;
   lastLt: bigint;
+}
+
+/** Parses an account entry's ShardAccount if needed. */
+function materialize(a: AccountEntry): { cell: Cell; balance: bigint } {
+  if (!a.cell) {
+    a.cell = Cell.fromBase64(a.b64!);
+    a.balance = balanceOf(a.cell).balance;
+  }
+  return { cell: a.cell, balance: a.balance };
 }
 
 interface ShardChain {
@@ -125,14 +135,51 @@ function bocOf(c: Cell): Buffer {
   return c.toBoc({ idx: false, crc32: true });
 }
 
+/**
+ * What the block needs from a Transaction, read directly (cheaper than a full loadTransaction):
+ * transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 now:uint32
+ *   outmsg_cnt:uint15 orig_status:AccountStatus end_status:AccountStatus ^[ in_msg out_msgs ]
+ *   total_fees:CurrencyCollection state_update:^(HASH_UPDATE Account) description:^TransactionDescr
+ */
+function txSummary(tx: Cell): { lt: bigint; outCount: number; endStatus: 'non-existing' | 'other'; totalFees: bigint; stateUpdate: { oldHash: Buffer; newHash: Buffer } } {
+  const s = tx.beginParse();
+  if (s.loadUint(4) !== 0b0111) throw new Error('emulator returned something that is not a Transaction');
+  s.skip(256);
+  const lt = s.loadUintBig(64);
+  s.skip(256 + 64 + 32);
+  const outCount = s.loadUint(15);
+  s.skip(2);
+  const end = s.loadUint(2);
+  s.loadRef();
+  const totalFees = s.loadCoins();
+  s.loadMaybeRef();
+  const su = s.loadRef().beginParse();
+  su.skip(8);
+  return { lt, outCount, endStatus: end === 3 ? 'non-existing' : 'other', totalFees, stateUpdate: { oldHash: su.loadBuffer(32), newHash: su.loadBuffer(32) } };
+}
+
+/** int_msg_info$0 ihr_disabled:Bool bounce:Bool bounced:Bool src dest value ihr_fee fwd_fee created_lt created_at; null for ext_out. */
+function outMsgHeader(msg: Cell): { dest: Address; value: bigint; fwdFee: bigint; createdLt: bigint } | null {
+  const s = msg.beginParse();
+  if (s.loadBit()) return null;
+  s.skip(3);
+  s.loadAddressAny();
+  const dest = s.loadAddress();
+  const value = s.loadCoins();
+  s.loadMaybeRef();
+  s.loadCoins();
+  const fwdFee = s.loadCoins();
+  return { dest, value, fwdFee, createdLt: s.loadUintBig(64) };
+}
+
 /** ShardAccount of an address that holds nothing (account_none$0). */
 function noneShardAccount(): Cell {
   return beginCell().storeRef(beginCell().storeBit(0).endCell()).storeUint(0, 256).storeUint(0, 64).endCell();
 }
 
-function balanceOf(sa: Cell): { balance: bigint; exists: boolean; lastLt: bigint } {
+function balanceOf(sa: Cell): { balance: bigint } {
   const parsed = loadShardAccount(sa.beginParse());
-  return { balance: parsed.account?.storage.balance.coins ?? 0n, exists: parsed.account != null, lastLt: parsed.lastTransactionLt };
+  return { balance: parsed.account?.storage.balance.coins ?? 0n };
 }
 
 export class Devnet {
@@ -147,12 +194,17 @@ export class Devnet {
   private readonly globalVersion: { version: number; capabilities: bigint } | null;
   private readonly createdBy: Buffer;
 
-  private readonly accounts = new Map<bigint, AccountEntry>();
+  /** Accounts by workchain (-1 masterchain, 0 basechain), then by 256-bit id. */
+  private readonly wcAccounts = new Map<number, Map<bigint, AccountEntry>>([
+    [-1, new Map()],
+    [0, new Map()],
+  ]);
   private queue: PendingMessage[] = [];
   private externals: PendingMessage[] = [];
   private chains: ShardChain[] = [];
   private mcLast!: BlockRef;
   private mcState!: Cell;
+  private mcTotal = 0n;
   private lastKeyBlock!: BlockRef;
   private readonly prevMcBlocks: { ref: BlockRef; isKey: boolean }[] = [];
   private started = false;
@@ -200,7 +252,7 @@ export class Devnet {
   /** An active account present in the zero state (before `start`). */
   addGenesisAccount(address: Address, init: StateInit, balance: bigint): void {
     if (this.started) throw new Error('genesis accounts must be added before start()');
-    if (address.workChain !== 0) throw new Error('devnet genesis accounts live in workchain 0');
+    if (address.workChain !== 0 && address.workChain !== -1) throw new Error('devnet accounts live in workchains -1 and 0');
     const sa = beginCell()
       .store(
         storeShardAccount({
@@ -214,7 +266,7 @@ export class Devnet {
         }),
       )
       .endCell();
-    this.accounts.set(idOf(address), { address, shardAccount: sa, balance, lastLt: 0n });
+    this.accountsOf(address.workChain).set(idOf(address), { address, cell: sa, balance, lastLt: 0n });
   }
 
   /** Basechain address of a StateInit. */
@@ -229,12 +281,14 @@ export class Devnet {
 
   /** Current ShardAccount cell of an account (account_none when it does not exist). */
   shardAccount(address: Address): Cell {
-    return this.accounts.get(idOf(address))?.shardAccount ?? noneShardAccount();
+    const a = this.accountsOf(address.workChain).get(idOf(address));
+    return a ? materialize(a).cell : noneShardAccount();
   }
 
   /** Balance of an account now (0 when it does not exist). */
   balance(address: Address): bigint {
-    return this.accounts.get(idOf(address))?.balance ?? 0n;
+    const a = this.accountsOf(address.workChain).get(idOf(address));
+    return a ? materialize(a).balance : 0n;
   }
 
   /** Messages produced but not yet processed (in flight). */
@@ -242,10 +296,19 @@ export class Devnet {
     return [...this.queue, ...this.externals];
   }
 
-  private stateAccounts(shard: bigint): StateAccount[] {
+  private accountsOf(workchain: number): Map<bigint, AccountEntry> {
+    const m = this.wcAccounts.get(workchain);
+    if (!m) throw new Error(`devnet has no workchain ${workchain}`);
+    return m;
+  }
+
+  private stateAccounts(workchain: number, shard: bigint): StateAccount[] {
     const out: StateAccount[] = [];
-    for (const [id, a] of this.accounts) {
-      if (inShard(id, shard)) out.push({ id, shardAccount: a.shardAccount, balance: a.balance });
+    for (const [id, a] of this.accountsOf(workchain)) {
+      if (inShard(id, shard)) {
+        const m = materialize(a);
+        out.push({ id, shardAccount: m.cell, balance: m.balance });
+      }
     }
     return out;
   }
@@ -265,13 +328,14 @@ export class Devnet {
       genLt: 0n,
       minRefMcSeqno: 0,
       beforeSplit: false,
-      accounts: this.stateAccounts(SHARD_ALL),
+      accounts: this.stateAccounts(0, SHARD_ALL),
       masterRef: null,
       custom: null,
     });
     const shardBoc = bocOf(shardState.cell);
     const shardRef: BlockRef = { workchain: 0, shard: SHARD_ALL, seqno: 0, rootHash: shardState.cell.hash(), fileHash: sha256(shardBoc), startLt: 0n, endLt: 0n };
     const mcState = this.mcStateCell(0, t, 0n, [], false).cell;
+    this.mcTotal = this.stateAccounts(-1, SHARD_ALL).reduce((x, a) => x + a.balance, 0n);
     const mcBoc = bocOf(mcState);
     const mcRef: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: 0, rootHash: mcState.hash(), fileHash: sha256(mcBoc), startLt: 0n, endLt: 0n };
     this.zeroState = {
@@ -297,7 +361,9 @@ export class Devnet {
     ];
   }
 
-  private mcStateCell(seqno: number, now: number, lt: bigint, shards: ShardDescr[], afterKey: boolean): { cell: Cell } {
+  private mcStateCell(seqno: number, now: number, lt: bigint, shards: ShardDescr[], afterKey: boolean): { cell: Cell; totalBalance: bigint } {
+    const accounts = this.stateAccounts(-1, SHARD_ALL);
+    const mcTotal = accounts.reduce((t, a) => t + a.balance, 0n);
     const custom = mcStateExtraCell({
       shards,
       configRoot: this.configRoot,
@@ -305,7 +371,7 @@ export class Devnet {
       prevBlocks: this.prevMcBlocks,
       afterKeyBlock: afterKey,
       lastKeyBlock: seqno === 0 ? null : this.lastKeyBlock,
-      globalBalance: this.chains.reduce((s, c) => s + c.totalBalance, 0n),
+      globalBalance: this.chains.reduce((t, c) => t + c.totalBalance, mcTotal),
       validatorListHashShort: this.derive('validators').readUInt32BE(0),
       catchainSeqno: 0,
     });
@@ -319,16 +385,16 @@ export class Devnet {
       genLt: lt,
       minRefMcSeqno: Math.max(0, seqno - 1),
       beforeSplit: false,
-      accounts: [],
+      accounts,
       masterRef: null,
       custom,
     });
-    return { cell: st.cell };
+    return { cell: st.cell, totalBalance: st.totalBalance };
   }
 
   /**
    * Queues an external message (a Message BoC or cell) for the next round. Returns its hash.
-   * Throws on what cannot be an inbound external message to a basechain account.
+   * Throws on what cannot be an inbound external message to a masterchain or basechain account.
    */
   submitExternal(msg: Buffer | Cell): Buffer {
     let cell: Cell;
@@ -344,7 +410,9 @@ export class Devnet {
       throw new Error(`not a Message: ${(err as Error).message}`, { cause: err });
     }
     if (parsed.info.type !== 'external-in') throw new Error(`expected an external-in message, got ${parsed.info.type}`);
-    if (parsed.info.dest.workChain !== 0) throw new Error(`devnet accepts messages to workchain 0 only, got ${parsed.info.dest.workChain}`);
+    if (parsed.info.dest.workChain !== 0 && parsed.info.dest.workChain !== -1) {
+      throw new Error(`devnet accepts messages to workchains -1 and 0 only, got ${parsed.info.dest.workChain}`);
+    }
     this.externals.push({
       cell,
       hash: cell.hash(),
@@ -373,7 +441,7 @@ export class Devnet {
       if (!p) throw new Error('split: no 0:8000000000000000 shard');
       for (const child of shardChildren(SHARD_ALL)) {
         // The child's state before its first block: the parent's state restricted to the child's accounts.
-        const accounts = this.stateAccounts(child);
+        const accounts = this.stateAccounts(0, child);
         const old = shardStateCell({
           globalId: this.globalId,
           workchain: 0,
@@ -407,7 +475,7 @@ export class Devnet {
     this.externals = [];
     const newChains: ShardChain[] = [];
     for (const plan of plans) {
-      const mine = [...ready, ...exts].filter((m) => inShard(idOf(m.dest), plan.shard));
+      const mine = [...ready, ...exts].filter((m) => m.dest.workChain === 0 && inShard(idOf(m.dest), plan.shard));
       const block = await this.shardBlock(r, now, startLt, plan.shard, plan.prev, plan.oldState, plan.fromPrev, plan.afterSplit, mine);
       produced.push(block.produced);
       newChains.push(block.chain);
@@ -436,9 +504,12 @@ export class Devnet {
       fundsCreated: 0n,
     }));
     const maxShardLt = this.chains.reduce((m, c) => (c.last.endLt > m ? c.last.endLt : m), 0n);
-    const mcStart = maxShardLt + 1n;
-    const mcEnd = mcStart + 1n;
-    const mcState = this.mcStateCell(r, now, mcEnd, descrs, isKey).cell;
+    const mcStart = (maxShardLt > this.mcLast.endLt ? maxShardLt : this.mcLast.endLt) + 1n;
+    const mcMsgs = [...ready, ...exts].filter((m) => m.dest.workChain === -1);
+    const ex = await this.execute(-1, mcMsgs, r, now, mcStart);
+    const mcEnd = ex.endLt;
+    const mcStateBuilt = this.mcStateCell(r, now, mcEnd, descrs, isKey);
+    const mcState = mcStateBuilt.cell;
     const info = blockInfoCell({
       version: 0,
       workchain: -1,
@@ -462,14 +533,32 @@ export class Devnet {
       masterRef: null,
       prev: [this.mcLast],
     });
-    const total = this.chains.reduce((s, c) => s + c.totalBalance, 0n);
-    const vf = valueFlowCell({ fromPrevBlk: total, toNextBlk: total, imported: 0n, exported: 0n, feesCollected: 0n, feesImported: 0n, recovered: 0n, created: 0n, minted: 0n });
+    const vf = valueFlowCell({
+      fromPrevBlk: this.mcTotal,
+      toNextBlk: mcStateBuilt.totalBalance,
+      imported: ex.imported,
+      exported: ex.exported,
+      feesCollected: ex.fees,
+      feesImported: 0n,
+      recovered: 0n,
+      created: 0n,
+      minted: 0n,
+    });
     const mcExtra = mcBlockExtraCell({ keyBlock: isKey, shards: descrs, config: isKey ? { addr: this.configAddr, root: this.configRoot } : null });
-    const extra = blockExtraCell(inMsgDescrCell([]), outMsgDescrCell([]), shardAccountBlocksCell([]), this.derive(`rand/-1/${r}`), this.createdBy, mcExtra);
-    const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState), extra);
+    const extra = blockExtraCell(
+      inMsgDescrCell(ex.inMsgs),
+      outMsgDescrCell(ex.outMsgs),
+      shardAccountBlocksCell([...ex.accBlocks.values()]),
+      this.derive(`rand/-1/${r}`),
+      this.createdBy,
+      mcExtra,
+    );
+    const touchedMc = this.touched(-1, ex.accBlocks);
+    const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState, touchedMc.keep), extra);
     const boc = bocOf(block);
     const ref: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
-    produced.push({ ref, boc, state: mcState, txs: [], accounts: [] });
+    produced.push({ ref, boc, state: mcState, txs: ex.txs, accounts: touchedMc.accounts });
+    this.mcTotal = mcStateBuilt.totalBalance;
     this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
     this.mcLast = ref;
     this.mcState = mcState;
@@ -479,17 +568,9 @@ export class Devnet {
     return produced;
   }
 
-  private async shardBlock(
-    r: number,
-    now: number,
-    startLt: bigint,
-    shard: bigint,
-    prev: ShardChain[],
-    oldState: Cell,
-    fromPrev: bigint,
-    afterSplit: boolean,
-    msgs: PendingMessage[],
-  ): Promise<{ produced: ProducedBlock; chain: ShardChain }> {
+  /** Executes messages in order against the accounts of `workchain`; lt from startLt + 1. */
+  private async execute(workchain: number, msgs: PendingMessage[], r: number, now: number, startLt: bigint) {
+    const accounts = this.accountsOf(workchain);
     const inMsgs: InMsg[] = [];
     const outMsgs: OutMsg[] = [];
     const accBlocks = new Map<bigint, AccountBlock>();
@@ -500,8 +581,8 @@ export class Devnet {
     let exported = 0n;
     for (const m of msgs) {
       const destId = idOf(m.dest);
-      const acc = this.accounts.get(destId);
-      const before = acc?.b64 ?? acc?.shardAccount ?? noneShardAccount();
+      const acc = accounts.get(destId);
+      const before = acc ? (acc.b64 ?? acc.cell!) : noneShardAccount();
       const lastLt = acc?.lastLt ?? 0n;
       let lt = cursor;
       if (lt <= lastLt) lt = lastLt + 1n;
@@ -512,17 +593,14 @@ export class Devnet {
         this.rejected.push({ hash: m.hash, error: res.error });
         continue;
       }
-      const tx = loadTransaction(res.tx.beginParse());
-      const after = balanceOf(res.shardAccount);
-      if (after.exists) {
-        this.accounts.set(destId, { address: m.dest, shardAccount: res.shardAccount, b64: res.shardAccountB64, balance: after.balance, lastLt: after.lastLt });
-      }
-      if (!after.exists) this.accounts.delete(destId);
+      const tx = txSummary(res.tx);
+      if (tx.endStatus === 'non-existing') accounts.delete(destId);
+      else accounts.set(destId, { address: m.dest, cell: null, b64: res.shardAccountB64, balance: 0n, lastLt: tx.lt });
       const txHash = res.tx.hash();
-      txs.push({ hash: txHash, lt: tx.lt, account: destId, workchain: 0, cell: res.tx });
-      fees += tx.totalFees.coins;
+      txs.push({ hash: txHash, lt: tx.lt, account: destId, workchain, cell: res.tx });
+      fees += tx.totalFees;
       const ab = accBlocks.get(destId) ?? { id: destId, txs: [], oldAccountHash: tx.stateUpdate.oldHash, newAccountHash: tx.stateUpdate.newHash };
-      ab.txs.push({ lt: tx.lt, cell: res.tx, totalFees: tx.totalFees.coins });
+      ab.txs.push({ lt: tx.lt, cell: res.tx, totalFees: tx.totalFees });
       ab.newAccountHash = tx.stateUpdate.newHash;
       accBlocks.set(destId, ab);
       if (m.external) inMsgs.push({ kind: 'ext', msgHash: m.hash, msg: m.cell, tx: res.tx });
@@ -536,28 +614,57 @@ export class Devnet {
       const outs = io.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
       for (const i of [...outs.keys()].sort((a, b) => a - b)) {
         const oc = outs.get(i)!;
-        const om = loadMessage(oc.beginParse());
-        if (om.info.type === 'internal') {
-          outMsgs.push({ kind: 'new', msgHash: oc.hash(), msg: oc, tx: res.tx, fwdFee: om.info.forwardFee, value: om.info.value.coins });
-          exported += om.info.value.coins;
-          // Only the basechain runs accounts here; messages elsewhere are exported and never delivered.
-          if (om.info.dest.workChain === 0) this.queue.push({
+        const om = outMsgHeader(oc);
+        if (om) {
+          outMsgs.push({ kind: 'new', msgHash: oc.hash(), msg: oc, tx: res.tx, fwdFee: om.fwdFee, value: om.value });
+          exported += om.value;
+          // Workchains -1 and 0 run accounts; messages elsewhere are exported and never delivered.
+          if (om.dest.workChain === 0 || om.dest.workChain === -1) this.queue.push({
             cell: oc,
             hash: oc.hash(),
-            dest: om.info.dest,
-            createdLt: om.info.createdLt,
+            dest: om.dest,
+            createdLt: om.createdLt,
             readyRound: r + 1,
             external: false,
-            value: om.info.value.coins,
-            fwdFee: om.info.forwardFee,
+            value: om.value,
+            fwdFee: om.fwdFee,
           });
         } else {
           outMsgs.push({ kind: 'ext', msgHash: oc.hash(), msg: oc, tx: res.tx });
         }
       }
-      cursor = tx.lt + BigInt(tx.outMessagesCount) + 1n;
+      cursor = tx.lt + BigInt(tx.outCount) + 1n;
     }
     const endLt = cursor > startLt + 1n ? cursor : startLt + 1n;
+    return { inMsgs, outMsgs, accBlocks, txs, fees, imported, exported, endLt };
+  }
+
+  /** The touched accounts' Account cells (kept whole in the merkle update) and their ShardAccounts after the block. */
+  private touched(workchain: number, accBlocks: Map<bigint, AccountBlock>) {
+    const accounts = this.accountsOf(workchain);
+    const keep: Cell[] = [];
+    const out: { id: bigint; shardAccount: Cell | null }[] = [];
+    for (const id of accBlocks.keys()) {
+      const a = accounts.get(id);
+      const cell = a ? materialize(a).cell : null;
+      if (cell) keep.push(cell.refs[0]);
+      out.push({ id, shardAccount: cell });
+    }
+    return { keep, accounts: out };
+  }
+
+  private async shardBlock(
+    r: number,
+    now: number,
+    startLt: bigint,
+    shard: bigint,
+    prev: ShardChain[],
+    oldState: Cell,
+    fromPrev: bigint,
+    afterSplit: boolean,
+    msgs: PendingMessage[],
+  ): Promise<{ produced: ProducedBlock; chain: ShardChain }> {
+    const { inMsgs, outMsgs, accBlocks, txs, fees, imported, exported, endLt } = await this.execute(0, msgs, r, now, startLt);
     const beforeSplit = this.splitAt !== null && r + 1 === this.splitAt && shard === SHARD_ALL;
     const wantMerge = this.mergeAt !== null && r + 1 === this.mergeAt && shard !== SHARD_ALL;
     const seqno = Math.max(...prev.map((p) => p.last.seqno)) + 1;
@@ -571,17 +678,11 @@ export class Devnet {
       genLt: endLt,
       minRefMcSeqno: this.mcLast.seqno,
       beforeSplit,
-      accounts: this.stateAccounts(shard),
+      accounts: this.stateAccounts(0, shard),
       masterRef: this.mcLast,
       custom: null,
     });
-    const touched: Cell[] = [];
-    const touchedAccounts: { id: bigint; shardAccount: Cell | null }[] = [];
-    for (const id of accBlocks.keys()) {
-      const a = this.accounts.get(id);
-      if (a) touched.push(a.shardAccount.refs[0]);
-      touchedAccounts.push({ id, shardAccount: a?.shardAccount ?? null });
-    }
+    const { keep: touched, accounts: touchedAccounts } = this.touched(0, accBlocks);
     const info = blockInfoCell({
       version: 0,
       workchain: 0,

@@ -4,8 +4,7 @@ import { Executor, defaultConfig } from '@ton/sandbox';
 
 export interface Executed {
   tx: Cell;
-  shardAccount: Cell;
-  /** The new ShardAccount as the emulator returned it (base64 BoC), to feed the next run without re-serializing. */
+  /** The new ShardAccount as the emulator returned it (base64 BoC): parsed only when needed. */
   shardAccountB64: string;
 }
 
@@ -36,7 +35,6 @@ export class Emulator {
     if (!res.result.success) return { error: res.result.error };
     return {
       tx: Cell.fromBase64(res.result.transaction),
-      shardAccount: Cell.fromBase64(res.result.shardAccount),
       shardAccountB64: res.result.shardAccount,
     };
   }

@@ -5,7 +5,7 @@
  * One scenario cycle spans CYCLE rounds; cycles repeat with fresh contracts.
  */
 import { Address, toNano } from '@ton/core';
-import { keyPairFromSeed } from '@ton/crypto';
+import { keyPairFromSeed } from './keys.ts';
 import {
   comment,
   jettonBurnBody,
@@ -53,6 +53,8 @@ export class Scenarios {
   readonly bob: Wallet;
   readonly carol: Wallet;
   readonly dave: Wallet;
+  /** A wallet in the masterchain (workchain -1). */
+  readonly master: Wallet;
   readonly bulk: Wallet[];
   readonly cycles: CycleRecord[] = [];
   private readonly fanout: number;
@@ -69,18 +71,19 @@ export class Scenarios {
     this.bob = w('bob', 'v5r1');
     this.carol = w('carol', 'v4r2');
     this.dave = w('dave', 'v5r1');
+    this.master = makeWallet('v4r2', key('master'), devnet.globalId, -1);
     const n = opts.bulkWallets ?? 8;
     this.bulk = Array.from({ length: n }, (_, i) => w(`bulk/${i}`, i % 2 === 0 ? 'v4r2' : 'v5r1'));
     this.fanout = Math.min(4, Math.max(1, opts.bulkFanout ?? 4));
     this.scripted = opts.scripted ?? true;
-    for (const x of [this.alice, this.bob, this.carol, this.dave, ...this.bulk]) {
+    for (const x of [this.alice, this.bob, this.carol, this.dave, this.master, ...this.bulk]) {
       devnet.addGenesisAccount(x.address, x.init, toNano('1000000'));
     }
   }
 
   /** The named genesis wallets (funded in the zero state), for live use. */
   wallets(): Wallet[] {
-    return [this.alice, this.bob, this.carol, this.dave, ...this.bulk];
+    return [this.alice, this.bob, this.carol, this.dave, this.master, ...this.bulk];
   }
 
   private send(w: Wallet, transfers: Transfer[], now: number, deploy = false): void {
@@ -161,6 +164,9 @@ export class Scenarios {
         // Mint NFT item 0 owned by dave.
         { to: collection, value: toNano('0.2'), bounce: true, body: nftMintBody(q, 0n, toNano('0.1'), dave.address, `item-${cycle}-0.json`) },
       ], now);
+    } else if (off === 4) {
+      // Masterchain -> basechain and back (the answer crosses again in the next round).
+      this.send(this.master, [{ to: alice.address, value: toNano('2'), bounce: true, body: comment(`from the masterchain, cycle ${cycle}`) }], now);
     } else if (off === 6) {
       // Jetton transfer with a forward payload: bob -> dave (notification to dave, excesses to bob).
       this.send(bob, [
@@ -178,6 +184,8 @@ export class Scenarios {
     } else if (off === 10) {
       // Burn: bob's jetton wallet -> minter burn_notification -> excesses to bob.
       this.send(bob, [{ to: jettonWalletAddress(bob.address, minter), value: toNano('0.2'), bounce: true, body: jettonBurnBody(q, 30_000_000_000n, bob.address) }], now);
+    } else if (off === 8) {
+      this.send(bob, [{ to: this.master.address, value: toNano('1'), bounce: true, body: comment(`to the masterchain, cycle ${cycle}`) }], now);
     } else if (off === 12) {
       this.send(alice, [{ to: bob.address, value: toNano('0.25'), bounce: true, body: comment(`thanks, cycle ${cycle}`) }], now);
     }

@@ -542,6 +542,7 @@ export class LiteHandlers {
       unixTime: sb.header.genUtime,
       balance: account_.balance,
       randomSeed: Buffer.alloc(32),
+      libs: this.librariesCell(),
       gasLimit: 1_000_000n,
       debugEnabled: false,
     });
@@ -557,6 +558,16 @@ export class LiteHandlers {
     if (fromState) return fromState;
     for (const b of [...this.source.shardBlocks(-1, SHARD_ALL)].reverse()) if (b.configRoot) return b.configRoot;
     return null;
+  }
+
+  /** The masterchain state's public libraries as the emulator wants them (HashmapE 256 ^Cell root). */
+  private librariesCell(): Cell | undefined {
+    const state = this.source.getState(this.source.lastMasterchain().id);
+    const libs = state ? librariesOf(state) : null;
+    if (!libs || libs.size === 0) return undefined;
+    const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+    for (const [k, v] of libs) dict.set(k, v);
+    return beginCell().storeDictDirect(dict).endCell();
   }
 
   private configInfo(q: TlObject): TlObject {

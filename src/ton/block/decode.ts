@@ -109,7 +109,14 @@ export function decodeBlock(boc: Uint8Array): DecodedBlock {
     const addr = v.hex(256, true);
     walkHashmapInline(v, 64, (_k, t) => {
       skipCurrencyCollection(t); // aug extra
-      const tx = readTransaction(cells, t.loadRef(), info.workchain);
+      const txCell = t.loadRef();
+      let tx: TransactionRow;
+      try {
+        tx = readTransaction(cells, txCell, info.workchain);
+      } catch (e) {
+        if (e instanceof DecodeError) throw new DecodeError(`transaction ${cells.hashHex(txCell)} of account ${info.workchain}:${addr}: ${e.message}`);
+        throw e;
+      }
       tx.block_ref = blockRef;
       transactions.push(tx);
       const prev = lastTx.get(addr);

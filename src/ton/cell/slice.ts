@@ -15,8 +15,11 @@ export class Slice {
   readonly end: number;
   ref: number;
   readonly refEnd: number;
+  /** what is being read, for error messages */
+  readonly what: string;
 
-  constructor(cells: Cells, cell: number) {
+  constructor(cells: Cells, cell: number, what = 'cell') {
+    this.what = what;
     this.cells = cells;
     this.cell = cell;
     this.pos = cells.dataOff[cell] * 8;
@@ -30,7 +33,7 @@ export class Slice {
     if (cells.type[cell] !== CELL_ORDINARY) {
       throw new DecodeError(`${what}: cell is ${cells.type[cell] === 1 ? 'pruned' : 'exotic'} in this BoC`);
     }
-    return new Slice(cells, cell);
+    return new Slice(cells, cell, what);
   }
 
   get bitsLeft(): number {
@@ -47,7 +50,7 @@ export class Slice {
   }
 
   private need(n: number): void {
-    if (this.pos + n > this.end) throw new DecodeError(`cell underflow: need ${n} bits, ${this.end - this.pos} left`);
+    if (this.pos + n > this.end) throw new DecodeError(`${this.what}: cell underflow (need ${n} bits, ${this.end - this.pos} left)`);
   }
 
   skip(n: number): void {
@@ -159,7 +162,7 @@ export class Slice {
   }
 
   loadRef(): number {
-    if (this.ref >= this.refEnd) throw new DecodeError('cell underflow: no more refs');
+    if (this.ref >= this.refEnd) throw new DecodeError(`${this.what}: cell underflow (no more refs)`);
     return this.cells.refs[this.cell * 4 + this.ref++];
   }
 

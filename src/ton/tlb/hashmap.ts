@@ -48,7 +48,7 @@ function walkEdge(cells: Cells, cell: number, m: number, depth: number, key: Uin
     if (t === CELL_PRUNED && allowPruned) return;
     throw new DecodeError(`${what}: ${t === CELL_PRUNED ? 'pruned' : 'exotic'} cell inside the dictionary (not a full block?)`);
   }
-  walkEdgeSlice(new Slice(cells, cell), m, depth, key, leaf, allowPruned, what);
+  walkEdgeSlice(new Slice(cells, cell, what), m, depth, key, leaf, allowPruned, what);
 }
 
 function walkEdgeSlice(s: Slice, m: number, depth: number, key: Uint8Array, leaf: LeafFn, allowPruned: boolean, what: string): void {

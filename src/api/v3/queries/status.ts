@@ -34,7 +34,7 @@ export async function indexStatus(db: Db, node?: LegacyNode, now = Math.floor(Da
   const first = a?.first === null || a?.first === undefined ? null : Number(a.first);
   const last = a?.last === null || a?.last === undefined ? null : Number(a.last);
   const n = Number(a?.n ?? 0);
-  let network: number | null = null;
+  let network: number | null;
   try {
     network = (await node?.lastMcSeqno?.()) ?? null;
   } catch {

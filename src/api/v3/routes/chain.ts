@@ -332,10 +332,10 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       }
       const byUtime = q.start_utime !== undefined || q.end_utime !== undefined;
       const col = byUtime ? 'created_at' : 'created_lt';
-      if (q.start_utime !== undefined) (p.sut = q.start_utime), c.push('created_at >= {sut:UInt32}');
-      if (q.end_utime !== undefined) (p.eut = q.end_utime), c.push('created_at <= {eut:UInt32}');
-      if (q.start_lt !== undefined) (p.slt = q.start_lt), c.push('created_lt >= {slt:UInt64}');
-      if (q.end_lt !== undefined) (p.elt = q.end_lt), c.push('created_lt <= {elt:UInt64}');
+      if (q.start_utime !== undefined) { p.sut = q.start_utime; c.push('created_at >= {sut:UInt32}'); }
+      if (q.end_utime !== undefined) { p.eut = q.end_utime; c.push('created_at <= {eut:UInt32}'); }
+      if (q.start_lt !== undefined) { p.slt = q.start_lt; c.push('created_lt >= {slt:UInt64}'); }
+      if (q.end_lt !== undefined) { p.elt = q.end_lt; c.push('created_lt <= {elt:UInt64}'); }
       if (q.exclude_externals) c.push(`${col} IS NOT NULL`);
       if (q.only_externals) c.push(`${col} IS NULL`);
       const where = c.length ? 'WHERE ' + c.join(' AND ') : '';

@@ -57,10 +57,10 @@ async function findTraces(db: Db, f: TraceFilter, q: Parsed, pg: Page): Promise<
   }
   if (f.state) c.push(`state = '${f.state}'`);
   const byUtime = q.start_utime !== undefined || q.end_utime !== undefined;
-  if (q.start_utime !== undefined) (p.sut = q.start_utime), c.push('end_utime >= {sut:UInt32}');
-  if (q.end_utime !== undefined) (p.eut = q.end_utime), c.push('end_utime <= {eut:UInt32}');
-  if (q.start_lt !== undefined) (p.slt = q.start_lt), c.push('end_lt >= {slt:UInt64}');
-  if (q.end_lt !== undefined) (p.elt = q.end_lt), c.push('end_lt <= {elt:UInt64}');
+  if (q.start_utime !== undefined) { p.sut = q.start_utime; c.push('end_utime >= {sut:UInt32}'); }
+  if (q.end_utime !== undefined) { p.eut = q.end_utime; c.push('end_utime <= {eut:UInt32}'); }
+  if (q.start_lt !== undefined) { p.slt = q.start_lt; c.push('end_lt >= {slt:UInt64}'); }
+  if (q.end_lt !== undefined) { p.elt = q.end_lt; c.push('end_lt <= {elt:UInt64}'); }
   const col = byUtime ? 'end_utime' : 'end_lt';
   return db.q(
     `SELECT * FROM traces FINAL ${c.length ? 'WHERE ' + c.join(' AND ') : ''} ORDER BY ${col} ${pg.dir}, trace_id ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
@@ -266,16 +266,16 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
             p.mh = q.msg_hash;
             c.push(`hasAny(tx_hashes, (SELECT groupArray(hash) FROM transactions WHERE (account, lt) IN (SELECT tx_account, tx_lt FROM message_hashes WHERE hash IN {mh:Array(FixedString(64))})))`);
           }
-          if (q.mc_seqno !== undefined) (p.mc = q.mc_seqno), c.push('trace_mc_seqno_end = {mc:UInt32}');
-          if (q.start_utime !== undefined) (p.sut = q.start_utime), c.push('trace_end_utime >= {sut:UInt32}');
-          if (q.end_utime !== undefined) (p.eut = q.end_utime), c.push('trace_end_utime <= {eut:UInt32}');
-          if (q.start_lt !== undefined) (p.slt = q.start_lt), c.push('trace_end_lt >= {slt:UInt64}');
-          if (q.end_lt !== undefined) (p.elt = q.end_lt), c.push('trace_end_lt <= {elt:UInt64}');
+          if (q.mc_seqno !== undefined) { p.mc = q.mc_seqno; c.push('trace_mc_seqno_end = {mc:UInt32}'); }
+          if (q.start_utime !== undefined) { p.sut = q.start_utime; c.push('trace_end_utime >= {sut:UInt32}'); }
+          if (q.end_utime !== undefined) { p.eut = q.end_utime; c.push('trace_end_utime <= {eut:UInt32}'); }
+          if (q.start_lt !== undefined) { p.slt = q.start_lt; c.push('trace_end_lt >= {slt:UInt64}'); }
+          if (q.end_lt !== undefined) { p.elt = q.end_lt; c.push('trace_end_lt <= {elt:UInt64}'); }
         }
       }
-      if ((q.action_type as string[] | undefined)?.length) (p.at = q.action_type), c.push('type IN {at:Array(String)}');
+      if ((q.action_type as string[] | undefined)?.length) { p.at = q.action_type; c.push('type IN {at:Array(String)}'); }
       else c.push('type IN {types:Array(String)} AND NOT hasAny(ancestor_type, {types:Array(String)})');
-      if ((q.exclude_action_type as string[] | undefined)?.length) (p.xt = q.exclude_action_type), c.push('type NOT IN {xt:Array(String)}');
+      if ((q.exclude_action_type as string[] | undefined)?.length) { p.xt = q.exclude_action_type; c.push('type NOT IN {xt:Array(String)}'); }
       const u = q.start_utime !== undefined || q.end_utime !== undefined;
       const d = pg.dir;
       const rows = await db.q(

@@ -1,0 +1,14 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { Cell } from '@ton/core';
+import { blockRootHash, decodeBlockHeader } from '../src/ton/index.ts';
+const files = readdirSync('/tmp/tg-dev1/blocks').map((f) => readFileSync('/tmp/tg-dev1/blocks/' + f));
+console.log(files.length, 'files', files.reduce((a, b) => a + b.length, 0), 'bytes');
+let t = performance.now();
+for (const f of files) Cell.fromBoc(f)[0].hash();
+console.log('@ton/core fromBoc+hash', (performance.now() - t).toFixed(0), 'ms');
+t = performance.now();
+for (const f of files) blockRootHash(f);
+console.log('src/ton blockRootHash', (performance.now() - t).toFixed(0), 'ms');
+t = performance.now();
+for (const f of files) decodeBlockHeader(f);
+console.log('src/ton decodeBlockHeader', (performance.now() - t).toFixed(0), 'ms');

@@ -1,0 +1,166 @@
+/**
+ * API v3 load benchmark (npm run bench:api): a chdb store of BENCH_TX transactions (default 1 000 000,
+ * the store's synthetic generator over the decoded fixture blocks), the real server (shell + v3 group)
+ * on 127.0.0.1, and autocannon against the point lookups and lists. Prints requests/s and p50/p99 per
+ * scenario. Traffic goes to the loopback address only; every run is bounded by BENCH_SECONDS.
+ *
+ * Env: BENCH_TX (default 1000000), BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS
+ * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
+ * transactions than BENCH_TX).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { KeyStore } from '../src/api/auth/index.ts';
+import { buildServer } from '../src/api/server.ts';
+import { v3Group } from '../src/api/v3/index.ts';
+import { fillSyntheticStore, openStore, templatesFromBlocks, type StoreClient } from '../src/store/index.ts';
+import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Req = Record<string, unknown>;
+// autocannon ships no types (and @types/autocannon is not a dependency): the part used here
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { setupRequest: (req: Req) => Req }[];
+}) => Promise<CannonResult>;
+
+const TX = Number(process.env.BENCH_TX ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const SAMPLES = 500;
+
+function fixtureBlocks(): DecodedBlock[] {
+  const root = new URL('../test/fixtures/blocks/', import.meta.url).pathname;
+  const out: DecodedBlock[] = [];
+  for (const net of readdirSync(root)) {
+    const dir = join(root, net);
+    if (net === 'proofs' || !statSync(dir).isDirectory()) continue;
+    for (const f of readdirSync(dir).sort()) {
+      if (!f.endsWith('.boc')) continue;
+      try {
+        out.push(decodeBlock(readFileSync(join(dir, f))));
+      } catch {
+        /* pruned fixture BoCs are not templates */
+      }
+    }
+  }
+  return out;
+}
+
+const b64 = (hex: string) => encodeURIComponent(Buffer.from(hex, 'hex').toString('base64'));
+
+/**
+ * Derived rows the entity / trace stages would write, so their endpoints have data at this size:
+ * jetton transfers from messages carrying transfer#0f8a7ea5, one trace per transaction of a sample.
+ */
+async function deriveEntities(store: StoreClient): Promise<void> {
+  const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM jetton_transfers');
+  if (Number(n) > 0) return;
+  await store.command(`
+    INSERT INTO jetton_transfers (tx_hash, tx_lt, tx_now, tx_aborted, mc_seqno, query_id, amount, source, destination, jetton_wallet_address,
+                                  jetton_master_address, response_destination, custom_payload, forward_ton_amount, forward_payload, trace_id)
+    SELECT tx_hash, tx_lt, ifNull(created_at, 0), false, mc_seqno, 0, ifNull(value, 0), ifNull(source, ''), ifNull(destination, ''), tx_account,
+           '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE', source, NULL, NULL, NULL, NULL
+    FROM messages WHERE direction = 'in' AND opcode = 260734629`);
+  await store.command(`
+    INSERT INTO traces (trace_id, external_hash, external_hash_norm, mc_seqno_start, mc_seqno_end, start_lt, start_utime, end_lt, end_utime,
+                        state, pending_edges, edges, nodes, classification_state)
+    SELECT hash, NULL, NULL, mc_block_seqno, mc_block_seqno, lt, now, lt, now, 'complete', 0, 1, 1, 'unclassified'
+    FROM transactions_by_lt WHERE cityHash64(hash) % 50 = 0`);
+  await store.command(`
+    INSERT INTO trace_transactions (trace_id, lt, account, hash)
+    SELECT hash, lt, account, hash FROM transactions_by_lt WHERE cityHash64(hash) % 50 = 0`);
+}
+
+interface Scenario {
+  name: string;
+  paths: string[];
+}
+
+async function sample(store: StoreClient): Promise<Scenario[]> {
+  const txs = await store.query<{ hash: string; account: string }>('SELECT hash, account FROM transactions_by_lt ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
+  const msgs = await store.query<{ msg_hash: string }>('SELECT msg_hash FROM message_hashes ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
+  const owners = await store.query<{ source: string }>("SELECT source FROM jetton_transfers WHERE source != '' ORDER BY rand() LIMIT {n:UInt32}", { n: SAMPLES });
+  const traces = await store.query<{ trace_id: string }>('SELECT trace_id FROM traces ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
+  return [
+    { name: 'transactions by account (limit 10)', paths: txs.map((t) => `/api/v3/transactions?account=${t.account}&limit=10`) },
+    { name: 'transaction by hash', paths: txs.map((t) => `/api/v3/transactions?hash=${b64(t.hash)}`) },
+    { name: 'message by hash', paths: msgs.map((m) => `/api/v3/messages?msg_hash=${b64(m.msg_hash)}`) },
+    { name: 'accountStates', paths: txs.map((t) => `/api/v3/accountStates?address=${t.account}`) },
+    { name: 'jetton/transfers by owner (limit 10)', paths: owners.map((o) => `/api/v3/jetton/transfers?owner_address=${o.source}&limit=10`) },
+    { name: 'traces by trace_id', paths: traces.map((t) => `/api/v3/traces?trace_id=${b64(t.trace_id)}`) },
+  ];
+}
+
+async function run(url: string, s: Scenario) {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length] }) }],
+  });
+  return {
+    scenario: s.name,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'max ms': result.latency.max,
+    requests: result.requests.total,
+    'non-2xx': result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function main() {
+  console.log(`bench:api  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const dir = process.env.BENCH_DATA ?? mkdtempSync(join(tmpdir(), 'tg-bench-api-'));
+  const store = await openStore({ dataDir: dir });
+  const app = buildServer({
+    networks: [{ name: 'mainnet', testnet: false, services: {} }],
+    keys: new KeyStore({ anonymous: { rps: 1_000_000_000 } }),
+    groups: [v3Group({ store })],
+  });
+  try {
+    const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions_by_lt');
+    if (Number(n) < TX) {
+      const t0 = performance.now();
+      const r = await fillSyntheticStore(store, templatesFromBlocks(fixtureBlocks()), { transactions: TX - Number(n), writer: { maxRows: 300_000 } });
+      console.log(`filled ${r.transactions.toLocaleString('en')} synthetic transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    await deriveEntities(store);
+    const [{ total }] = await store.query<{ total: string }>('SELECT count() AS total FROM transactions_by_lt');
+    const [{ jt }] = await store.query<{ jt: string }>('SELECT count() AS jt FROM jetton_transfers');
+    const [{ tr }] = await store.query<{ tr: string }>('SELECT count() AS tr FROM traces');
+    console.log(`store: ${Number(total).toLocaleString('en')} transactions, ${Number(jt).toLocaleString('en')} jetton transfers, ${Number(tr).toLocaleString('en')} traces (${dir})`);
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const scenarios = await sample(store);
+    // warm-up: one pass over every sample path (first reads load marks and primary keys)
+    for (const s of scenarios) for (const p of s.paths.slice(0, 50)) await app.inject({ method: 'GET', url: p });
+    const rows = [];
+    for (const s of scenarios) {
+      const probe = await app.inject({ method: 'GET', url: s.paths[0] });
+      if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
+      rows.push(await run(url, s));
+    }
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions`);
+    console.table(rows);
+    console.log(JSON.stringify({ transactions: Number(total), connections: CONNECTIONS, seconds: SECONDS, results: rows }));
+  } finally {
+    await app.close();
+    await store.close();
+    if (!process.env.BENCH_DATA) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,153 @@
+/**
+ * Store benchmark (npm run bench:store): decoded fixture blocks scaled up to BENCH_TX transactions
+ * (default 1 000 000) through the real writer into a fresh chdb store, then lookup latencies at that
+ * size and the data size on disk.
+ *
+ * Env: BENCH_TX (default 1000000), BENCH_FORMAT_TX (transactions per format in the JSONEachRow vs
+ * JSONCompactEachRow comparison, default 20000), BENCH_SAMPLES (lookups per kind, default 200),
+ * BENCH_DATA (keep the store in this dir instead of a temp dir).
+ */
+import { readFileSync, mkdtempSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import {
+  blockById,
+  fillSyntheticStore,
+  latestAccountState,
+  messagesByHash,
+  openStore,
+  templatesFromBlocks,
+  transactionsByAccount,
+  transactionsByHash,
+  transactionsByMcSeqno,
+  type InsertFormat,
+  type StoreClient,
+} from '../src/store/index.ts';
+import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
+
+const TX = Number(process.env.BENCH_TX ?? 1_000_000);
+const FORMAT_TX = Number(process.env.BENCH_FORMAT_TX ?? 20_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+
+function fixtureBlocks(): DecodedBlock[] {
+  const root = new URL('../test/fixtures/blocks/', import.meta.url).pathname;
+  const out: DecodedBlock[] = [];
+  for (const net of readdirSync(root)) {
+    const dir = join(root, net);
+    if (net === 'proofs' || !statSync(dir).isDirectory()) continue;
+    for (const f of readdirSync(dir).sort()) {
+      if (!f.endsWith('.boc')) continue;
+      try {
+        out.push(decodeBlock(readFileSync(join(dir, f))));
+      } catch {
+        /* a block the decoder rejects is not a template */
+      }
+    }
+  }
+  return out;
+}
+
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1e6;
+};
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function timeIt<T>(label: string, inputs: T[], fn: (x: T) => Promise<unknown[] | unknown>, expectRows = true) {
+  const ms: number[] = [];
+  let empty = 0;
+  for (const x of inputs) {
+    const t = performance.now();
+    const r = await fn(x);
+    ms.push(performance.now() - t);
+    if (expectRows && (r === null || (Array.isArray(r) && r.length === 0))) empty++;
+  }
+  ms.sort((a, b) => a - b);
+  const row = { lookup: label, n: inputs.length, p50_ms: +pct(ms, 50).toFixed(2), p99_ms: +pct(ms, 99).toFixed(2), empty };
+  console.log(`  ${label.padEnd(34)} p50 ${row.p50_ms.toFixed(2).padStart(8)} ms   p99 ${row.p99_ms.toFixed(2).padStart(8)} ms   (n=${row.n}${empty ? `, EMPTY ${empty}` : ''})`);
+  return row;
+}
+
+async function fill(store: StoreClient, templates: ReturnType<typeof templatesFromBlocks>, transactions: number, format: InsertFormat, firstCopy: number) {
+  const c0 = process.cpuUsage();
+  const r = await fillSyntheticStore(store, templates, { transactions, firstCopy, writer: { format, maxRows: 300_000 } });
+  const cpu = cpuSeconds(c0);
+  const s = r.ms / 1000;
+  console.log(
+    `  ${format.padEnd(19)} ${r.transactions} tx, ${r.rows} rows in ${s.toFixed(1)} s (process CPU ${cpu.toFixed(1)} s): ` +
+      `${Math.round(r.transactions / s)} tx/s, ${Math.round(r.rows / s)} rows/s`,
+  );
+  return { ...r, cpu };
+}
+
+async function main() {
+  console.log(`bench:store  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const blocks = fixtureBlocks();
+  const templates = templatesFromBlocks(blocks);
+  console.log(`templates: ${blocks.length} decoded fixture blocks, ${blocks.reduce((n, b) => n + b.transactions.length, 0)} transactions`);
+
+  const dir = process.env.BENCH_DATA ?? mkdtempSync(join(tmpdir(), 'tg-bench-store-'));
+  const store = await openStore({ dataDir: dir });
+  try {
+    console.log('\ninsert (real writer: blockToRows rows -> encode -> chdb, all tables, markers last)');
+    const a = await fill(store, templates, FORMAT_TX, 'JSONEachRow', 0);
+    const b = await fill(store, templates, FORMAT_TX, 'JSONCompactEachRow', a.nextCopy);
+    const rest = Math.max(0, TX - a.transactions - b.transactions);
+    const main = await fill(store, templates, rest, 'JSONCompactEachRow', b.nextCopy);
+    const [{ n: total }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
+
+    console.log(`\nlookups at ${Number(total).toLocaleString('en')} transactions (FINAL reads, unmerged parts as left by ingestion)`);
+    const txs = await store.query<{ hash: string; account: string; lt: string; mc_block_seqno: number }>(
+      `SELECT hash, account, lt, mc_block_seqno FROM transactions_by_lt ORDER BY rand() LIMIT {n:UInt32}`,
+      { n: SAMPLES },
+    );
+    const msgs = await store.query<{ msg_hash: string }>(`SELECT msg_hash FROM messages ORDER BY rand() LIMIT {n:UInt32}`, { n: SAMPLES });
+    const norms = await store.query<{ hash: string }>(`SELECT hash FROM message_hashes WHERE is_norm = 1 ORDER BY rand() LIMIT {n:UInt32}`, { n: SAMPLES });
+    const blks = await store.query<{ workchain: number; shard: string; seqno: number }>(
+      `SELECT workchain, lpad(hex(shard), 16, '0') AS shard, seqno FROM blocks ORDER BY rand() LIMIT {n:UInt32}`,
+      { n: SAMPLES },
+    );
+    const lat = [
+      await timeIt('transaction by hash', txs, (t) => transactionsByHash(store, [t.hash])),
+      await timeIt('account txs (latest 20)', txs, (t) => transactionsByAccount(store, t.account, { limit: 20 })),
+      await timeIt('account txs, lt range (10 txs)', txs, (t) =>
+        transactionsByAccount(store, t.account, { endLt: BigInt(t.lt), limit: 10 })),
+      await timeIt('message by hash', msgs, (m) => messagesByHash(store, [m.msg_hash])),
+      await timeIt('message by normalized hash', norms, (m) => messagesByHash(store, [m.hash])),
+      await timeIt('latest state by account', txs, (t) => latestAccountState(store, t.account)),
+      await timeIt('block by (wc, shard, seqno)', blks, (x) => blockById(store, x.workchain, x.shard, x.seqno)),
+      await timeIt('transactions by mc_block_seqno', txs, (t) => transactionsByMcSeqno(store, t.mc_block_seqno)),
+    ];
+
+    const parts = await store.query<{ table: string; bytes: string; rows: string }>(
+      `SELECT table, sum(bytes_on_disk) AS bytes, sum(rows) AS rows FROM system.parts
+       WHERE active AND database = currentDatabase() GROUP BY table ORDER BY sum(bytes_on_disk) DESC`,
+    );
+    const bytes = parts.reduce((n, p) => n + Number(p.bytes), 0);
+    const perM = bytes / (Number(total) / 1e6);
+    console.log(`\ndisk: ${(bytes / 2 ** 20).toFixed(1)} MiB for ${Number(total).toLocaleString('en')} transactions = ${(perM / 2 ** 20).toFixed(1)} MiB per million transactions`);
+    for (const p of parts.slice(0, 8)) console.log(`  ${p.table.padEnd(24)} ${(Number(p.bytes) / 2 ** 20).toFixed(1).padStart(8)} MiB  ${Number(p.rows).toLocaleString('en').padStart(12)} rows`);
+
+    const summary = {
+      transactions: Number(total),
+      insert: {
+        json_each_row_tx_per_s: Math.round(a.transactions / (a.ms / 1000)),
+        json_compact_tx_per_s: Math.round(b.transactions / (b.ms / 1000)),
+        main_tx_per_s: Math.round(main.transactions / (main.ms / 1000)),
+        main_rows_per_s: Math.round(main.rows / (main.ms / 1000)),
+        main_cpu_s: +main.cpu.toFixed(1),
+      },
+      lookups: lat,
+      disk_mib_per_million_tx: +(perM / 2 ** 20).toFixed(1),
+    };
+    console.log('\n' + JSON.stringify(summary));
+  } finally {
+    await store.close();
+    if (!process.env.BENCH_DATA) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

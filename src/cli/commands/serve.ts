@@ -1,0 +1,192 @@
+/**
+ * `ton-gateway serve`: the HTTP APIs. API v2 (node layer) over each network's liteservers; API v3
+ * (indexed) for networks with a store. Networks are told apart by path prefix: the first at `/`, the
+ * others at `/<name>` (e.g. `/testnet/api/v2/...`), or `base_path` in the config.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import YAML from 'yaml';
+import { CliError, type Command } from '../command.ts';
+import { buildServer, type NetworkContext, type RouteGroup } from '../../api/server.ts';
+import { KeyConfigError, KeyStore, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
+import { LiteNode, legacyNode, v2Group } from '../../api/v2/index.ts';
+import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
+
+const networkSchema = z
+  .object({
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+    /** "bundled" (mainnet/testnet config shipped with ton-gateway) or a path to a global config / devnet liteserver.json. */
+    liteservers: z.string().default('bundled'),
+    archival_liteservers: z.string().optional(),
+    testnet: z.boolean().optional(),
+    base_path: z.string().regex(/^(\/[a-z0-9-]+)*$/, 'like /testnet or empty').optional(),
+    timeout_ms: z.number().int().positive().optional(),
+    /** Store of the indexed API v3 (ClickHouse server URL or embedded data dir); omit to serve v2 only. */
+    store: z.object({ url: z.string().optional(), data_dir: z.string().optional(), user: z.string().optional(), password: z.string().optional(), database: z.string().optional() }).strict().optional(),
+  })
+  .strict();
+
+const configSchema = z
+  .object({
+    host: z.string().default('0.0.0.0'),
+    port: z.number().int().min(0).max(65535).default(8080),
+    trust_proxy: z.boolean().default(false),
+    /** Path to the keys file, or the keys config inline (see src/api/auth/keys.ts). */
+    keys: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    redis_url: z.string().optional(),
+    networks: z.array(networkSchema).min(1).default([{ name: 'mainnet', liteservers: 'bundled' }]),
+  })
+  .strict();
+
+export type ServeConfig = z.output<typeof configSchema>;
+
+function readConfig(path: string): ServeConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = /\.ya?ml$/i.test(path) ? YAML.parse(text) : JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
+  }
+  const r = configSchema.safeParse(json ?? {});
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new CliError(`${path}: ${i.path.join('.') || '(root)'}: ${i.message}`);
+  }
+  return r.data;
+}
+
+function endpointsOf(spec: string, name: string) {
+  try {
+    if (spec === 'bundled') return loadLiteservers({ network: parseNetwork(name) as NetworkName });
+    return loadLiteservers({ configPath: spec });
+  } catch (e) {
+    if (e instanceof NetworkConfigError) throw new CliError(`network ${name}: ${e.message}`);
+    throw e;
+  }
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve the HTTP APIs (v2 over liteservers, v3 over the store)',
+  usage: [
+    'Usage: ton-gateway serve [--config FILE] [--port 8080] [--host 0.0.0.0] [--network mainnet|testnet] [--keys FILE]',
+    '',
+    'Serves API v2 (/api/v2/..., toncenter compatible, answered from liteservers) for each network, and',
+    'API v3 (/api/v3/...) for networks with a store. The first network is served at /, the others at',
+    '/<name> (e.g. /testnet/api/v2/getMasterchainInfo) unless base_path says otherwise.',
+    '',
+    'Options:',
+    '  --config FILE   JSON or YAML: {host, port, trust_proxy, keys, redis_url, networks: [{name, liteservers,',
+    '                  archival_liteservers, testnet, base_path, timeout_ms, store}]}',
+    '  --port P        listen port (default 8080, or the config)',
+    '  --host H        listen address (default 0.0.0.0)',
+    '  --network N     without --config: serve the bundled mainnet or testnet liteservers',
+    '  --keys FILE     API keys and plans (JSON): {anonymous:{rps}, plans:{name:{rps, networks}}, keys:[{sha256, plan}]}',
+    '  --hash-key KEY  print the sha256 of an API key (for the keys file) and exit',
+    '',
+    'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate. Set redis_url to',
+    'share limits between several API processes.',
+  ].join('\n'),
+  async run(argv) {
+    let configPath: string | undefined;
+    let port: number | undefined;
+    let host: string | undefined;
+    let network: string | undefined;
+    let keysPath: string | undefined;
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i];
+      const val = () => {
+        const v = argv[++i];
+        if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value`);
+        return v;
+      };
+      if (a === '--config') configPath = val();
+      else if (a === '--port') {
+        const v = val();
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new CliError(`--port must be 0..65535, got "${v}"`);
+        port = Number(v);
+      } else if (a === '--host') host = val();
+      else if (a === '--network') network = val();
+      else if (a === '--keys') keysPath = val();
+      else if (a === '--hash-key') {
+        const { hashApiKey } = await import('../../api/auth/keys.ts');
+        console.log(hashApiKey(val()));
+        return 0;
+      } else throw new CliError(`unknown option "${a}" (see --help)`);
+    }
+    const config: ServeConfig = configPath ? readConfig(configPath) : configSchema.parse({ networks: [{ name: network ?? 'mainnet' }] });
+    if (configPath && network) throw new CliError('--network applies without --config only; list networks in the config');
+    let keys: KeyStore;
+    try {
+      const spec = keysPath ?? config.keys;
+      keys = spec === undefined ? new KeyStore() : typeof spec === 'string' ? KeyStore.fromFile(spec) : new KeyStore(spec as never);
+    } catch (e) {
+      if (e instanceof KeyConfigError) throw new CliError(e.message);
+      throw e;
+    }
+    const limiter: RateLimiter = config.redis_url ? new RedisRateLimiter(config.redis_url) : new MemoryRateLimiter();
+
+    const pools: LiteserverPool[] = [];
+    const networks: NetworkContext[] = [];
+    const stores: { close(): Promise<void> }[] = [];
+    for (const n of config.networks) {
+      const pool = new LiteserverPool(endpointsOf(n.liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 });
+      pools.push(pool);
+      const archival = n.archival_liteservers ? new LiteserverPool(endpointsOf(n.archival_liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 }) : undefined;
+      if (archival) pools.push(archival);
+      const node = LiteNode.fromPool(pool, { archivalPool: archival, timeoutMs: n.timeout_ms ?? 10_000 });
+      const services: Record<string, unknown> = { node };
+      if (n.store) {
+        const { openStore } = await import('../../store/index.ts');
+        const store = await openStore({ url: n.store.url, dataDir: n.store.data_dir, user: n.store.user, password: n.store.password, database: n.store.database, migrate: false });
+        stores.push(store);
+        services.store = store;
+      }
+      networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
+    }
+    const groups: RouteGroup[] = [v2Group()];
+    if (networks.some((n) => n.services.store)) {
+      // Loaded only when a store is configured: v2-only deployments do not need the indexed API.
+      const { v3Group } = await import('../../api/v3/index.ts');
+      groups.push(
+        v3Group((net) => ({
+          store: net.services.store as never,
+          testnet: net.testnet,
+          node: legacyNode(net as NetworkContext),
+        })),
+      );
+    }
+    await Promise.all(
+      pools.map((p) =>
+        p.start().catch((e: Error) => {
+          console.error(`ton-gateway serve: ${e.message} (serving anyway; node calls answer 504 until a liteserver answers)`);
+        }),
+      ),
+    );
+    const app = buildServer({ networks, keys, limiter, groups, trustProxy: config.trust_proxy, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+    const listenPort = port ?? config.port;
+    const listenHost = host ?? config.host;
+    try {
+      await app.listen({ port: listenPort, host: listenHost });
+    } catch (e) {
+      throw new CliError(`cannot listen on ${listenHost}:${listenPort}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    const bases = networks.map((n, i) => `${n.name} at ${n.basePath ?? (i === 0 ? '' : `/${n.name}`)}/api/v2`);
+    console.log(`ton-gateway serve: listening on ${listenHost}:${listenPort}; ${bases.join(', ')}`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await app.close();
+    await Promise.all(pools.map((p) => p.close()));
+    await Promise.all(stores.map((s) => s.close()));
+    return 0;
+  },
+};
