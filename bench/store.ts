@@ -59,12 +59,17 @@ function pct(sorted: number[], p: number): number {
 async function timeIt<T>(label: string, inputs: T[], fn: (x: T) => Promise<unknown[] | unknown>, expectRows = true) {
   const ms: number[] = [];
   let empty = 0;
+  let firstEmpty: T | undefined;
   for (const x of inputs) {
     const t = performance.now();
     const r = await fn(x);
     ms.push(performance.now() - t);
-    if (expectRows && (r === null || (Array.isArray(r) && r.length === 0))) empty++;
+    if (expectRows && (r === null || (Array.isArray(r) && r.length === 0))) {
+      empty++;
+      firstEmpty ??= x;
+    }
   }
+  if (firstEmpty !== undefined) console.log(`  (no rows for ${JSON.stringify(firstEmpty)})`);
   ms.sort((a, b) => a - b);
   const row = { lookup: label, n: inputs.length, p50_ms: +pct(ms, 50).toFixed(2), p99_ms: +pct(ms, 99).toFixed(2), empty };
   console.log(`  ${label.padEnd(34)} p50 ${row.p50_ms.toFixed(2).padStart(8)} ms   p99 ${row.p99_ms.toFixed(2).padStart(8)} ms   (n=${row.n}${empty ? `, EMPTY ${empty}` : ''})`);
@@ -111,6 +116,7 @@ async function main() {
       { n: SAMPLES },
     );
     const lat = [
+      await timeIt('SELECT 1 (round trip, reference)', txs, () => store.query('SELECT 1')),
       await timeIt('transaction by hash', txs, (t) => transactionsByHash(store, [t.hash])),
       await timeIt('account txs (latest 20)', txs, (t) => transactionsByAccount(store, t.account, { limit: 20 })),
       await timeIt('account txs, lt range (10 txs)', txs, (t) =>

@@ -9,12 +9,14 @@ import type { BlockSource } from '../src/source/index.ts';
 import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
 import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
+import { startTracesStage, tracesResumePoint, type TracesStage } from './traces.ts';
 
 export { metrics, metricsRegistry } from './metrics.ts';
+export { startTracesStage, tracesResumePoint, TRACES_GROUP, type TracesStage } from './traces.ts';
 export * from './stages.ts';
 
-export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint';
-export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint'];
+export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint' | 'traces';
+export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint', 'traces'];
 
 export interface IndexerOptions {
   bus: Bus;
@@ -35,6 +37,8 @@ export interface IndexerOptions {
 
 export interface IndexerHandle {
   stats: PipelineStats;
+  /** The traces stage, when this process runs it. */
+  traces: TracesStage | null;
   fromSeqno: number | null;
   /** Resolves when ingest reached untilSeqno and the checkpoint caught up with it (never when following forever). */
   done: Promise<void>;
@@ -42,9 +46,12 @@ export interface IndexerHandle {
 }
 
 /** Where to resume: the stored checkpoint + 1, or null when nothing was indexed yet. */
-export async function resumeSeqno(store: StoreClient): Promise<number | null> {
+export async function resumeSeqno(store: StoreClient, opts: { traces?: boolean } = {}): Promise<number | null> {
   const cp = await getCheckpoint(store, CHECKPOINT_NAME);
-  return cp === null ? null : cp + 1;
+  if (cp === null) return null;
+  // The traces stage saves its state on its own schedule; resume where both stages have everything.
+  const traced = opts.traces ? await tracesResumePoint(store) : null;
+  return (traced === null ? cp : Math.min(cp, traced)) + 1;
 }
 
 export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
@@ -65,12 +72,22 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   if (roles.has('checkpoint')) subs.push(await startCheckpointStage(opts.bus, opts.store!, { logger: log, stats, onCheckpoint: (s) => checkpointReached?.(s) }));
 
   let fromSeqno: number | null = null;
+  let traces: TracesStage | null = null;
+  if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
+  if (roles.has('traces') && !roles.has('ingest')) {
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log });
+    subs.push(traces);
+  }
   let done: Promise<void> = new Promise<void>(() => undefined);
   if (roles.has('ingest')) {
     if (!opts.source) throw new Error('the ingest role needs a liteserver source');
     fromSeqno = opts.fromSeqno ?? null;
-    if (fromSeqno === null && opts.store) fromSeqno = await resumeSeqno(opts.store);
+    if (fromSeqno === null && opts.store) fromSeqno = await resumeSeqno(opts.store, { traces: roles.has('traces') });
     if (fromSeqno === null) fromSeqno = (await opts.source.getMasterchainTip()).seqno;
+    if (roles.has('traces')) {
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno });
+      subs.push(traces);
+    }
     const until = opts.untilSeqno;
     const ingest = runIngest(opts.bus, opts.source, { fromSeqno, untilSeqno: until, prefetch: opts.prefetch, logger: log, signal: abort.signal, stats });
     ingest.catch((err) => log?.error({ err: (err as Error).message }, 'ingest stopped'));
@@ -79,6 +96,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       done = (async () => {
         await ingest;
         if (fromSeqno! > target) return;
+        await traces?.reached(target);
         if ((stats.checkpoint ?? -1) >= target) return;
         await new Promise<void>((resolve) => {
           checkpointReached = (s) => {
@@ -89,11 +107,15 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       })();
     } else if (until !== undefined) {
       done = ingest;
+    } else {
+      // Following forever: `done` only settles if ingest fails (so the CLI can report it).
+      done = ingest.then(() => new Promise<void>(() => undefined));
     }
   }
 
   return {
     stats,
+    traces,
     fromSeqno,
     done,
     stop: async () => {

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJson, type DecodedBlockMessage, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type McStep } from '../src/source/index.ts';
-import { blockToRows, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
+import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
 import { decodeBlock } from '../src/ton/index.ts';
 import { metrics } from './metrics.ts';
 
@@ -169,6 +169,7 @@ export async function startCheckpointStage(
 ): Promise<Subscription> {
   const stats = opts.stats ?? newStats();
   const pollMs = opts.pollMs ?? 100;
+  stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
   return bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,
     async (batch: Delivery<McCompleteMessage>[]) => {
@@ -185,7 +186,8 @@ export async function startCheckpointStage(
         const have = new Map(rows.map((r) => [Number(r.s), Number(r.n)]));
         const start = i;
         while (i < markers.length && (have.get(markers[i].mc_seqno) ?? 0) >= markers[i].blocks.length) i++;
-        if (i > start) {
+        // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
+        if (i > start && markers[i - 1].mc_seqno > (stats.checkpoint ?? -1)) {
           const seqno = markers[i - 1].mc_seqno;
           await setCheckpoint(store, CHECKPOINT_NAME, seqno);
           stats.checkpoint = seqno;

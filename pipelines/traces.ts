@@ -41,7 +41,10 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: { log
   const asm = loaded.assembler;
   const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0 };
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
-  let next: number | null = loaded.mcSeqno !== null ? loaded.mcSeqno + 1 : (opts.fromSeqno ?? null);
+  // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
+  // jump there, keeping the open traces (their messages may still arrive). Below it, a replay: skip what is done.
+  const saved = loaded.mcSeqno !== null ? loaded.mcSeqno + 1 : null;
+  let next: number | null = saved === null ? (opts.fromSeqno ?? null) : Math.max(saved, opts.fromSeqno ?? saved);
   const blocks = new Map<string, DecodedBlock>();
   const markers = new Map<number, McCompleteMessage>();
   const waiters: { seqno: number; resolve: () => void }[] = [];

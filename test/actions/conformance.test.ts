@@ -8,18 +8,7 @@ const DIR = new URL('../fixtures/traces/toncenter-indexer/', import.meta.url).pa
 const cases = loadCases(DIR);
 
 const KNOWN_GAPS = new Set<string>([
-  'coffee.yaml: Coffee deposit liquidity TON + CES',
-  'coffee.yaml: Coffee deposit liquidity TON + ARBUZ (with vault excess)',
-  'coffee.yaml: Coffee withdraw liquidity (jetton - jetton)',
-  'coffee.yaml: Coffee create pool creator (only create)',
-  'coffee.yaml: Coffee create pool (full and simple)',
   'ethena.yaml: Deposit',
-  'layerzero.yaml: LayerZero send msg to tron',
-  'layerzero.yaml: LayerZero send usdt to eth',
-  'layerzero.yaml: LayerZero send some test msg from ton to ton lol',
-  'layerzero.yaml: LayerZero commit packet',
-  'layerzero.yaml: LayerZero commit packet from eth to ton',
-  'tonco.yaml: Tonco deploy pools',
   'tonco.yaml: Tonco swap TON -> KUKU',
   'tonco.yaml: Tonco deposit liquidity (normal)',
   'tonco.yaml: Tonco deposit liquidity one side TON (strange case)',

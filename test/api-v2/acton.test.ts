@@ -14,6 +14,8 @@ import { loadRecordedChain } from '../../src/devnet/chain/index.ts';
 import { seedFromText, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { formatFriendly } from '../../src/format/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
+import { LiteserverPool } from '../../src/source/index.ts';
+import * as R from '../../schemas/api/v2/responses.ts';
 import { ACTON, ACTON_IDS as IDS, apiOver, b64, call, connectEngine, FIX } from './helpers.ts';
 
 const SHARD = '-9223372036854775808';
@@ -247,6 +249,24 @@ describe('accounts', () => {
   });
 });
 
+describe('response shapes (strict schemas of schemas/api/v2/responses.ts)', () => {
+  it('every shape parses, errors included', async () => {
+    const raw = async (m: string, q: Record<string, unknown>, verb: 'GET' | 'POST' = 'GET') => (await call(app, m, q, verb)).body;
+    R.okEnvelope(R.masterchainInfo).parse(await raw('getMasterchainInfo', {}));
+    R.okEnvelope(R.fullAccountState).parse(await raw('getAddressInformation', { address: WALLET }));
+    R.okEnvelope(R.fullAccountState).parse(await raw('getAddressInformation', { address: '0:' + '11'.repeat(32) }));
+    R.okEnvelope(R.blockIdExt).parse(await raw('lookupBlock', { workchain: 0, shard: SHARD, seqno: 2 }));
+    R.okEnvelope(R.blockTransactionsExt).parse(await raw('getBlockTransactionsExt', { workchain: 0, shard: SHARD, seqno: 2 }));
+    R.okEnvelope(R.blockTransactions).parse(await raw('getBlockTransactions', { workchain: 0, shard: SHARD, seqno: 2 }));
+    R.okEnvelope(R.extTransaction.array()).parse(await raw('getTransactions', { address: WALLET }));
+    const std = (await raw('getTransactionsStd', { address: WALLET })) as { result: { transactions: unknown[] } };
+    for (const t of std.result.transactions) R.rawTransaction.parse(t);
+    R.errorEnvelope.parse(await raw('lookupBlock', { workchain: 0, shard: SHARD, seqno: 99 }));
+    R.errorEnvelope.parse(await raw('getAddressInformation', { address: 'x' }));
+    R.errorEnvelope.parse(await raw('runGetMethod', { address: WALLET, method: 'seqno', stack: [] }, 'POST'));
+  });
+});
+
 describe('liteserver errors', () => {
   it('a chain without a recorded masterchain state: get-methods need the config -> 542 with the liteserver text', async () => {
     const r = await call(app, 'runGetMethod', { address: WALLET, method: 'seqno', stack: [] }, 'POST');
@@ -281,6 +301,49 @@ describe('liteserver errors', () => {
       await dead.close();
       deadEngine.close();
       await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+});
+
+describe('functions this liteserver does not implement, libraries', () => {
+  it('block proofs, signatures and queue sizes: the liteserver refusal is a 542 naming it, never a 500', async () => {
+    for (const [m, q] of [
+      ['getMasterchainBlockSignatures', { seqno: 2 }],
+      ['getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 2 }],
+      ['getOutMsgQueueSize', {}],
+    ] as const) {
+      const r = await call(app, m, q);
+      expect(r.status, m).toBe(542);
+      expect(r.body.error, m).toMatch(/^LITE_SERVER_UNKNOWN: /);
+    }
+  });
+
+  it('getLibraries: unknown hashes give an empty result; more than 16 is 422', async () => {
+    const r = await call(app, 'getLibraries', { libraries: IDS.tx1 });
+    expect(r.result).toEqual({ '@type': 'smc.libraryResult', result: [] });
+    const many = await app.inject({ method: 'GET', url: `/api/v2/getLibraries?${Array.from({ length: 17 }, () => `libraries=${IDS.tx1}`).join('&')}` });
+    expect(many.statusCode).toBe(422);
+    expect(many.json().error).toBe('failed to parse libraries: give 1..16 library hashes');
+  });
+});
+
+describe('over the LiteserverPool (src/source)', () => {
+  it('the pool serves the same answers; consensus block from its health checks; sendBoc tried once', async () => {
+    const pool = new LiteserverPool([{ host: `127.0.0.1:${server.port}`, publicKey: server.publicKey }], { timeoutMs: 5_000, healthIntervalMs: 60_000 });
+    await pool.start();
+    const api = await apiOver(LiteNode.fromPool(pool));
+    try {
+      expect((await call(api, 'getAddressBalance', { address: WALLET })).result).toBe('99998916463');
+      const c = await call(api, 'getConsensusBlock');
+      expect(c.result).toMatchObject({ '@type': 'ext.blocks.consensusBlock', consensus_block: 2 });
+      const before = pool.info()[0].requests;
+      const msg = readFileSync(join(FIX, 'msgs', 'from-repos', 'ton-blockchain_acton-msg-external-in-7369676e-58085bae.boc'));
+      const r = await call(api, 'sendBoc', { boc: msg.toString('base64') }, 'POST');
+      expect(r.status).toBe(542);
+      expect(pool.info()[0].requests - before).toBe(1);
+    } finally {
+      await api.close();
+      await pool.close();
     }
   });
 });

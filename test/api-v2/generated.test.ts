@@ -17,6 +17,7 @@ import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/d
 import { formatFriendly, formatRaw } from '../../src/format/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
 import { apiOver, call, connectEngine } from './helpers.ts';
+import * as R from '../../schemas/api/v2/responses.ts';
 
 const BLOCKS = 16; // one full scenario cycle: mint (round 3), transfers (7), burn (11) all complete
 const SHARD = '-9223372036854775808';
@@ -62,6 +63,7 @@ describe('get-methods in the TVM emulator', () => {
       const r = await call(app, 'runGetMethod', { address: raw(w.address), method: 'seqno', stack: [] }, 'POST');
       expect(r.status).toBe(200);
       expect(r.result).toMatchObject({ '@type': 'smc.runResult', exit_code: 0, stack: [['num', '0x' + w.seqno.toString(16)]] });
+      R.okEnvelope(R.runResult).parse(r.body);
       expect(r.result.gas_used as unknown as number).toBeGreaterThan(0);
     }
   });
@@ -283,4 +285,3 @@ describe('live devnet: sendBoc, then the transaction', () => {
   });
 });
 
-void Address;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { blockToRows, openStore, StoreWriter, type StoreClient } from '../../src/store/index.ts';
+import { importBlocks, openStore, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -47,33 +47,24 @@ export interface Fixture {
 }
 
 /**
- * A chdb store filled with the decodable mainnet fixture blocks through the store's writer (rows from
- * `blockToRows`), and the server shell with the v3 group on it.
+ * A chdb store filled with the decodable mainnet fixture blocks through the store's importer, and the
+ * server shell with the v3 group on it.
  */
 export async function openFixture(opts: { extra?: (store: StoreClient) => Promise<void> } = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-api-v3-'));
   const store = await openStore({ dataDir: dir });
-  const writer = new StoreWriter(store, { format: 'JSONEachRow' });
   const blocks: string[] = [];
+  const decoded = [];
   for (const f of mainnetBlockFiles()) {
-    let block;
     try {
-      block = decodeBlock(readFileSync(f));
+      decoded.push(decodeBlock(readFileSync(f)));
+      blocks.push(f);
     } catch {
-      continue; // pruned fixture BoCs (MANIFEST: partial blocks)
+      // pruned fixture BoCs (MANIFEST: partial blocks)
     }
-    blocks.push(f);
-    const rows = blockToRows(block, {});
-    // named-tuple column: the JSON input format wants objects
-    rows.blocks = rows.blocks.map((r) => ({
-      ...r,
-      prev_blocks: (r.prev_blocks as unknown[]).map((p) =>
-        Array.isArray(p) ? { workchain: p[0], shard: p[1], seqno: p[2], root_hash: p[3], file_hash: p[4] } : p,
-      ),
-    }));
-    await writer.writeRows(rows);
   }
-  await writer.flush();
+  // the store's importer: the real writer, masterchain seqnos assigned from the blocks' shard descriptors
+  await importBlocks(store, decoded);
   await opts.extra?.(store);
   const app = buildServer({
     networks: [{ name: 'mainnet', testnet: false, services: {} }],

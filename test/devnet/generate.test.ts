@@ -8,11 +8,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cell, loadShardAccount } from '@ton/core';
+import { Cell, Dictionary, loadShardAccount, type Slice } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { decodeBlock, type DecodedBlock, type TransactionRow } from '../../src/ton/index.ts';
 import { createDevnet, generateDevnet, walletExternal, comment, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { loadChainDir } from '../../src/devnet/chain/index.ts';
+import { devnetGenerateCommand } from '../../src/cli/commands/devnet-generate.ts';
+import { CliError } from '../../src/cli/command.ts';
 
 interface ChainJson {
   global_id: number;
@@ -340,18 +342,116 @@ describe('devnet generate: scenarios', () => {
   });
 });
 
+/** Leaves of a HashmapAugE n X Y: [key, slice at the extra+value]; reads HmLabel as block.tlb defines it. */
+function augLeaves(root: Cell, n: number): { key: bigint; leaf: Slice }[] {
+  const s = root.beginParse();
+  if (!s.loadBit()) return [];
+  const out: { key: bigint; leaf: Slice }[] = [];
+  const walk = (c: Cell, bits: number, prefix: bigint) => {
+    const e = c.beginParse();
+    let len = 0;
+    let label: bigint;
+    const lenBits = bits.toString(2).length;
+    const first = e.loadBit();
+    const second = first ? e.loadBit() : false;
+    if (!first) {
+      // hml_short$0 len:(Unary ~n) s:(n * Bit)
+      while (e.loadBit()) len++;
+      label = len ? e.loadUintBig(len) : 0n;
+    } else if (!second) {
+      // hml_long$10 n:(#<= m) s:(n * Bit)
+      len = e.loadUint(lenBits);
+      label = len ? e.loadUintBig(len) : 0n;
+    } else {
+      // hml_same$11 v:Bit n:(#<= m)
+      const v = e.loadBit();
+      len = e.loadUint(lenBits);
+      label = v && len ? (1n << BigInt(len)) - 1n : 0n;
+    }
+    const key = (prefix << BigInt(len)) | label;
+    const rest = bits - len;
+    if (rest === 0) out.push({ key, leaf: e });
+    else {
+      walk(e.loadRef(), rest - 1, key << 1n);
+      walk(e.loadRef(), rest - 1, (key << 1n) | 1n);
+    }
+  };
+  walk(s.loadRef(), n, 0n);
+  return out;
+}
+
+describe('devnet generate: message descriptors', () => {
+  it('InMsgDescr and OutMsgDescr list every message of the block, keyed by message hash, with its transaction', () => {
+    let ins = 0;
+    let outs = 0;
+    for (const b of res.devnet.blocks) {
+      const root = Cell.fromBoc(b.boc)[0];
+      const extra = root.refs[3];
+      const txHashes = new Set(b.txs.map((t) => t.hash.toString('hex')));
+      const wantIn = new Set<string>();
+      const wantOut = new Set<string>();
+      for (const t of b.txs) {
+        const io = t.cell.refs[0].beginParse();
+        const inMsg = io.loadMaybeRef();
+        if (inMsg) wantIn.add(inMsg.hash().toString('hex'));
+        const dict = io.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+        for (const m of dict.values()) wantOut.add(m.hash().toString('hex'));
+      }
+      const inLeaves = augLeaves(extra.refs[0], 256);
+      expect(new Set(inLeaves.map((l) => l.key.toString(16).padStart(64, '0')))).toEqual(wantIn);
+      for (const { key: k, leaf } of inLeaves) {
+        // import_fees$_ fees_collected:Grams value_imported:CurrencyCollection, then InMsg
+        leaf.loadCoins();
+        leaf.loadCoins();
+        leaf.loadMaybeRef();
+        const tag = leaf.loadUint(3);
+        expect([0b000, 0b100]).toContain(tag);
+        const msg = tag === 0 ? leaf.loadRef() : leaf.loadRef().refs[0];
+        expect(msg.hash().toString('hex')).toBe(k.toString(16).padStart(64, '0'));
+        expect(txHashes.has(leaf.loadRef().hash().toString('hex'))).toBe(true);
+        ins++;
+      }
+      const outLeaves = augLeaves(extra.refs[1], 256);
+      expect(new Set(outLeaves.map((l) => l.key.toString(16).padStart(64, '0')))).toEqual(wantOut);
+      for (const { leaf } of outLeaves) {
+        leaf.loadCoins();
+        leaf.loadMaybeRef();
+        expect([0b000, 0b001]).toContain(leaf.loadUint(3));
+        leaf.loadRef();
+        expect(txHashes.has(leaf.loadRef().hash().toString('hex'))).toBe(true);
+        outs++;
+      }
+    }
+    expect(ins).toBe(res.transactions);
+    expect(outs).toBeGreaterThan(res.transactions / 2);
+  });
+});
+
+describe('devnet generate command', () => {
+  it('rejects bad arguments with one clear line', async () => {
+    await expect(devnetGenerateCommand.run([])).rejects.toThrow(/give the directory/);
+    await expect(devnetGenerateCommand.run(['x', '--blocks', 'ten'])).rejects.toThrow(/--blocks must be an integer/);
+    await expect(devnetGenerateCommand.run(['x', '--fanout', '9'])).rejects.toThrow(/--fanout must be an integer from 1 to 4/);
+    await expect(devnetGenerateCommand.run(['x', '--states', 'some'])).rejects.toThrow(/--states must be all, last or none/);
+    await expect(devnetGenerateCommand.run(['x', '--frobnicate'])).rejects.toThrow(CliError);
+  });
+});
+
 describe('createDevnet (live)', () => {
   it('executes a message given to sendMessage in the next round and rejects what is not a message', async () => {
     const live = await createDevnet({ seed: 'live-test', startTime: 1_750_000_000 });
     const alice = live.scenarios.alice;
     const boc = walletExternal(alice, [{ to: live.scenarios.bob.address, value: 1_000_000_000n, bounce: true, body: comment('live hello') }], 1_750_000_600).toBoc();
     const hash = live.sendMessage(boc);
+    // A client retrying the same message: one transaction, the duplicate is dropped.
+    live.sendMessage(boc);
     const first = await live.produceRound();
     expect(first.map((b) => b.ref.workchain)).toEqual([0, -1]);
     const ext = decodeBlock(first[0].boc).transactions;
     expect(ext).toHaveLength(1);
     expect(ext[0].in_msg?.msg_hash).toBe(hash.toString('hex'));
     expect(ext[0].account.toLowerCase()).toBe(alice.address.toRawString());
+    expect(live.devnet.rejected.map((x) => x.hash.toString('hex'))).toEqual([hash.toString('hex')]);
     const second = await live.produceRound();
     const recv = decodeBlock(second[0].boc).transactions;
     expect(recv).toHaveLength(1);

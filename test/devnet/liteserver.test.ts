@@ -331,6 +331,9 @@ describe('errors', () => {
     // a valid TL object that is not a liteServer function
     const notAFunction = await raw.call({ _: 'liteServer.currentTime', now: 5 });
     expect(notAFunction).toEqual({ _: 'liteServer.error', code: 621, message: 'unknown query' });
+    // a lite_api function the devnet does not implement
+    const proof = await raw.call({ _: 'liteServer.getBlockProof', mode: 0, known_block: tlId(await mcId(1)) });
+    expect(proof).toEqual({ _: 'liteServer.error', code: 621, message: 'liteServer.getBlockProof is not supported by the devnet liteserver' });
   });
 
   it('waitMasterchainSeqno beyond the tip times out with 652', async () => {

@@ -8,6 +8,7 @@ import { loadRecordedChain } from '../../src/devnet/chain/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { getCheckpoint, openStore, type StoreClient } from '../../src/store/index.ts';
+import { indexStatus } from '../../src/cli/commands/status.ts';
 
 // The real recorded acton local-net chain (mc1, mc2, wc0:1, wc0:2; 3 transactions) served over ADNL,
 // indexed through the whole pipeline into a real chdb store.
@@ -79,5 +80,16 @@ describe('pipeline: acton chain -> chdb', () => {
     expect(Number(n)).toBe(3);
     const [{ b }] = await store.query<{ b: string }>('SELECT count() AS b FROM blocks FINAL');
     expect(Number(b)).toBe(4);
+  });
+
+  it('status: first/last seqno, checkpoint, counts; detects a missing masterchain block and a missing shard block', async () => {
+    const st = await indexStatus(store);
+    expect(st).toMatchObject({ first: 1, last: 2, checkpoint: 2, mcGaps: [], shardGaps: [], blocks: 4, transactions: 3 });
+    // Add a fake mc 5 marker: mc 3-4 become a gap. Drop wc0:1's marker: wc0:2 (committed by mc 2) misses its prev.
+    await store.command("INSERT INTO ingested_blocks (workchain, shard, seqno, root_hash, mc_block_seqno, tx_count) VALUES (-1, 9223372036854775808, 5, repeat('0', 64), 5, 0)");
+    await store.command('DELETE FROM ingested_blocks WHERE workchain = 0 AND seqno = 1');
+    const gaps = await indexStatus(store);
+    expect(gaps.mcGaps).toEqual([[3, 4]]);
+    expect(gaps.shardGaps).toEqual([{ block: '0:8000000000000000:2', missingPrev: '0:8000000000000000:1', mcSeqno: 2 }]);
   });
 });

@@ -15,7 +15,7 @@ import { getCheckpoint, openStore, type StoreClient } from '../../src/store/inde
 // served by the devnet liteserver over a real ADNL socket, indexed into real chdb stores.
 const ROOT = join(import.meta.dirname, '..', '..');
 let dir: string;
-let chainJson: ChainJson & { transactions: { hash: string }[] };
+let chainJson: { blocks: ChainJson['blocks']; transactions: { hash: string }[]; in_flight: { hash: string; external: boolean }[] };
 let tip: number;
 let ls: LiteServer;
 
@@ -59,6 +59,40 @@ async function checkStore(store: StoreClient): Promise<void> {
   expect(Number(tx.u)).toBe(chainJson.transactions.length);
   const hashes = new Set((await store.query<{ hash: string }>('SELECT hash FROM transactions FINAL')).map((r) => r.hash));
   expect(chainJson.transactions.every((t) => hashes.has(t.hash))).toBe(true);
+  await checkTraces(store);
+}
+
+/** The traces stage: every transaction in exactly one trace; what is in flight at the tip is pending, the rest complete. */
+async function checkTraces(store: StoreClient): Promise<void> {
+  const [tt] = await store.query<{ n: string; u: string }>('SELECT count() AS n, uniqExact(hash) AS u FROM trace_transactions FINAL');
+  expect(Number(tt.n)).toBe(chainJson.transactions.length);
+  expect(Number(tt.u)).toBe(chainJson.transactions.length);
+  const traces = await store.query<{ trace_id: string; state: string; pending_edges: string; nodes: string; mc_seqno_start: number; mc_seqno_end: number }>(
+    'SELECT trace_id, state, pending_edges, nodes, mc_seqno_start, mc_seqno_end FROM traces FINAL',
+  );
+  // indexed from genesis: no transaction lacks its parent
+  expect(traces.filter((t) => t.state === 'broken')).toEqual([]);
+  expect(traces.reduce((a, t) => a + Number(t.nodes), 0)).toBe(chainJson.transactions.length);
+  // the messages in flight at the tip are exactly the pending edges of the pending traces
+  const inFlight = chainJson.in_flight.filter((m) => !m.external);
+  expect(inFlight.length).toBeGreaterThan(0);
+  expect(traces.reduce((a, t) => a + Number(t.pending_edges), 0)).toBe(inFlight.length);
+  const pendingOf = await store.query<{ msg_hash: string; state: string }>(
+    `SELECT m.msg_hash AS msg_hash, t.state AS state
+       FROM (SELECT msg_hash, tx_hash FROM messages FINAL WHERE direction = 'out' AND msg_hash IN {h:Array(FixedString(64))}) AS m
+       JOIN (SELECT hash, trace_id FROM trace_transactions FINAL) AS tt ON tt.hash = m.tx_hash
+       JOIN (SELECT trace_id, state FROM traces FINAL) AS t ON t.trace_id = tt.trace_id`,
+    { h: inFlight.map((m) => m.hash) },
+  );
+  expect(pendingOf.length).toBe(inFlight.length);
+  expect(pendingOf.every((r) => r.state === 'pending')).toBe(true);
+  // a complete trace whose transactions landed in three or more consecutive masterchain blocks
+  expect(traces.some((t) => t.state === 'complete' && t.mc_seqno_end - t.mc_seqno_start >= 2)).toBe(true);
+  // every complete trace was classified into at least one action
+  const [unclassified] = await store.query<{ n: string }>(
+    `SELECT count() AS n FROM traces FINAL WHERE state = 'complete' AND trace_id NOT IN (SELECT trace_id FROM actions FINAL)`,
+  );
+  expect(Number(unclassified.n)).toBe(0);
 }
 
 beforeAll(async () => {
@@ -99,14 +133,15 @@ describe('pipeline: generated devnet -> chdb', () => {
   it('follows a live devnet at its tip as blocks appear', async () => {
     const chain = loadChainDir(dir, { visibleMc: 2 });
     const live = await startLiteServer({ source: chain, key: Buffer.alloc(32, 12), host: '127.0.0.1' });
-    const timer = setInterval(() => chain.release(), 250);
+    let timer: ReturnType<typeof setInterval> | undefined;
     const data = mkdtempSync(join(tmpdir(), 'tg-devnet-live-'));
     const store = await openStore({ dataDir: data });
     const pool = new LiteserverPool([{ host: `127.0.0.1:${live.port}`, publicKey: live.publicKey }], { timeoutMs: 5000 });
     const bus = new MemoryBus();
     try {
       await pool.start();
-      expect((await pool.getMasterchainTip()).seqno).toBeLessThan(tip);
+      expect((await pool.getMasterchainTip()).seqno).toBe(2);
+      timer = setInterval(() => chain.release(), 250);
       // --from-seqno 1, no end given to the follower until the tip appears: it polls and waits.
       const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: tip });
       await h.done;

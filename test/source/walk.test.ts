@@ -122,3 +122,21 @@ describe('walk', () => {
     await expect(walkShardBlocks(wrongPrev, mc2.shardTops!, src.fetchBlock)).rejects.toThrow(/referenced with root_hash c668aa75/);
   });
 });
+
+describe('linking facts: src/ton decoder vs the independent @ton/core reader', () => {
+  it('agree on every recorded local-net block (prev refs, master ref, shard tops)', async () => {
+    const { readdirSync } = await import('node:fs');
+    const names = readdirSync(dir).filter((f) => f.endsWith('.boc'));
+    expect(names.length).toBeGreaterThanOrEqual(18);
+    for (const name of names) {
+      const bytes = readFileSync(new URL(name, dir));
+      const root = Cell.fromBoc(bytes)[0];
+      const ref = readBlockHeader(root);
+      const id = { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno, rootHash: root.hash().toString('hex'), fileHash: sha256Hex(bytes) };
+      const v = verifyBlock(id, bytes);
+      expect(v.header, name).toEqual(ref);
+      if (ref.workchain === -1) expect(v.shardTops, name).toEqual(readShardTops(root));
+      else expect(v.shardTops, name).toBeNull();
+    }
+  });
+});

@@ -39,6 +39,8 @@ export interface TxIndexEntry {
   aborted: boolean;
   orig: string;
   end: string;
+  compute: { skipped?: string; success?: boolean; exit?: number } | null;
+  bounce_phase: string | null;
 }
 
 export function txIndex(): TxIndexEntry[] {

@@ -12,7 +12,7 @@ function cli(...args: string[]) {
   return spawnSync(process.execPath, [join(ROOT, 'bin/ton-gateway.js'), ...args], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, CLICKHOUSE_URL: '' } });
 }
 
-describe('data directory lock', () => {
+describe('data directory lock', { timeout: 300_000 }, () => {
   let store: StoreClient;
   beforeAll(async () => {
     store = await openStore({ dataDir: dir });
@@ -43,7 +43,7 @@ describe('data directory lock', () => {
   });
 });
 
-describe('stale lock', () => {
+describe('stale lock', { timeout: 300_000 }, () => {
   const stale = mkdtempSync(join(tmpdir(), 'tg-store-stale-'));
   afterAll(() => rmSync(stale, { recursive: true, force: true }));
 

@@ -8,7 +8,7 @@ import { assertReadOnly, openStore, ReadOnlyQueryError, runReadOnlySql, type Sto
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'tg-store-sql-'));
 
-describe('read-only sql', () => {
+describe('read-only sql', { timeout: 300_000 }, () => {
   let store: StoreClient;
   beforeAll(async () => {
     store = await openStore({ dataDir: dir });

@@ -95,7 +95,7 @@ function manifestInMessages(): { msgHash: string; txHash: string }[] {
 }
 
 export function storeSuite(label: string, config: () => StoreConfig | Promise<StoreConfig>): void {
-  describe(`store on ${label}`, () => {
+  describe(`store on ${label}`, { timeout: 300_000 }, () => {
     let store: StoreClient;
     const { ok, failed } = decodedFixtures();
     const blocks = ok.map((f) => f.block);
@@ -161,10 +161,10 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
           descr: e.desc === 'tick-tock' ? 'tick_tock' : e.desc === 'generic' ? 'ord' : e.desc,
           aborted: e.aborted,
         });
-        const c = (e as unknown as { compute: { skipped?: string; success?: boolean; exit?: number } | null }).compute;
+        const c = e.compute;
         if (c?.skipped) expect(r, e.hash).toMatchObject({ compute_skipped: true, skipped_reason: c.skipped.replace('-', '_') });
         else if (c) expect(r, e.hash).toMatchObject({ compute_skipped: false, compute_success: c.success, compute_exit_code: c.exit });
-        const bp = (e as unknown as { bounce_phase: string | null }).bounce_phase;
+        const bp = e.bounce_phase;
         expect(r!.bounce, e.hash).toBe(bp === null ? null : ({ 'no-funds': 'nofunds', 'neg-funds': 'negfunds', ok: 'ok' } as Record<string, string>)[bp]);
         if (e.wc === -1) expect(r!.mc_block_seqno).toBe(e.block_seqno);
       }

@@ -57,10 +57,13 @@ export function loadCases(dir: string): ConformanceCase[] {
   return out;
 }
 
+/** DIR/json/<trace id base64url>.json; the id as the case spells it and standard base64 are accepted too. */
 export function traceFile(dir: string, traceId: string): string {
   const h = tryParseHash(traceId);
   if (!h) throw new ConformanceInputError(`invalid trace-id ${JSON.stringify(traceId)}`);
-  return join(dir, 'json', `${hashToBase64Url(h.hex)}.json`);
+  const names = [hashToBase64Url(h.hex), traceId, hashToBase64(h.hex)].filter((x) => !x.includes('/'));
+  const found = names.map((n) => join(dir, 'json', `${n}.json`)).find((f) => existsSync(f));
+  return found ?? join(dir, 'json', `${names[0]}.json`);
 }
 
 const b64 = (h: string | null) => (h ? hashToBase64(h) : null);

@@ -5,6 +5,7 @@
 import type { Family } from '../family.ts';
 import { cocoonFamily } from './cocoon.ts';
 import { coffeeSwapFamily } from './coffee.ts';
+import { coffeeCreatePoolFamily, coffeeLiquidityFamily, coffeeWithdrawFamily } from './coffee-liquidity.ts';
 import { dedustSwapFamily } from './dedust.ts';
 import { dedustLiquidityFamily } from './dedust-liquidity.ts';
 import { evaaFamily } from './evaa.ts';
@@ -17,7 +18,7 @@ import { tonstakersFamily } from './staking.ts';
 import { stonfiSwapFamily } from './stonfi.ts';
 import { stonfiV2SwapFamily } from './stonfi-v2.ts';
 import { tgbtcFamily } from './tgbtc.ts';
-import { toncoSwapFamily } from './tonco.ts';
+import { toncoDeployPoolFamily, toncoSwapFamily } from './tonco.ts';
 import { vestingFamily } from './vesting.ts';
 
 export const FAMILIES: readonly Family[] = [
@@ -31,7 +32,11 @@ export const FAMILIES: readonly Family[] = [
   stonfiSwapFamily,
   stonfiV2SwapFamily,
   toncoSwapFamily,
+  toncoDeployPoolFamily,
   coffeeSwapFamily,
+  coffeeLiquidityFamily,
+  coffeeWithdrawFamily,
+  coffeeCreatePoolFamily,
   nftPurchaseFamily,
   nftTransferFamily,
   jettonMintFamily,

@@ -167,3 +167,58 @@ function match(n: EventNode, ctx: Ctx): Block | null {
 }
 
 export const toncoSwapFamily: Family = { name: 'tonco_swap', absorbs: ['jetton_transfer'], match };
+
+const CREATE_POOL = 0x2e3034ef, POOL_INIT = 0x441c39ed;
+
+/**
+ * tonco_deploy_pool: ROUTERV3_CREATE_POOL 0x2e3034ef (query_id jetton_wallet0 jetton_wallet1 tick_spacing:int24
+ * initial_price_x96:uint160 protocol_fee:uint16 lp_fee_base:uint16 lp_fee_current:uint16 ^nft ^nft_item
+ * ^[jetton0_minter jetton1_minter controller]) to the router, which sends POOLV3_INIT 0x441c39ed to the pool.
+ */
+function deployPool(n: EventNode): Block | null {
+  if (n.extOut || n.msg?.opcode !== CREATE_POOL) return null;
+  const init = childWithOp(n, POOL_INIT);
+  const p = parseBody(n.msg.body, (s) => {
+    s.loadUint(32);
+    s.loadUintBig(64);
+    const w0 = loadAddr(s), w1 = loadAddr(s);
+    const tickSpacing = s.loadInt(24);
+    const price = s.loadUintBig(160);
+    const protocolFee = s.loadUint(16), lpFeeBase = s.loadUint(16), lpFeeCurrent = s.loadUint(16);
+    s.loadRef();
+    s.loadRef();
+    const m = s.loadRef().beginParse();
+    return { w0, w1, tickSpacing, price, protocolFee, lpFeeBase, lpFeeCurrent, m0: loadAddr(m), m1: loadAddr(m) };
+  });
+  if (!init || !p) return null;
+  // POOLV3_INIT … set_active:Bool pool_active:Bool …: read the activity flag the router set
+  const active = parseBody(init.msg!.body, (s) => {
+    s.loadUint(32);
+    s.loadUintBig(64);
+    s.loadBit();
+    s.loadBit();
+    loadAddr(s);
+    s.loadBit();
+    loadAddr(s);
+    s.loadBit();
+    s.loadInt(24);
+    s.loadBit();
+    s.loadUintBig(160);
+    s.loadBit();
+    return s.loadBit();
+  });
+  const b = makeBlock('tonco_deploy_pool', [n, init], {
+    source: n.msg.source,
+    destination: n.msg.destination,
+    destination_secondary: init.msg!.destination,
+    tonco_deploy_pool_data: {
+      jetton0_router_wallet: p.w0, jetton1_router_wallet: p.w1, jetton0_minter: p.m0, jetton1_minter: p.m1,
+      tick_spacing: p.tickSpacing, initial_price_x96: p.price, protocol_fee: p.protocolFee, lp_fee_base: p.lpFeeBase,
+      lp_fee_current: p.lpFeeCurrent, pool_active: active,
+    },
+  });
+  b.failed = n.tx.aborted || init.tx.aborted;
+  return b;
+}
+
+export const toncoDeployPoolFamily: Family = { name: 'tonco_deploy_pool', match: deployPool };

@@ -75,8 +75,12 @@ const tlFunction: TLFunction<TlObject, TlObject> = {
   },
 };
 
-/** Runs a function against one liteserver engine (with retries / failover inside, if the runner has them). */
-export type EngineRunner = <T>(fn: (engine: LiteEngine) => Promise<T>) => Promise<T>;
+/**
+ * Runs a function against one liteserver engine (with retries / failover inside, if the runner has them).
+ * `info.what` names the lite_api function; `info.attempts` caps retries (1 for sendMessage: a refused
+ * message is refused everywhere, and an accepted one must not be sent twice).
+ */
+export type EngineRunner = <T>(fn: (engine: LiteEngine) => Promise<T>, info?: { what: string; attempts?: number }) => Promise<T>;
 
 export interface LiteNodeOptions {
   run: EngineRunner;
@@ -85,6 +89,12 @@ export interface LiteNodeOptions {
   timeoutMs?: number;
   consensus?: () => { seqno: number; at: number } | null;
   close?: () => Promise<void>;
+}
+
+/** The LiteserverPool surface LiteNode uses (src/source/pool.ts). */
+export interface PoolLike {
+  call<T>(fn: (client: LiteClient) => Promise<T>, opts?: { what?: string; attempts?: number; timeoutMs?: number }): Promise<T>;
+  bestTip?: number;
 }
 
 export class LiteNode implements NodeClient {
@@ -97,11 +107,12 @@ export class LiteNode implements NodeClient {
 
   /** Over anything with the LiteserverPool `call` shape (src/source/pool.ts). */
   static fromPool(
-    pool: { call<T>(fn: (client: LiteClient) => Promise<T>, opts?: { what?: string; timeoutMs?: number }): Promise<T>; bestTip?: number },
-    opts: Omit<LiteNodeOptions, 'run'> & { archivalPool?: { call<T>(fn: (client: LiteClient) => Promise<T>): Promise<T> } } = {},
+    pool: PoolLike,
+    opts: Omit<LiteNodeOptions, 'run'> & { archivalPool?: PoolLike } = {},
   ): LiteNode {
-    const run: EngineRunner = (fn) => pool.call((c) => fn(c.engine));
-    const archival: EngineRunner | undefined = opts.archivalPool ? (fn) => opts.archivalPool!.call((c) => fn(c.engine)) : opts.archival;
+    const run: EngineRunner = (fn, info) => pool.call((c) => fn(c.engine), info);
+    const archivalPool = opts.archivalPool;
+    const archival: EngineRunner | undefined = archivalPool ? (fn, info) => archivalPool.call((c) => fn(c.engine), info) : opts.archival;
     let seenSeqno = 0;
     let seenAt = 0;
     return new LiteNode({
@@ -124,7 +135,8 @@ export class LiteNode implements NodeClient {
 
   private async once(run: EngineRunner, fn: TlObject, timeoutMs: number): Promise<TlObject> {
     try {
-      return await run((engine) => engine.query(tlFunction, fn, { timeout: timeoutMs }));
+      const what = String(fn._);
+      return await run((engine) => engine.query(tlFunction, fn, { timeout: timeoutMs }), { what, attempts: what === 'liteServer.sendMessage' ? 1 : undefined });
     } catch (err) {
       throw classifyNodeError(err);
     }

@@ -30,7 +30,7 @@ export function explainSendError(message: string): SendFailure {
   const m = /exit ?code[=: ]+(-?\d+)/i.exec(message);
   const exitCode = m ? Number(m[1]) : null;
   if (exitCode !== null && WALLET_EXIT_HINTS[exitCode]) return { exitCode, hint: WALLET_EXIT_HINTS[exitCode] };
-  if (/not initialized|account_none|uninit|no state ?init|cannot unpack account/i.test(message)) {
+  if (/not initialized|account_none|uninit|no state ?init|unpack account/i.test(message)) {
     return { exitCode, hint: 'the account is not initialized: include the StateInit (code and data) in the first message to deploy it' };
   }
   if (/duplicate|already (?:in|applied)|already known/i.test(message)) return { exitCode, hint: 'this message was already sent' };

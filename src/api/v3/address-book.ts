@@ -6,6 +6,39 @@
 import { formatFriendly, highloadTypeOfCodeHash, isBounceableByDefault, tryParseAddress, walletTypeOfCodeHash } from '../../format/index.ts';
 import type { Db } from './db.ts';
 
+/**
+ * Entity tables that hold rows, cached for a few seconds: most deployments fill only some of them,
+ * and a lookup in an empty table still costs a query per request.
+ */
+const NON_EMPTY_TTL_MS = 5000;
+const nonEmptyCache = new WeakMap<object, { at: number; tables: Promise<Set<string>> }>();
+
+export function nonEmptyTables(db: Db): Promise<Set<string>> {
+  const key = db.store as object;
+  const hit = nonEmptyCache.get(key);
+  if (hit && Date.now() - hit.at < NON_EMPTY_TTL_MS) return hit.tables;
+  const tables = db
+    .q<{ table: string }>(
+      `SELECT table FROM system.parts WHERE active AND database = currentDatabase() AND rows > 0
+       AND table IN ('jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'multisig', 'multisig_orders', 'vesting_contracts', 'dns_entries', 'address_metadata')
+       GROUP BY table`,
+    )
+    .then((r) => new Set(r.map((x) => x.table)));
+  nonEmptyCache.set(key, { at: Date.now(), tables });
+  tables.catch(() => nonEmptyCache.delete(key));
+  return tables;
+}
+
+const KINDS: [table: string, kind: string][] = [
+  ['jetton_masters', 'jetton_master'],
+  ['jetton_wallets', 'jetton_wallet'],
+  ['nft_collections', 'nft_collection'],
+  ['nft_items', 'nft_item'],
+  ['multisig', 'multisig_v2'],
+  ['multisig_orders', 'multisig_order_v2'],
+  ['vesting_contracts', 'lockup_vesting'],
+];
+
 export interface AddressBookRow {
   user_friendly: string | null;
   domain: string | null;
@@ -28,23 +61,23 @@ export async function addressBook(db: Db, keys: Map<string, string | null>, test
   const domains = new Map<string, string>();
   const kinds = new Map<string, string[]>();
   if (raws.length) {
+    const live = await nonEmptyTables(db);
+    const union = KINDS.filter(([t]) => live.has(t))
+      .map(([t, k]) => `SELECT address, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`)
+      .join(' UNION ALL ');
     const [states, dns, ent] = await Promise.all([
-      db.q<{ account: string; code_hash: string | null }>('SELECT account, code_hash FROM latest_account_states FINAL WHERE account IN {a:Array(String)}', { a: raws }),
-      db.q<{ w: string; domain: string }>(
-        `SELECT dns_wallet AS w, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
-         WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`,
+      db.q<{ account: string; code_hash: string | null }>(
+        'SELECT account, code_hash FROM latest_account_states WHERE account IN {a:Array(String)} ORDER BY account, last_trans_lt DESC LIMIT 1 BY account',
         { a: raws },
       ),
-      db.q<{ address: string; kind: string }>(
-        `SELECT address, 'jetton_master' AS kind FROM jetton_masters FINAL WHERE address IN {a:Array(String)}
-         UNION ALL SELECT address, 'jetton_wallet' FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}
-         UNION ALL SELECT address, 'nft_collection' FROM nft_collections FINAL WHERE address IN {a:Array(String)}
-         UNION ALL SELECT address, 'nft_item' FROM nft_items FINAL WHERE address IN {a:Array(String)}
-         UNION ALL SELECT address, 'multisig_v2' FROM multisig FINAL WHERE address IN {a:Array(String)}
-         UNION ALL SELECT address, 'multisig_order_v2' FROM multisig_orders FINAL WHERE address IN {a:Array(String)}
-         UNION ALL SELECT address, 'lockup_vesting' FROM vesting_contracts FINAL WHERE address IN {a:Array(String)}`,
-        { a: raws },
-      ),
+      live.has('dns_entries')
+        ? db.q<{ w: string; domain: string }>(
+            `SELECT dns_wallet AS w, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
+             WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`,
+            { a: raws },
+          )
+        : Promise.resolve([]),
+      union ? db.q<{ address: string; kind: string }>(union, { a: raws }) : Promise.resolve([]),
     ]);
     for (const s of states) codes.set(s.account, s.code_hash);
     for (const d of dns) domains.set(d.w, d.domain);
@@ -94,8 +127,10 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
   const set = new Set<string>();
   for (const r of raws) if (r && /^-?\d+:[0-9A-F]{64}$/.test(r)) set.add(r);
   if (set.size === 0) return {};
+  const live = await nonEmptyTables(db);
+  if (!['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'address_metadata'].some((t) => live.has(t))) return {};
   const out: Metadata = {};
-  const wallets = await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
+  const wallets = !live.has('jetton_wallets') ? [] : await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
     'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
     { a: [...set] },
   );
@@ -104,14 +139,19 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
     set.add(w.jetton);
   }
   const list = [...set];
+  const knownSql = [
+    ['jetton_masters', "SELECT address, 'jetton_masters' AS type, CAST(NULL AS Nullable(String)) AS idx FROM jetton_masters FINAL WHERE address IN {a:Array(String)}"],
+    ['nft_collections', "SELECT address, 'nft_collections' AS type, CAST(NULL AS Nullable(String)) AS idx FROM nft_collections FINAL WHERE address IN {a:Array(String)}"],
+    ['nft_items', "SELECT address, 'nft_items' AS type, CAST(toString(`index`) AS Nullable(String)) AS idx FROM nft_items FINAL WHERE address IN {a:Array(String)}"],
+  ]
+    .filter(([t]) => live.has(t))
+    .map(([, q]) => q)
+    .join(' UNION ALL ');
   const [meta, known] = await Promise.all([
-    db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: list }),
-    db.q<{ address: string; type: string; idx: string | null }>(
-      `SELECT address, 'jetton_masters' AS type, CAST(NULL AS Nullable(String)) AS idx FROM jetton_masters FINAL WHERE address IN {a:Array(String)}
-       UNION ALL SELECT address, 'nft_collections', NULL FROM nft_collections FINAL WHERE address IN {a:Array(String)}
-       UNION ALL SELECT address, 'nft_items', toString(\`index\`) FROM nft_items FINAL WHERE address IN {a:Array(String)}`,
-      { a: list },
-    ),
+    live.has('address_metadata')
+      ? db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: list })
+      : Promise.resolve([] as Record<string, unknown>[]),
+    knownSql ? db.q<{ address: string; type: string; idx: string | null }>(knownSql, { a: list }) : Promise.resolve([]),
   ]);
   const byKey = new Map(meta.map((m) => [`${m.address}|${m.type}`, m]));
   const seen = new Set<string>();

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type Command } from '../command.ts';
-import { ChainLoadError, loadChainDir } from '../../devnet/chain/index.ts';
-import { readServerKeyFile, seedFromText, startLiteServer, writeLiteServerJson, writeServerKeyFile } from '../../devnet/liteserver/index.ts';
+import { ChainLoadError } from '../../devnet/chain/index.ts';
+import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
 
 function intArg(name: string, v: string | undefined, min: number, max: number): number {
   if (v === undefined) throw new CliError(`${name} needs a value`);
@@ -56,36 +56,21 @@ export const devnetServeCommand: Command = {
       else throw new CliError(`unexpected argument "${a}" (see --help)`);
     }
     if (!dir) throw new CliError('give the devnet directory (see --help)');
-    let chain;
+    const wanted = port ?? configuredPort(dir) ?? 0;
+    let served;
     try {
-      chain = loadChainDir(dir, live ? { visibleMc: 1 } : {});
+      served = await serveDevnetDir(dir, { port: wanted, host, startAtFirst: live !== undefined, seed });
     } catch (err) {
       if (err instanceof ChainLoadError) throw new CliError(err.message);
-      throw err;
-    }
-    let key: Buffer | undefined;
-    try {
-      key = readServerKeyFile(dir);
-    } catch (err) {
-      throw new CliError((err as Error).message);
-    }
-    if (!key) {
-      key = seedFromText(seed);
-      writeServerKeyFile(dir, key);
-    }
-    let server;
-    const wanted = port ?? configuredPort(dir) ?? 0;
-    try {
-      server = await startLiteServer({ source: chain, port: wanted, host, key });
-    } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(`port ${wanted} on ${host} is in use (pass --port 0 for any free port)`);
       if (code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${host}: no such local address`);
+      if (/liteserver\.key/.test((err as Error).message)) throw new CliError((err as Error).message);
       throw err;
     }
+    const { server, chain } = served;
     const tip = chain.lastMasterchain();
     const first = chain.allBlocks().find((b) => b.id.workchain === -1);
-    writeLiteServerJson(dir, server, { zeroState: chain.zeroState, initBlock: first?.id });
     console.log(
       `liteserver listening on ${server.host}:${server.port} key ${server.publicKey.toString('base64')} ` +
         `serving ${dir} (masterchain ${first?.id.seqno}..${live ? chain.masterchainLength : tip.id.seqno}` +

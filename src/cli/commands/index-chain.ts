@@ -62,7 +62,7 @@ function fmtDuration(s: number): string {
 }
 
 /** Progress: one rewritten line on a TTY, a structured log line every 10 s otherwise. */
-function startProgress(stats: PipelineStats, opts: { from: number; until?: number; log: pino.Logger }): () => void {
+export function startProgress(stats: PipelineStats, opts: { from: number; until?: number; log: pino.Logger }): () => void {
   const tty = process.stderr.isTTY;
   const t0 = Date.now();
   let last = { t: t0, blocks: 0, txs: 0 };
@@ -121,7 +121,7 @@ export const indexCommand: Command = {
     '  --from-seqno N     first masterchain seqno (default: checkpoint + 1, else the current tip)',
     '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored',
     '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
-    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint (Kafka deployments)',
+    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments)',
     '  --prefetch N       masterchain blocks fetched ahead (default 16)',
     '',
     'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
@@ -132,16 +132,18 @@ export const indexCommand: Command = {
     const needsSource = args.roles.includes('ingest');
     const needsStore = args.roles.includes('store') || args.roles.includes('checkpoint') || (needsSource && args.fromSeqno === undefined);
 
-    let pool: LiteserverPool | undefined;
+    let endpoints;
     if (needsSource) {
       try {
-        pool = new LiteserverPool(loadLiteservers({ network: args.network, configPath: args.configPath }), { logger: log });
+        endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
       } catch (err) {
-        if (err instanceof NetworkConfigError || err instanceof NoLiteserverError) throw new CliError(err.message);
+        if (err instanceof NetworkConfigError) throw new CliError(err.message);
         throw err;
       }
     }
+    // The data dir lock first: a second indexer on the same directory stops here, before any connection.
     const store = needsStore ? await openStoreOrExplain(args.dataDir) : undefined;
+    const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;
     try {
@@ -162,7 +164,12 @@ export const indexCommand: Command = {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
       });
-      await Promise.race([h.done, stopped]);
+      try {
+        await Promise.race([h.done, stopped]);
+      } catch (err) {
+        // A chain that does not link up (fork, wrong config) or a store that keeps failing: one line, no stack.
+        throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
+      }
       stopProgress?.();
       stopProgress = null;
       await h.stop();

@@ -1,5 +1,7 @@
 import type { Command } from '../command.ts';
 import { indexCommand } from './index-chain.ts';
+import { startCommand } from './start.ts';
+import { demoCommand } from './demo.ts';
 import { statusCommand } from './status.ts';
 import { devnetGenerateCommand } from './devnet-generate.ts';
 import { devnetServeCommand } from './devnet-serve.ts';
@@ -11,6 +13,8 @@ import { serveCommand } from './serve.ts';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
 export const commands: Command[] = [
+  startCommand,
+  demoCommand,
   indexCommand,
   statusCommand,
   migrateCommand,

@@ -7,9 +7,11 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import YAML from 'yaml';
 import { CliError, type Command } from '../command.ts';
-import { buildServer, type NetworkContext, type RouteGroup } from '../../api/server.ts';
+import type { NetworkContext } from '../../api/server.ts';
+import { buildGateway } from '../../api/gateway.ts';
+import { metricsRegistry } from '../../../pipelines/metrics.ts';
 import { KeyConfigError, KeyStore, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
-import { LiteNode, legacyNode, v2Group } from '../../api/v2/index.ts';
+import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 
 const networkSchema = z
@@ -150,18 +152,6 @@ export const serveCommand: Command = {
       }
       networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
     }
-    const groups: RouteGroup[] = [v2Group()];
-    if (networks.some((n) => n.services.store)) {
-      // Loaded only when a store is configured: v2-only deployments do not need the indexed API.
-      const { v3Group } = await import('../../api/v3/index.ts');
-      groups.push(
-        v3Group((net) => ({
-          store: net.services.store as never,
-          testnet: net.testnet,
-          node: legacyNode(net as NetworkContext),
-        })),
-      );
-    }
     await Promise.all(
       pools.map((p) =>
         p.start().catch((e: Error) => {
@@ -169,7 +159,7 @@ export const serveCommand: Command = {
         }),
       ),
     );
-    const app = buildServer({ networks, keys, limiter, groups, trustProxy: config.trust_proxy, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+    const app = await buildGateway({ networks, keys, limiter, trustProxy: config.trust_proxy, logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: metricsRegistry });
     const listenPort = port ?? config.port;
     const listenHost = host ?? config.host;
     try {
@@ -184,6 +174,11 @@ export const serveCommand: Command = {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    // Shutdown must not hang on a stuck client connection or liteserver query.
+    setTimeout(() => {
+      console.error('ton-gateway serve: shutdown took over 10 s, exiting');
+      process.exit(0);
+    }, 10_000).unref();
     await app.close();
     await Promise.all(pools.map((p) => p.close()));
     await Promise.all(stores.map((s) => s.close()));

@@ -579,7 +579,15 @@ export class Devnet {
     let fees = 0n;
     let imported = 0n;
     let exported = 0n;
+    const seen = new Set<string>();
     for (const m of msgs) {
+      // A block imports a message once (InMsgDescr is keyed by its hash): a resent external waits for no one.
+      const mh = m.hash.toString('hex');
+      if (seen.has(mh)) {
+        this.rejected.push({ hash: m.hash, error: 'duplicate of a message already in this block' });
+        continue;
+      }
+      seen.add(mh);
       const destId = idOf(m.dest);
       const acc = accounts.get(destId);
       const before = acc ? (acc.b64 ?? acc.cell!) : noneShardAccount();

@@ -126,6 +126,15 @@ export class LiteHandlers {
         return this.libraries(q.library_list as Buffer[]);
       case 'liteServer.sendMessage':
         return this.sendMessage(q.body as Buffer);
+      case 'liteServer.lookupBlockWithProof':
+      case 'liteServer.getBlockProof':
+      case 'liteServer.getValidatorStats':
+      case 'liteServer.getLibrariesWithProof':
+      case 'liteServer.getShardBlockProof':
+      case 'liteServer.getOutMsgQueueSizes':
+      case 'liteServer.getBlockOutMsgQueueSize':
+        // Known lite_api functions this devnet server does not implement (no validator signatures / queues).
+        throw new LiteServerError(ErrorCode.protoviolation, `${q._} is not supported by the devnet liteserver`);
       default:
         throw unknownQuery();
     }

@@ -12,3 +12,4 @@ export {
 } from './config.ts';
 export { ProofBuilder, serializeBocRoots, dictPath } from './proof.ts';
 export { stateHashAfter, LS_VERSION, LS_CAPABILITIES } from './handlers.ts';
+export { serveDevnetDir, type ServeDirOptions } from './serve-dir.ts';

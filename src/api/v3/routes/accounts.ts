@@ -16,7 +16,8 @@ export async function latestStates(db: Db, accounts: string[], withBoc: boolean,
   if (accounts.length === 0) return [];
   const codeFilter = codeHashes?.length ? 'AND code_hash IN {ch:Array(FixedString(64))}' : '';
   const states = await db.q(
-    `SELECT * ${withBoc ? '' : 'EXCEPT (data_boc)'} FROM latest_account_states FINAL WHERE account IN {a:Array(String)} ${codeFilter} ORDER BY account LIMIT 1000`,
+    `SELECT * ${withBoc ? '' : 'EXCEPT (data_boc)'} FROM latest_account_states WHERE account IN {a:Array(String)} ${codeFilter}
+     ORDER BY account, last_trans_lt DESC LIMIT 1 BY account LIMIT 1000`,
     { a: accounts, ch: codeHashes ?? [] },
   );
   const codes = [...new Set(states.map((s) => s.code_hash).filter((c): c is string => typeof c === 'string'))];

@@ -36,8 +36,8 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     response: S.MasterchainInfo,
     async handler(ctx) {
       const rows = await ctx.db.q(
-        `SELECT * FROM (SELECT ${BLOCK_COLS}, 'first' AS which FROM blocks FINAL WHERE workchain = -1 ORDER BY seqno ASC LIMIT 1)
-         UNION ALL SELECT * FROM (SELECT ${BLOCK_COLS}, 'last' AS which FROM blocks FINAL WHERE workchain = -1 ORDER BY seqno DESC LIMIT 1)`,
+        `SELECT * FROM (SELECT ${BLOCK_COLS}, 'first' AS which FROM blocks WHERE workchain = -1 ORDER BY seqno ASC LIMIT 1)
+         UNION ALL SELECT * FROM (SELECT ${BLOCK_COLS}, 'last' AS which FROM blocks WHERE workchain = -1 ORDER BY seqno DESC LIMIT 1)`,
       );
       const first = rows.find((r) => r.which === 'first');
       const last = rows.find((r) => r.which === 'last');
@@ -95,8 +95,8 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       add('start_lt <= {elt:UInt64}', 'elt', q.end_lt);
       const pg = pageOf(q);
       const rows = await db.q(
-        `SELECT ${BLOCK_COLS} FROM blocks FINAL ${c.length ? 'WHERE ' + c.join(' AND ') : ''}
-         ORDER BY gen_utime ${pg.dir}, workchain ${pg.dir}, shard ${pg.dir}, seqno ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        `SELECT ${BLOCK_COLS} FROM blocks ${c.length ? 'WHERE ' + c.join(' AND ') : ''}
+         ORDER BY gen_utime ${pg.dir}, workchain ${pg.dir}, shard ${pg.dir}, seqno ${pg.dir} LIMIT 1 BY workchain, shard, seqno LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { ...p, limit: pg.limit, offset: pg.offset },
       );
       return { blocks: rows.map(blockJson) };
@@ -111,10 +111,10 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     response: S.BlocksResponse,
     async handler({ q, db }) {
       const rows = await db.q(
-        `SELECT b.* FROM blocks AS b FINAL
+        `SELECT b.* FROM blocks AS b
          WHERE (b.workchain, b.shard, b.seqno) IN (SELECT workchain, shard, seqno FROM shard_state FINAL WHERE mc_seqno = {s:UInt32})
             OR (b.workchain = -1 AND b.shard = 9223372036854775808 AND b.seqno = {s:UInt32})
-         ORDER BY b.workchain, b.shard, b.seqno`,
+         ORDER BY b.workchain, b.shard, b.seqno LIMIT 1 BY b.workchain, b.shard, b.seqno`,
         { s: q.seqno },
       );
       if (rows.length === 0) throw new ApiError(404, 'blocks not found');
@@ -132,7 +132,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     async handler({ q, db }) {
       const pg = pageOf(q, 'asc');
       const rows = await db.q(
-        `SELECT ${BLOCK_COLS} FROM blocks FINAL WHERE mc_block_seqno = {s:UInt32} ORDER BY workchain, shard, seqno LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        `SELECT ${BLOCK_COLS} FROM blocks WHERE mc_block_seqno = {s:UInt32} ORDER BY workchain, shard, seqno LIMIT 1 BY workchain, shard, seqno LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { s: q.seqno, limit: pg.limit, offset: pg.offset },
       );
       if (rows.length === 0 && pg.offset === 0) throw new ApiError(404, 'blocks not found');
@@ -224,7 +224,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
         keys = await txKeysByMessage(db, msgHash, direction);
         if (q.body_hash !== undefined || q.opcode !== undefined) {
           const rows = await db.q<{ tx_account: string; tx_lt: string }>(
-            `SELECT DISTINCT tx_account, tx_lt FROM messages FINAL WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
+            `SELECT DISTINCT tx_account, tx_lt FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
              ${q.body_hash !== undefined ? 'AND body_hash = {bh:FixedString(64)}' : ''} ${q.opcode !== undefined ? 'AND opcode = {op:Int32}' : ''}`,
             { k: keys.map(([a, l]) => [a, BigInt(l)]), bh: q.body_hash ?? '', op: q.opcode ?? 0 },
           );
@@ -232,7 +232,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
         }
       } else {
         const rows = await db.q<{ tx_account: string; tx_lt: string }>(
-          `SELECT DISTINCT tx_account, tx_lt FROM messages FINAL WHERE 1
+          `SELECT DISTINCT tx_account, tx_lt FROM messages WHERE 1
            ${q.body_hash !== undefined ? 'AND body_hash = {bh:FixedString(64)}' : ''} ${q.opcode !== undefined ? 'AND opcode = {op:Int32}' : ''}
            ${direction ? 'AND direction = {d:String}' : ''}
            ORDER BY tx_lt DESC, tx_account DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
@@ -255,10 +255,10 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     async handler(ctx) {
       const { q, db } = ctx;
       const pg = pageOf(q, 'asc');
-      const own = await db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash FINAL WHERE hash = {h:FixedString(64)}', { h: q.hash });
+      const own = await db.q<{ account: string; lt: string }>('SELECT DISTINCT account, lt FROM transactions_by_hash WHERE hash = {h:FixedString(64)}', { h: q.hash });
       if (own.length === 0) throw new ApiError(404, 'transaction not found');
       const msgs = await db.q<{ msg_hash: string; direction: string }>(
-        `SELECT msg_hash, direction FROM messages FINAL WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))} ${q.direction ? 'AND direction = {d:String}' : ''} AND message_type = 'int'`,
+        `SELECT DISTINCT msg_hash, direction FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))} ${q.direction ? 'AND direction = {d:String}' : ''} AND message_type = 'int'`,
         { k: own.map((o) => [o.account, BigInt(o.lt)]), d: q.direction === 'in' ? 'in' : 'out' },
       );
       const keys: [string, string][] = [];
@@ -347,7 +347,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
                 any(m.created_at) AS created_at, any(m.opcode) AS opcode, any(m.ihr_disabled) AS ihr_disabled, any(m.bounce) AS bounce,
                 any(m.bounced) AS bounced, any(m.import_fee) AS import_fee, any(m.body_hash) AS body_hash, any(m.init_state_hash) AS init_state_hash,
                 anyIf(m.tx_hash, m.direction = 'in') AS in_tx, anyIf(m.tx_hash, m.direction = 'out') AS out_tx
-         FROM (SELECT * FROM messages FINAL ${where}) AS m
+         FROM (SELECT * FROM messages ${where}) AS m
          GROUP BY msg_hash
          ORDER BY ${col} ${pg.dir} NULLS ${pg.dir === 'DESC' ? 'LAST' : 'FIRST'}, msg_hash ${pg.dir}
          LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
@@ -389,7 +389,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       const pg = pageOf(q);
       const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset, a: accounts ?? [], t: traceIds ?? [] };
       const rows = await db.q<{ account: string; lt: string }>(
-        `SELECT tt.account AS account, tt.lt AS lt FROM trace_transactions AS tt FINAL
+        `SELECT DISTINCT tt.account AS account, tt.lt AS lt FROM trace_transactions AS tt
          WHERE tt.trace_id IN (SELECT trace_id FROM traces FINAL WHERE state = 'pending' ${traceIds?.length ? 'AND trace_id IN {t:Array(FixedString(64))}' : ''})
          ${accounts?.length ? 'AND tt.account IN {a:Array(String)}' : ''}
          ORDER BY tt.lt DESC, tt.account DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,

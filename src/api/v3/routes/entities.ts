@@ -155,7 +155,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       w.add((x) => `jetton_wallet_address IN ${x}`, q.jetton_wallet, A).add((x) => `jetton_master_address = ${x}`, q.jetton_master, 'String');
       const col = timeWindow(w, q, 'tx_lt', 'tx_now');
       const rows = await ctx.db.q(
-        `SELECT * FROM jetton_transfers FINAL ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        `SELECT * FROM jetton_transfers ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT 1 BY tx_lt, tx_hash LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { ...w.p, limit: pg.limit, offset: pg.offset },
       );
       const items = rows.map((r) => ({
@@ -185,7 +185,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
         .add((x) => `jetton_master_address = ${x}`, q.jetton_master, 'String');
       const col = timeWindow(w, q, 'tx_lt', 'tx_now');
       const rows = await ctx.db.q(
-        `SELECT * FROM jetton_burns FINAL ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        `SELECT * FROM jetton_burns ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT 1 BY tx_lt, tx_hash LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { ...w.p, limit: pg.limit, offset: pg.offset },
       );
       const items = rows.map((r) => ({
@@ -279,7 +279,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       w.add((x) => `nft_item_address IN ${x}`, q.item_address, A).add((x) => `nft_collection_address = ${x}`, q.collection_address, 'String');
       const col = timeWindow(w, q, 'tx_lt', 'tx_now');
       const rows = await ctx.db.q(
-        `SELECT * FROM nft_transfers FINAL ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        `SELECT * FROM nft_transfers ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT 1 BY tx_lt, tx_hash LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { ...w.p, limit: pg.limit, offset: pg.offset },
       );
       const items = rows.map((r) => ({

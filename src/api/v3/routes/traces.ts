@@ -83,7 +83,7 @@ async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, ty
   const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
   const [txKeys, actions] = await Promise.all([
     small.length
-      ? ctx.db.q<{ trace_id: string; account: string; lt: string }>('SELECT trace_id, account, lt FROM trace_transactions FINAL WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
+      ? ctx.db.q<{ trace_id: string; account: string; lt: string }>('SELECT DISTINCT trace_id, account, lt FROM trace_transactions WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
       : Promise.resolve([]),
     includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
   ]);

@@ -1,0 +1,67 @@
+/**
+ * `ton-gateway demo`: the whole product offline. Generates a devnet chain (real contracts in the TVM emulator)
+ * once, serves it over ADNL from this process releasing one masterchain block at a time, and runs `start`
+ * against it: indexing, traces, actions and both APIs, with no network at all.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, type Command } from '../command.ts';
+import { generateDevnet } from '../../devnet/generate/index.ts';
+import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
+import { startCommand } from './start.ts';
+
+function intOpt(name: string, v: string | undefined, min: number, max: number): number {
+  if (v === undefined || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new CliError(`${name} must be an integer in ${min}..${max}, got "${v ?? ''}"`);
+  return Number(v);
+}
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'generate and serve a local devnet, then index and serve it (offline, one command)',
+  usage: [
+    'Usage: ton-gateway demo [--dir DIR] [--blocks N] [--live MS] [--port 8080] [--data DIR]',
+    '',
+    'Options:',
+    '  --dir DIR     devnet directory (default ./data/devnet; generated when it has no chain.json)',
+    '  --blocks N    masterchain blocks to generate (default 48)',
+    '  --live MS     release one masterchain block every MS ms (default 2000), so the indexer follows a tip',
+    '  --port P      API port (default 8080)',
+    '  --data DIR    store data directory (default ./data/demo-store)',
+  ].join('\n'),
+  async run(argv) {
+    let dir = join('data', 'devnet');
+    let blocks = 48;
+    let live = 2000;
+    let port = '8080';
+    let data = join('data', 'demo-store');
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i];
+      if (a === '--dir') dir = argv[++i] ?? '';
+      else if (a === '--blocks') blocks = intOpt('--blocks', argv[++i], 4, 100_000);
+      else if (a === '--live') live = intOpt('--live', argv[++i], 1, 3_600_000);
+      else if (a === '--port') port = String(intOpt('--port', argv[++i], 0, 65535));
+      else if (a === '--data') data = argv[++i] ?? '';
+      else throw new CliError(`unknown option "${a}" (see --help)`);
+    }
+    if (!dir || !data) throw new CliError('--dir and --data need a directory');
+    if (!existsSync(join(dir, 'chain.json'))) {
+      console.error(`demo: generating a devnet chain of ${blocks} masterchain blocks in ${dir} ...`);
+      const r = await generateDevnet(dir, { seed: 1, blocks });
+      console.error(`demo: ${r.blocks} blocks, ${r.transactions} transactions`);
+    }
+    const { server, chain } = await serveDevnetDir(dir, { port: 0, host: '127.0.0.1', startAtFirst: true });
+    const timer = setInterval(() => {
+      if (!chain.release()) clearInterval(timer);
+    }, live);
+    console.error(`demo: devnet liteserver on 127.0.0.1:${server.port}, one masterchain block every ${live} ms`);
+    console.error(`demo: API at http://localhost:${port}/api/v3/ (docs), http://localhost:${port}/api/v2/getMasterchainInfo`);
+    try {
+      // A fresh store starts at the devnet's first block; an existing one resumes from its checkpoint.
+      const from = existsSync(data) ? [] : ['--from-seqno', '1'];
+      return await startCommand.run(['--config', join(dir, 'liteserver.json'), ...from, '--data', data, '--port', port]);
+    } finally {
+      clearInterval(timer);
+      await server.close();
+    }
+  },
+};

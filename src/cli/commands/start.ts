@@ -1,0 +1,120 @@
+/**
+ * `ton-gateway start`: the main job. Indexes a network (ingest -> decode -> store -> traces) and serves the
+ * HTTP APIs from the same process, sharing one liteserver pool and one store (chdb allows one process per
+ * data directory, so the API cannot be a second process on the embedded store).
+ */
+import pino from 'pino';
+import { CliError, type Command } from '../command.ts';
+import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
+import { buildGateway } from '../../api/gateway.ts';
+import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
+import { LiteNode } from '../../api/v2/index.ts';
+import { createBus } from '../../bus/index.ts';
+import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
+import { openStoreOrExplain, parseIndexArgs, startProgress } from './index-chain.ts';
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  keysPath?: string;
+  rest: string[];
+}
+
+function splitServeArgs(argv: string[]): ServeArgs {
+  const out: ServeArgs = { port: 8080, host: '0.0.0.0', rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--port') {
+      const v = val();
+      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new CliError(`--port must be 0..65535, got "${v}"`);
+      out.port = Number(v);
+    } else if (a === '--host') out.host = val();
+    else if (a === '--keys') out.keysPath = val();
+    else out.rest.push(a);
+  }
+  return out;
+}
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'index a network and serve the APIs (the main job; embedded chdb + in-process bus by default)',
+  usage: [
+    'Usage: ton-gateway start [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N]',
+    '                         [--data DIR] [--port 8080] [--host 0.0.0.0] [--keys FILE]',
+    '',
+    'Follows the network from its liteservers (from the checkpoint, else the tip), stores blocks,',
+    'transactions, messages, account states, traces and actions, and serves /api/v3 (indexed), /api/v2',
+    '(liteservers), /healthcheck and /metrics. Options are those of `index` and `serve`.',
+    '',
+    'No liteserver reachable? `npm run demo` runs the same against a local devnet.',
+  ].join('\n'),
+  async run(argv) {
+    const serve = splitServeArgs(argv);
+    const args = parseIndexArgs(serve.rest);
+    const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+    let keys: KeyStore;
+    try {
+      keys = serve.keysPath ? KeyStore.fromFile(serve.keysPath) : new KeyStore();
+    } catch (e) {
+      if (e instanceof KeyConfigError) throw new CliError(e.message);
+      throw e;
+    }
+    let endpoints;
+    try {
+      endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
+    } catch (err) {
+      if (err instanceof NetworkConfigError) throw new CliError(err.message);
+      throw err;
+    }
+    const store = await openStoreOrExplain(args.dataDir);
+    const pool = new LiteserverPool(endpoints, { logger: log });
+    const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
+    let stopProgress: (() => void) | null = null;
+    let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
+    try {
+      try {
+        await pool.start();
+      } catch (err) {
+        if (err instanceof NoLiteserverError) throw new CliError(err.message);
+        throw err;
+      }
+      const h = await runIndexer({ bus, source: pool, store, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      app = await buildGateway({
+        networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store } }],
+        keys,
+        metrics: metricsRegistry,
+        logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+      });
+      try {
+        await app.listen({ port: serve.port, host: serve.host });
+      } catch (e) {
+        throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${serve.port}/api/v3/` }, 'indexing and serving');
+      if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      // With --until-seqno the index finishes but the API keeps serving until a signal.
+      h.done.catch((err: Error) => log.error({ err: err.message.split('\n')[0] }, 'indexing stopped; the API keeps serving what is stored'));
+      await stopped;
+      stopProgress?.();
+      stopProgress = null;
+      await h.stop();
+      return 0;
+    } finally {
+      stopProgress?.();
+      setTimeout(() => process.exit(0), 10_000).unref();
+      await app?.close();
+      await bus.close();
+      await pool.close();
+      await store.close();
+    }
+  },
+};
