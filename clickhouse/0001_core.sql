@@ -135,9 +135,12 @@ CREATE TABLE IF NOT EXISTS transactions
     split_info_acc_split_depth Nullable(UInt8),
     split_info_this_addr Nullable(String),
     split_info_sibling_addr Nullable(String),
+    -- The traces stage re-writes a transaction with its trace_id once the trace is assembled; that row wins
+    -- merges and FINAL whichever of the two was inserted last.
+    trace_version UInt8 MATERIALIZED isNotNull(trace_id),
     INDEX idx_hash hash TYPE bloom_filter(0.001) GRANULARITY 1
 )
-ENGINE = ReplacingMergeTree
+ENGINE = ReplacingMergeTree(trace_version)
 ORDER BY (account, lt, hash);
 
 -- hash -> (account, lt): point lookup of a transaction by hash (GET /transactions?hash=,
@@ -183,6 +186,8 @@ CREATE TABLE IF NOT EXISTS messages
     message_type Enum8('int' = 0, 'ext_in' = 1, 'ext_out' = 2),
     mc_seqno UInt32,
     trace_id Nullable(FixedString(64)) CODEC(ZSTD(1)),
+    -- as in transactions: the row the traces stage re-writes with trace_id wins
+    trace_version UInt8 MATERIALIZED isNotNull(trace_id),
     source Nullable(String),
     destination Nullable(String),
     value Nullable(UInt128),
@@ -205,7 +210,7 @@ CREATE TABLE IF NOT EXISTS messages
     INDEX idx_body_hash body_hash TYPE bloom_filter(0.01) GRANULARITY 1,
     INDEX idx_opcode opcode TYPE set(256) GRANULARITY 1
 )
-ENGINE = ReplacingMergeTree
+ENGINE = ReplacingMergeTree(trace_version)
 ORDER BY (tx_account, tx_lt, tx_hash, direction, msg_hash);
 
 -- msg_hash and msg_hash_norm -> the message's rows: one row per (hash, direction); an external-in

@@ -7,7 +7,7 @@
 import { classifyTrace } from '../actions/classify.ts';
 import type { ActionRow } from '../actions/model.ts';
 import type { Row, StoreClient } from '../store/index.ts';
-import { encodeJsonLines } from '../store/index.ts';
+import { blockToRows, encodeJsonLines } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
@@ -99,6 +99,8 @@ export async function loadKnownEntities(store: StoreClient, txs: readonly Transa
 
 export interface McBatchOutput extends TraceBatch {
   entities: EntityTables;
+  /** the batch's transactions and messages rows again, now with their trace_id */
+  traced: { transactions: Row[]; messages: Row[] };
 }
 
 /**
@@ -119,12 +121,21 @@ export async function processMcBatch(
     blocks.flatMap((b) => b.account_states),
     known,
   );
-  return { ...batch, entities };
+  const traced = { transactions: [] as Row[], messages: [] as Row[] };
+  for (const b of blocks) {
+    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds });
+    traced.transactions.push(...rows.transactions);
+    traced.messages.push(...rows.messages);
+  }
+  return { ...batch, entities, traced };
 }
 
 /** Writes what processMcBatch produced, then the assembler state: after this the batch is durable. */
 export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
   for (const t of ENTITY_TABLES) await insertRows(store, t, out.entities[t]);
+  // trace_version makes these rows win over the ones the store stage wrote without trace_id
+  await insertRows(store, 'transactions', out.traced.transactions);
+  await insertRows(store, 'messages', out.traced.messages);
   await writeTraceTables(store, out.tables);
   await saveAssemblerState(store, mcSeqno, asm);
 }

@@ -93,6 +93,15 @@ async function checkTraces(store: StoreClient): Promise<void> {
     `SELECT count() AS n FROM traces FINAL WHERE state = 'complete' AND trace_id NOT IN (SELECT trace_id FROM actions FINAL)`,
   );
   expect(Number(unclassified.n)).toBe(0);
+  // transactions and messages carry their trace_id (the traced rows win over the untraced ones)
+  const [untraced] = await store.query<{ t: string; m: string }>(
+    `SELECT (SELECT countIf(trace_id IS NULL) FROM transactions FINAL) AS t, (SELECT countIf(trace_id IS NULL) FROM messages FINAL) AS m`,
+  );
+  expect(untraced).toEqual({ t: '0', m: '0' });
+  const [mismatch] = await store.query<{ n: string }>(
+    `SELECT count() AS n FROM transactions AS t FINAL JOIN (SELECT hash, trace_id FROM trace_transactions FINAL) AS tt ON tt.hash = t.hash WHERE t.trace_id != tt.trace_id`,
+  );
+  expect(mismatch.n).toBe('0');
 }
 
 beforeAll(async () => {
