@@ -3,6 +3,7 @@
  * default, over the in-process bus, or over Kafka with every role here); `startRoles` runs chosen roles only
  * (Kafka deployments: one ingest, N decoders, a store writer; see docker/README.md).
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Bus, Subscription } from '../src/bus/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
@@ -60,6 +61,8 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   const log = opts.logger;
   const subs: Subscription[] = [];
   const abort = new AbortController();
+  // every prefetched masterchain step listens for the abort; that many listeners are expected
+  setMaxListeners(256, abort.signal);
   await opts.bus.ensureTopics(Object.values(TOPICS));
 
   if (roles.has('store') || roles.has('checkpoint')) {

@@ -2,7 +2,7 @@
  * Traces and actions -> rows of the `traces`, `trace_transactions`, `actions` and `action_accounts` tables
  * (clickhouse/0002_traces_entities.sql). Pure; the stage inserts them.
  */
-import type { ActionRow } from '../actions/model.ts';
+import { actionDetails, toJson, type ActionRow } from '../actions/index.ts';
 import type { Row } from '../store/index.ts';
 import type { TraceEdge, TraceRow } from './assembler.ts';
 
@@ -29,20 +29,6 @@ export function traceTransactionRows(edges: TraceEdge[], accountOf: ReadonlyMap<
     const tx = accountOf.get(e.tx_hash)!;
     return { trace_id: e.trace_id, lt: tx.lt, account: tx.account, hash: e.tx_hash };
   });
-}
-
-const GENERIC = new Set([
-  'action_id', 'type', 'trace_id', 'tx_hashes', 'start_lt', 'end_lt', 'start_utime', 'end_utime', 'success',
-  'mc_seqno_end', 'source', 'source_secondary', 'destination', 'destination_secondary', 'asset', 'asset_secondary',
-  'asset2', 'asset2_secondary', 'opcode', 'value', 'amount', 'value_extra_currencies', 'accounts', 'parent_action_id',
-  'ancestor_type', 'trace_end_lt', 'trace_end_utime', 'trace_external_hash', 'trace_external_hash_norm', 'trace_mc_seqno_end',
-]);
-
-/** The per-type composite `*_data` columns, JSON with bigints as decimal strings. */
-export function actionDetails(a: ActionRow): string {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) if (!GENERIC.has(k) && v != null) out[k] = v;
-  return JSON.stringify(out, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 export function actionRows(a: ActionRow): { action: Row; accounts: Row[] } {
@@ -76,7 +62,8 @@ export function actionRows(a: ActionRow): { action: Row; accounts: Row[] } {
     value_extra_currencies: a.value_extra_currencies,
     parent_action_id: a.parent_action_id ? b64ToHex(a.parent_action_id) : null,
     ancestor_type: a.ancestor_type,
-    details: actionDetails(a),
+    // API v3 `details` of the action's type (reference §4.3), rendered once here so reads only parse it
+    details: JSON.stringify(toJson(actionDetails(a))),
   };
   const accounts = a.accounts.map((account) => ({
     account,

@@ -77,6 +77,14 @@ describe('traces stage on chdb: a trace cut by a crash completes after restart',
         { id: ROOT },
       );
       expect(acts.map((a) => a.type)).toContain('stake_deposit');
+      // details are stored in the API v3 shape of the type (reference §4.3): the Tonstakers pool and the holder
+      const [dep] = await store.query<{ details: string; source: string; destination: string }>(
+        `SELECT details, source, destination FROM actions FINAL WHERE trace_id = {id:FixedString(64)} AND type = 'stake_deposit'`,
+        { id: ROOT },
+      );
+      const details = JSON.parse(dep.details) as Record<string, unknown>;
+      expect(details).toMatchObject({ provider: 'liquid_staking', stake_holder: dep.source, pool: dep.destination });
+      expect(typeof details.amount).toBe('string');
       expect(acts.every((a) => a.n === '1')).toBe(true);
       // every transaction of the block is in exactly one trace
       const all = await store.query<{ n: string }>('SELECT count() AS n FROM trace_transactions FINAL');
