@@ -8,7 +8,7 @@
  * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
  * transactions than BENCH_TX).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -16,7 +16,7 @@ import { KeyStore } from '../src/api/auth/index.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
 import { fillSyntheticStore, openStore, templatesFromBlocks, type StoreClient } from '../src/store/index.ts';
-import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
+import { fixtureBlocks } from './fixtures.ts';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -39,23 +39,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const SAMPLES = 500;
 
-function fixtureBlocks(): DecodedBlock[] {
-  const root = new URL('../test/fixtures/blocks/', import.meta.url).pathname;
-  const out: DecodedBlock[] = [];
-  for (const net of readdirSync(root)) {
-    const dir = join(root, net);
-    if (net === 'proofs' || !statSync(dir).isDirectory()) continue;
-    for (const f of readdirSync(dir).sort()) {
-      if (!f.endsWith('.boc')) continue;
-      try {
-        out.push(decodeBlock(readFileSync(join(dir, f))));
-      } catch {
-        /* pruned fixture BoCs are not templates */
-      }
-    }
-  }
-  return out;
-}
 
 const b64 = (hex: string) => encodeURIComponent(Buffer.from(hex, 'hex').toString('base64'));
 

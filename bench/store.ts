@@ -7,7 +7,7 @@
  * JSONCompactEachRow comparison, default 20000), BENCH_SAMPLES (lookups per kind, default 200),
  * BENCH_DATA (keep the store in this dir instead of a temp dir).
  */
-import { readFileSync, mkdtempSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -23,29 +23,12 @@ import {
   type InsertFormat,
   type StoreClient,
 } from '../src/store/index.ts';
-import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
+import { fixtureBlocks } from './fixtures.ts';
 
 const TX = Number(process.env.BENCH_TX ?? 1_000_000);
 const FORMAT_TX = Number(process.env.BENCH_FORMAT_TX ?? 20_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 
-function fixtureBlocks(): DecodedBlock[] {
-  const root = new URL('../test/fixtures/blocks/', import.meta.url).pathname;
-  const out: DecodedBlock[] = [];
-  for (const net of readdirSync(root)) {
-    const dir = join(root, net);
-    if (net === 'proofs' || !statSync(dir).isDirectory()) continue;
-    for (const f of readdirSync(dir).sort()) {
-      if (!f.endsWith('.boc')) continue;
-      try {
-        out.push(decodeBlock(readFileSync(join(dir, f))));
-      } catch {
-        /* a block the decoder rejects is not a template */
-      }
-    }
-  }
-  return out;
-}
 
 const cpuSeconds = (since: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(since);
