@@ -4,7 +4,8 @@
  */
 import { actionDetails, toJson, type ActionRow } from '../actions/index.ts';
 import type { Row } from '../store/index.ts';
-import type { TraceEdge, TraceRow } from './assembler.ts';
+import { parseHash } from '../format/index.ts';
+import type { TraceEdge } from './assembler.ts';
 
 export interface TraceTables {
   traces: Row[];
@@ -15,14 +16,6 @@ export interface TraceTables {
 
 export const TRACE_TABLES = ['trace_transactions', 'actions', 'action_accounts', 'traces'] as const;
 
-/** Hashes are stored as lower-case hex; the classifier's action ids are base64. */
-export function b64ToHex(b64: string): string {
-  return Buffer.from(b64, 'base64').toString('hex');
-}
-
-export function traceRow(t: TraceRow): Row {
-  return { ...t };
-}
 
 export function traceTransactionRows(edges: TraceEdge[], accountOf: ReadonlyMap<string, { account: string; lt: bigint }>): Row[] {
   return edges.map((e) => {
@@ -32,7 +25,8 @@ export function traceTransactionRows(edges: TraceEdge[], accountOf: ReadonlyMap<
 }
 
 export function actionRows(a: ActionRow): { action: Row; accounts: Row[] } {
-  const id = b64ToHex(a.action_id);
+  // stored as lower-case hex like every hash; the classifier gives action ids in base64
+  const id = parseHash(a.action_id, 'action_id');
   const action: Row = {
     trace_id: a.trace_id,
     action_id: id,
@@ -60,7 +54,7 @@ export function actionRows(a: ActionRow): { action: Row; accounts: Row[] } {
     value: a.value,
     amount: a.amount,
     value_extra_currencies: a.value_extra_currencies,
-    parent_action_id: a.parent_action_id ? b64ToHex(a.parent_action_id) : null,
+    parent_action_id: a.parent_action_id ? parseHash(a.parent_action_id, 'parent_action_id') : null,
     ancestor_type: a.ancestor_type,
     // API v3 `details` of the action's type (reference §4.3), rendered once here so reads only parse it
     details: JSON.stringify(toJson(actionDetails(a))),

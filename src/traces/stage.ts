@@ -11,7 +11,7 @@ import { blockToRows, encodeJsonLines } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
-import { actionRows, TRACE_TABLES, traceRow, traceTransactionRows, type TraceTables } from './rows.ts';
+import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
 
 const STATE_NAME = 'main';
@@ -43,7 +43,7 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
   const byId = new Map(result.completed.map((c) => [c.row.trace_id, c.row]));
   const traces = result.traces.map((t) => byId.get(t.trace_id) ?? t);
   const txInfo = new Map(txs.map((t) => [t.hash, { account: t.account, lt: t.lt }]));
-  const tables: TraceTables = { traces: traces.map(traceRow), trace_transactions: traceTransactionRows(result.edges, txInfo), actions: [], action_accounts: [] };
+  const tables: TraceTables = { traces: traces.map((t) => ({ ...t })), trace_transactions: traceTransactionRows(result.edges, txInfo), actions: [], action_accounts: [] };
   for (const a of actions) {
     const r = actionRows(a);
     tables.actions.push(r.action);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { openStoreOrExplain } from '../open-store.ts';
 import { CliError, type Command } from '../command.ts';
-import { DataDirLockedError, firstLine, importBlocks, openStore, storeConfigFromEnv } from '../../store/index.ts';
+import { firstLine, importBlocks } from '../../store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../ton/index.ts';
 
 export const importBlocksCommand: Command = {
@@ -48,13 +49,7 @@ export const importBlocksCommand: Command = {
     }
     for (const f of failed) console.error(`ton-gateway import-blocks: skipped ${f}`);
     if (blocks.length > 0) {
-      let store;
-      try {
-        store = await openStore(storeConfigFromEnv(dataDir));
-      } catch (err) {
-        if (err instanceof DataDirLockedError) throw new CliError(err.message);
-        throw new CliError(`cannot open the store: ${(err as Error).message.split('\n')[0]}`);
-      }
+      const store = await openStoreOrExplain(dataDir);
       try {
         const r = await importBlocks(store, blocks);
         console.log(`imported ${r.blocks} blocks, ${r.transactions} transactions into ${store.location}`);

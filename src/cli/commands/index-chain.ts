@@ -3,7 +3,8 @@ import { CliError, type Command } from '../command.ts';
 import { runIndexer, ROLES, type Role, type PipelineStats } from '../../../pipelines/index.ts';
 import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { DataDirLockedError, openStore, storeConfigFromEnv, type StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/index.ts';
+import { openStoreOrExplain } from '../open-store.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -94,15 +95,9 @@ export function startProgress(stats: PipelineStats, opts: { from: number; until?
   };
 }
 
-export async function openStoreOrExplain(dataDir: string | undefined): Promise<StoreClient> {
-  try {
-    return await openStore(storeConfigFromEnv(dataDir));
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      throw new CliError(`${err.message}: another ton-gateway (index or start) is running on it; stop it first or use another --data DIR`);
-    }
-    throw new CliError(`cannot open the store: ${(err as Error).message.split('\n')[0]}`);
-  }
+/** Opens the store for the indexer; a second indexer on the data directory is told what to do. */
+export function openIndexerStore(dataDir: string | undefined): Promise<StoreClient> {
+  return openStoreOrExplain(dataDir, 'another ton-gateway (index or start) is running on it; stop it first or use another --data DIR');
 }
 
 export const indexCommand: Command = {
@@ -142,7 +137,7 @@ export const indexCommand: Command = {
       }
     }
     // The data dir lock first: a second indexer on the same directory stops here, before any connection.
-    const store = needsStore ? await openStoreOrExplain(args.dataDir) : undefined;
+    const store = needsStore ? await openIndexerStore(args.dataDir) : undefined;
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;

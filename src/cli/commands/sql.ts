@@ -1,5 +1,6 @@
+import { openStoreOrExplain } from '../open-store.ts';
 import { CliError, type Command } from '../command.ts';
-import { DataDirLockedError, openStore, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS, storeConfigFromEnv, assertReadOnly } from '../../store/index.ts';
+import { ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS, assertReadOnly } from '../../store/index.ts';
 
 export const sqlCommand: Command = {
   name: 'sql',
@@ -35,13 +36,7 @@ export const sqlCommand: Command = {
     } catch (err) {
       throw new CliError((err as Error).message);
     }
-    let store;
-    try {
-      store = await openStore(storeConfigFromEnv(dataDir));
-    } catch (err) {
-      if (err instanceof DataDirLockedError) throw new CliError(err.message);
-      throw new CliError(`cannot open the store: ${(err as Error).message.split('\n')[0]}`);
-    }
+    const store = await openStoreOrExplain(dataDir);
     try {
       process.stdout.write(await runReadOnlySql(store, query, format));
       return 0;

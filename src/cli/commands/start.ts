@@ -11,7 +11,7 @@ import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
-import { openStoreOrExplain, parseIndexArgs, startProgress } from './index-chain.ts';
+import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 
 interface ServeArgs {
   port: number;
@@ -71,7 +71,7 @@ export const startCommand: Command = {
       if (err instanceof NetworkConfigError) throw new CliError(err.message);
       throw err;
     }
-    const store = await openStoreOrExplain(args.dataDir);
+    const store = await openIndexerStore(args.dataDir);
     const pool = new LiteserverPool(endpoints, { logger: log });
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;

@@ -2,7 +2,7 @@ import { CliError, type Command } from '../command.ts';
 import { CHECKPOINT_NAME } from '../../../pipelines/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { getCheckpoint, type StoreClient } from '../../store/index.ts';
-import { openStoreOrExplain } from './index-chain.ts';
+import { openIndexerStore } from './index-chain.ts';
 
 export interface IndexStatus {
   first: number | null;
@@ -105,7 +105,7 @@ export const statusCommand: Command = {
       } else if (a === '--json') json = true;
       else throw new CliError(`unknown option "${a}" (see --help)`);
     }
-    const store = await openStoreOrExplain(dataDir);
+    const store = await openIndexerStore(dataDir);
     let st: IndexStatus;
     try {
       st = await indexStatus(store);
