@@ -12,13 +12,26 @@ export function loadAddr(s: Slice): string | null {
   return a instanceof Address ? rawAddr(a) : null;
 }
 
+/**
+ * Parsed bodies, shared by all matchers: several families try the same message, and a BoC parse (with cell
+ * hashing) costs far more than the lookup. Cells are immutable; the cache is cleared when full.
+ */
+const parsed = new Map<string, Cell | null>();
+const PARSED_MAX = 4096;
+
 export function cellFromBoc(b64: string | null | undefined): Cell | null {
   if (!b64) return null;
+  const hit = parsed.get(b64);
+  if (hit !== undefined) return hit;
+  let cell: Cell | null;
   try {
-    return Cell.fromBase64(b64);
+    cell = Cell.fromBase64(b64);
   } catch {
-    return null;
+    cell = null;
   }
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(b64, cell);
+  return cell;
 }
 
 /** BoC (base64) with crc32c and without index, the form the reference stores payloads in. */
