@@ -34,6 +34,11 @@ export interface IndexerOptions {
   stats?: PipelineStats;
   /** Decoder batch size (blocks). */
   decodeBatch?: number;
+  /**
+   * Whether a traces stage runs in the deployment (default true). It then writes the transactions and messages
+   * rows, and the checkpoint waits for it; with false (`--no-traces`) decode writes them and no traces are built.
+   */
+  traces?: boolean;
 }
 
 export interface IndexerHandle {
@@ -56,7 +61,8 @@ export async function resumeSeqno(store: StoreClient, opts: { traces?: boolean }
 }
 
 export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
-  const roles = new Set(opts.roles ?? ROLES);
+  const withTraces = opts.traces ?? true;
+  const roles = new Set((opts.roles ?? ROLES).filter((r) => withTraces || r !== 'traces'));
   const stats = opts.stats ?? newStats();
   const log = opts.logger;
   const subs: Subscription[] = [];
@@ -71,8 +77,12 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   }
   let checkpointReached: ((seqno: number) => void) | null = null;
   if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats }));
-  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch }));
-  if (roles.has('checkpoint')) subs.push(await startCheckpointStage(opts.bus, opts.store!, { logger: log, stats, onCheckpoint: (s) => checkpointReached?.(s) }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces }));
+  if (roles.has('checkpoint')) {
+    const store = opts.store!;
+    const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
+    subs.push(await startCheckpointStage(opts.bus, store, { logger: log, stats, tracedUpTo, onCheckpoint: (s) => checkpointReached?.(s) }));
+  }
 
   let fromSeqno: number | null = null;
   let traces: TracesStage | null = null;

@@ -1,9 +1,11 @@
 /**
  * The stages of the ingest pipeline, each a small function wiring a bus topic to a service:
  *   ingest     follower -> ton.blocks.raw (+ ton.mc.complete marker per masterchain block)
- *   decode     ton.blocks.raw -> decodeBlock + blockToRows -> ton.blocks.decoded
+ *   decode     ton.blocks.raw -> decodeBlock + blockToRows -> ton.blocks.decoded (transactions and messages are left
+ *              to the traces stage, which writes them once with their trace_id)
  *   store      ton.blocks.decoded -> StoreWriter (ack after flush: rows durable)
- *   checkpoint ton.mc.complete -> waits until every block of the seqno is in ingested_blocks -> checkpoint
+ *   checkpoint ton.mc.complete -> waits until every block of the seqno is in ingested_blocks (and the traces stage
+ *              has written the seqno) -> checkpoint
  * Later stages (traces, actions) subscribe the same way with their own group.
  */
 import type { Logger } from 'pino';
@@ -94,8 +96,23 @@ export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptio
   }
 }
 
+export interface DecodeStageOptions {
+  logger?: Logger;
+  stats?: PipelineStats;
+  maxBatch?: number;
+  /**
+   * The traces stage writes the transactions and messages rows (with their trace_id), so decode leaves them out:
+   * each row is written once instead of twice (default true; false when no traces stage runs: `--no-traces`).
+   */
+  tracesWriteRows?: boolean;
+}
+
+/** Tables whose rows carry trace_id and come from the traces stage when it runs. */
+export const TRACED_TABLES = ['transactions', 'messages'] as const;
+
 /** decode: raw block -> rows of every store table (pure CPU work; run N of these with Kafka). */
-export async function startDecodeStage(bus: Bus, opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number } = {}): Promise<Subscription> {
+export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}): Promise<Subscription> {
+  const omitTraced = opts.tracesWriteRows ?? true;
   const stats = opts.stats ?? newStats();
   return bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
@@ -106,6 +123,7 @@ export async function startDecodeStage(bus: Bus, opts: { logger?: Logger; stats?
         const msg = rawBlockMessageSchema.parse(d.value);
         const block = decodeBlock(Buffer.from(msg.boc, 'base64'));
         const rows = blockToRows(block, { mcSeqno: msg.mc_seqno });
+        if (omitTraced) for (const t of TRACED_TABLES) rows[t] = [];
         out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });
       }
       const ms = performance.now() - t0;
@@ -165,7 +183,14 @@ export async function startStoreStage(
 export async function startCheckpointStage(
   bus: Bus,
   store: StoreClient,
-  opts: { logger?: Logger; stats?: PipelineStats; pollMs?: number; onCheckpoint?: (seqno: number) => void } = {},
+  opts: {
+    logger?: Logger;
+    stats?: PipelineStats;
+    pollMs?: number;
+    onCheckpoint?: (seqno: number) => void;
+    /** The seqno the traces stage has made durable (its rows complete a block); the checkpoint never passes it. */
+    tracedUpTo?: () => Promise<number | null>;
+  } = {},
 ): Promise<Subscription> {
   const stats = opts.stats ?? newStats();
   const pollMs = opts.pollMs ?? 100;
@@ -184,8 +209,9 @@ export async function startCheckpointStage(
           { lo, hi },
         );
         const have = new Map(rows.map((r) => [Number(r.s), Number(r.n)]));
+        const traced = opts.tracedUpTo ? ((await opts.tracedUpTo()) ?? -1) : Infinity;
         const start = i;
-        while (i < markers.length && (have.get(markers[i].mc_seqno) ?? 0) >= markers[i].blocks.length) i++;
+        while (i < markers.length && markers[i].mc_seqno <= traced && (have.get(markers[i].mc_seqno) ?? 0) >= markers[i].blocks.length) i++;
         // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
         if (i > start && markers[i - 1].mc_seqno > (stats.checkpoint ?? -1)) {
           const seqno = markers[i - 1].mc_seqno;

@@ -33,7 +33,9 @@ export interface TracesStage extends Subscription {
 
 /** The masterchain seqno the traces stage has durably processed (null: nothing yet). */
 export async function tracesResumePoint(store: StoreClient): Promise<number | null> {
-  return (await loadAssembler(store)).mcSeqno;
+  // only the seqno: the checkpoint stage asks on every poll, and the state itself can be large
+  const rows = await store.query<{ mc_seqno: number | string }>("SELECT mc_seqno FROM trace_assembler_state FINAL WHERE name = 'main'");
+  return rows.length ? Number(rows[0].mc_seqno) : null;
 }
 
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: { logger?: Logger; fromSeqno?: number } = {}): Promise<TracesStage> {

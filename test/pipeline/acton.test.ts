@@ -35,12 +35,12 @@ describe('pipeline: acton chain -> chdb', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function index(from: number | undefined, until: number) {
+  async function index(from: number | undefined, until: number, target: StoreClient = store, traces = true) {
     const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 3000 });
     const bus = new MemoryBus();
     try {
       await pool.start(10_000);
-      const h = await runIndexer({ bus, source: pool, store, fromSeqno: from, untilSeqno: until });
+      const h = await runIndexer({ bus, source: pool, store: target, traces, fromSeqno: from, untilSeqno: until });
       await h.done;
       await h.stop();
       return h;
@@ -92,4 +92,34 @@ describe('pipeline: acton chain -> chdb', () => {
     expect(gaps.mcGaps).toEqual([[3, 4]]);
     expect(gaps.shardGaps).toEqual([{ block: '0:8000000000000000:2', missingPrev: '0:8000000000000000:1', mcSeqno: 2 }]);
   });
+
+  it('each transaction row is written once, by the traces stage, with its trace_id; --no-traces: by decode, without', async () => {
+    const parts = await store.query<{ n: string }>("SELECT count() AS n FROM transactions WHERE trace_id IS NULL");
+    expect(Number(parts[0].n)).toBe(0);
+    const [{ traced }] = await store.query<{ traced: string }>('SELECT count() AS traced FROM transactions FINAL WHERE trace_id IS NOT NULL');
+    expect(Number(traced)).toBe(3);
+    const plainDir = mkdtempSync(join(tmpdir(), 'tg-pipe-plain-'));
+    await store.close();
+    const plain = await openStore({ dataDir: plainDir });
+    try {
+      await index(1, 2, plain, false);
+      const rows = await plain.query<{ hash: string; trace_id: string | null }>('SELECT hash, trace_id FROM transactions');
+      expect(rows.map((r) => r.hash).sort()).toEqual((await txHashesOf(plain)).sort());
+      expect(rows.length).toBe(3);
+      expect(rows.every((r) => r.trace_id === null)).toBe(true);
+      const [{ t }] = await plain.query<{ t: string }>('SELECT count() AS t FROM traces');
+      expect(Number(t)).toBe(0);
+      expect(await getCheckpoint(plain, 'ingest')).toBe(2);
+    } finally {
+      await plain.close();
+      rmSync(plainDir, { recursive: true, force: true });
+      store = await openStore({ dataDir: dir });
+    }
+  });
 });
+
+/** Transaction hashes as the message rows see them (the other side of the same decode). */
+async function txHashesOf(s: StoreClient): Promise<string[]> {
+  const rows = await s.query<{ h: string }>('SELECT DISTINCT hash AS h FROM transactions_by_hash');
+  return rows.map((r) => r.h);
+}

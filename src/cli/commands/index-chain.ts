@@ -19,10 +19,12 @@ export interface IndexArgs {
   dataDir?: string;
   roles: Role[];
   prefetch?: number;
+  /** false with --no-traces: no traces stage; decode writes transactions and messages itself */
+  traces: boolean;
 }
 
 export function parseIndexArgs(argv: string[]): IndexArgs {
-  const out: IndexArgs = { network: 'mainnet', roles: ROLES };
+  const out: IndexArgs = { network: 'mainnet', roles: ROLES, traces: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--network') {
@@ -45,11 +47,13 @@ export function parseIndexArgs(argv: string[]): IndexArgs {
       const bad = list.find((r) => !(ROLES as string[]).includes(r));
       if (list.length === 0 || bad) throw new CliError(`--roles takes a comma list of ${ROLES.join(', ')}${bad ? `, got "${bad}"` : ''}`);
       out.roles = list as Role[];
-    } else throw new CliError(`unknown option "${a}" (see --help)`);
+    } else if (a === '--no-traces') out.traces = false;
+    else throw new CliError(`unknown option "${a}" (see --help)`);
   }
   if (out.fromSeqno !== undefined && out.untilSeqno !== undefined && out.untilSeqno < out.fromSeqno) {
     throw new CliError(`--until-seqno ${out.untilSeqno} is below --from-seqno ${out.fromSeqno}`);
   }
+  if (!out.traces && out.roles.includes('traces') && out.roles !== ROLES) throw new CliError('--no-traces and --roles traces contradict each other');
   if (out.fromSeqno === 0) throw new CliError('--from-seqno 0 is the zero state, not a block: start at 1');
   return out;
 }
@@ -118,6 +122,8 @@ export const indexCommand: Command = {
     '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
     '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments)',
     '  --prefetch N       masterchain blocks fetched ahead (default 16)',
+    '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
+    '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
     '',
     'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
   ].join('\n'),
@@ -125,7 +131,7 @@ export const indexCommand: Command = {
     const args = parseIndexArgs(argv);
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     const needsSource = args.roles.includes('ingest');
-    const needsStore = args.roles.includes('store') || args.roles.includes('checkpoint') || (needsSource && args.fromSeqno === undefined);
+    const needsStore = args.roles.some((r) => r === 'store' || r === 'checkpoint' || r === 'traces') || (needsSource && args.fromSeqno === undefined);
 
     let endpoints;
     if (needsSource) {
@@ -150,7 +156,7 @@ export const indexCommand: Command = {
           throw err;
         }
       }
-      const h = await runIndexer({ bus, source: pool, store, roles: args.roles, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      const h = await runIndexer({ bus, source: pool, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
       if (h.fromSeqno !== null) {
         log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
         stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });

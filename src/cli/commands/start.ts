@@ -83,7 +83,7 @@ export const startCommand: Command = {
         if (err instanceof NoLiteserverError) throw new CliError(err.message);
         throw err;
       }
-      const h = await runIndexer({ bus, source: pool, store, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      const h = await runIndexer({ bus, source: pool, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
       app = await buildGateway({
         networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store } }],
         keys,
