@@ -100,7 +100,10 @@ export function actionDetails(r: ActionRow): Record<string, unknown> {
     }
     case 'stake_deposit': {
       const s = d(r, 'staking_data');
-      return { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, amount: str(r.amount), tokens_minted: toJson(s.tokens_minted), asset: r.asset };
+      const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, amount: str(r.amount), tokens_minted: toJson(s.tokens_minted), asset: r.asset };
+      // Ethena deposits name the jetton deposited too (the minted one is `asset`)
+      if (s.provider === 'ethena') out.source_asset = r.asset2;
+      return out;
     }
     case 'stake_withdrawal': {
       const s = d(r, 'staking_data');
@@ -109,6 +112,79 @@ export function actionDetails(r: ActionRow): Record<string, unknown> {
     case 'stake_withdrawal_request': {
       const s = d(r, 'staking_data');
       return { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, payout_nft: s.ts_nft ?? null, asset: r.asset, tokens_burnt: str(r.amount) };
+    }
+    case 'dex_deposit_liquidity': {
+      const x = d(r, 'dex_deposit_liquidity_data');
+      const excesses = (x.vault_excesses as Array<{ asset: string | null; amount: bigint }> | undefined) ?? [];
+      const s2 = (v: unknown) => (v === null || v === undefined ? null : String(v));
+      return {
+        dex: x.dex ?? null, source: r.source, pool: r.destination,
+        // DeDust deposits go through a deposit contract; the others straight to the pool
+        destination_liquidity: x.dex === 'dedust' ? r.destination_secondary : r.destination,
+        amount_1: s2(x.amount1), amount_2: s2(x.amount2), asset_1: x.asset1 ?? null, asset_2: x.asset2 ?? null,
+        user_jetton_wallet_1: x.user_jetton_wallet_1 ?? null, user_jetton_wallet_2: x.user_jetton_wallet_2 ?? null,
+        lp_tokens_minted: s2(x.lp_tokens_minted), target_asset_1: x.target_asset_1 ?? null, target_asset_2: x.target_asset_2 ?? null,
+        target_amount_1: s2(x.target_amount_1), target_amount_2: s2(x.target_amount_2),
+        vault_excesses: excesses.map((e) => ({ asset: e.asset ?? null, amount: s2(e.amount) })),
+        tick_lower: s2(x.tick_lower), tick_upper: s2(x.tick_upper), nft_index: s2(x.nft_index), nft_address: x.nft_address ?? null,
+      };
+    }
+    case 'change_dns': {
+      const x = d(r, 'change_dns_record_data');
+      const schema = (x.value_schema as string | null | undefined) ?? null;
+      const v = (x.value as string | null | undefined) ?? null;
+      // the reference puts a DNSText value into dns_storage_address (Go parse/actions.go); kept for compatibility
+      return {
+        key: x.key ?? null,
+        value: {
+          sum_type: schema,
+          dns_smc_address: schema === 'DNSSmcAddress' ? v : null,
+          dns_adnl_address: schema === 'DNSAdnlAddress' ? v : null,
+          dns_text: null,
+          dns_next_resolver_address: schema === 'DNSNextResolver' ? v : null,
+          dns_storage_address: schema === 'DNSStorageAddress' || schema === 'DNSText' ? v : null,
+          flags: x.flags ?? null,
+        },
+        source: r.source, asset: r.destination, nft_collection: r.asset,
+      };
+    }
+    case 'delete_dns':
+      return { hash: d(r, 'change_dns_record_data').key ?? null, source: r.source, asset: r.destination, nft_collection: r.asset };
+    case 'renew_dns':
+      return { source: r.source, asset: r.destination, nft_collection: r.asset };
+    case 'election_deposit':
+    case 'election_recover':
+      return r.amount === null ? { stake_holder: r.source } : { stake_holder: r.source, amount: str(r.amount) };
+    case 'auction_bid':
+      return {
+        amount: str(r.value), bidder: r.source, auction: r.destination, nft_item: r.asset_secondary, nft_collection: r.asset,
+        nft_item_index: toJson(d(r, 'nft_transfer_data').nft_item_index),
+      };
+    case 'subscribe':
+    case 'unsubscribe': {
+      const out: Record<string, unknown> = { subscriber: r.source, subscription: r.destination_secondary, amount: str(r.amount) };
+      if (r.destination !== null) out.beneficiary = r.destination;
+      if (r.type === 'unsubscribe' && r.amount === null) delete out.amount;
+      return out;
+    }
+    case 'multisig_create_order': {
+      const x = d(r, 'multisig_create_order_data');
+      return toJson({
+        query_id: x.query_id, order_seqno: x.order_seqno, is_created_by_signer: x.is_created_by_signer, is_signed_by_creator: x.is_signed_by_creator,
+        creator_index: x.creator_index, expiration_date: x.expiration_date, order_boc: x.order_boc,
+        source: r.source, destination: r.destination, destination_order: r.destination_secondary,
+      }) as Record<string, unknown>;
+    }
+    case 'multisig_approve': {
+      const x = d(r, 'multisig_approve_data');
+      return toJson({ signer_index: x.signer_index, exit_code: x.exit_code, source: r.source, destination: r.destination }) as Record<string, unknown>;
+    }
+    case 'multisig_execute': {
+      const x = d(r, 'multisig_execute_data');
+      return toJson({
+        query_id: x.query_id, order_seqno: x.order_seqno, expiration_date: x.expiration_date, approvals_num: x.approvals_num,
+        signers_hash: x.signers_hash, order_boc: x.order_boc, source: r.source, destination: r.destination,
+      }) as Record<string, unknown>;
     }
     case 'vesting_send_message': {
       const v = d(r, 'vesting_send_message_data');

@@ -162,6 +162,8 @@ export function traceFromToncenterJson(doc: unknown): Trace {
       for (const m of msgs) {
         const target = m.direction === 'in' ? tx.inMsg : tx.outMsgs[oi++];
         if (target && target.body === null && typeof m.body_hash === 'string') target.body = contents.get(m.body_hash) ?? null;
+        // a StateInit lives in the same list, under init_state_hash (the code of a contract the message deploys)
+        if (target && !target.initState && typeof m.init_state_hash === 'string') target.initState = contents.get(m.init_state_hash) ?? null;
       }
     }
   }

@@ -4,6 +4,8 @@
  * POOLV3_SWAP (0xa7fb58f8) to the pool, the pool answers ROUTERV3_PAY_TO (0xa1daa96d, exit 200 = swapped)
  * and the router pays out with a jetton transfer (TON leaves through pTON as 0x01f3835d). A payout
  * that comes back to the router as another swap is a further hop (peer_swaps).
+ * min_out_amount follows the reference (toncenter's tonco swap core): the amount paid out when the swap went
+ * through, the user's requested minimum (last hop of the swap payload) when it failed.
  */
 import { childWithOp, makeBlock, type Block, type Ctx, type EventNode } from '../core.ts';
 import type { Family } from '../family.ts';
@@ -40,7 +42,8 @@ function payToExit(n: EventNode): number | null {
     return s.loadUint(32);
   });
 }
-function ptonAmount(n: EventNode): bigint | null {
+/** ton_amount of a pTON ton_transfer (0x01f3835d query_id:uint64 ton_amount:Coins …). */
+export function ptonAmount(n: EventNode): bigint | null {
   return parseBody(n.msg?.body, (s) => {
     if (s.loadUint(32) !== OP.ptonTransfer) throw new Error('not a pton transfer');
     s.loadUintBig(64);
@@ -139,7 +142,10 @@ function match(n: EventNode, ctx: Ctx): Block | null {
   }
   if (hops.length === 0) return null;
   const first = entry.leg, last = hops[hops.length - 1].out;
-  const req = swapRequest(entry.notify);
+  const failed = hops.some((h) => h.exit !== SWAP_OK);
+  // a swap that went through reports what it paid out as asset_out and min_out_amount; a failed one reports
+  // the user's request (last hop of the payload: target wallet's jetton and min out), as the reference does
+  const req = failed ? swapRequest(entry.notify) : null;
   const targetAsset = req?.target ? (ctx.jettonWallet(req.target)?.jetton ?? null) : null;
   const nodes = new Set<EventNode>(first.nodes);
   for (const h of hops) for (const x of [h.swap, h.payTo, ...h.out.nodes]) nodes.add(x);
@@ -158,11 +164,11 @@ function match(n: EventNode, ctx: Ctx): Block | null {
       sender: first.source,
       dex_incoming_transfer: swapTransfer(first.asset, first.amount, first.source, first.sourceJw, first.destination, first.destJw),
       dex_outgoing_transfer: swapTransfer(last.asset, last.amount, last.source, last.sourceJw, last.destination, last.destJw),
-      min_out_amount: req?.minOut ?? parseSwap(hops[0].swap)?.minOut ?? null,
+      min_out_amount: failed ? (req?.minOut ?? parseSwap(hops[0].swap)?.minOut ?? null) : last.amount,
       peer_swaps: peerSwaps,
     },
   });
-  b.failed = hops.some((h) => h.exit !== SWAP_OK);
+  b.failed = failed;
   return b;
 }
 
