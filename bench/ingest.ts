@@ -1,19 +1,20 @@
 /**
- * npm run bench:ingest [-- DIR] [--blocks N] [--bulk N] [--repeat]
- * Indexes a generated devnet chain end to end: a local liteserver (real ADNL socket) serving DIR ->
- * LiteserverPool -> follower -> in-process bus -> decode -> store (chdb in a temp dir) -> checkpoint.
- * Prints transactions/s and blocks/s and the time split per stage. DIR defaults to data/bench-devnet,
- * generated on first use (`ton-gateway devnet generate`; slow: the generator runs the TVM emulator).
+ * npm run bench:ingest [-- DIR] [--blocks N] [--bulk N] [--prefetch N]
+ * Indexes a generated devnet chain end to end: a local liteserver (`ton-gateway devnet serve DIR` in its own
+ * process, as a real liteserver is another machine; real ADNL socket) -> LiteserverPool -> follower ->
+ * in-process bus -> decode -> store (chdb in a temp dir) -> traces -> checkpoint.
+ * Prints transactions/s and blocks/s, the time split per stage and the CPU time of this process. DIR defaults
+ * to data/bench-devnet, generated on first use (`ton-gateway devnet generate`; slow: it runs the TVM emulator).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { runIndexer, newStats } from '../pipelines/index.ts';
 import { MemoryBus } from '../src/bus/index.ts';
-import { loadChainDir } from '../src/devnet/chain/index.ts';
-import { startLiteServer } from '../src/devnet/liteserver/index.ts';
-import { LiteserverPool } from '../src/source/index.ts';
+import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
 import { openStore } from '../src/store/index.ts';
 
 const args = process.argv.slice(2);
@@ -31,36 +32,42 @@ if (!existsSync(join(dir, 'chain.json'))) {
 }
 
 const t0 = performance.now();
-const chain = loadChainDir(dir);
-const mcTip = chain.lastMasterchain().id.seqno;
-const ls = await startLiteServer({ source: chain, key: Buffer.alloc(32, 42), host: '127.0.0.1' });
-console.log(`loaded ${dir}: ${mcTip} masterchain blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s; liteserver on port ${ls.port}`);
+const server = spawn(process.execPath, ['bin/ton-gateway.js', 'devnet', 'serve', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const lines = createInterface({ input: server.stdout! });
+const [ready] = (await Promise.race([once(lines, 'line'), once(server, 'exit').then(() => { throw new Error('devnet serve exited'); })])) as [string];
+const mcTip = Number(/masterchain \d+\.\.(\d+)/.exec(ready)?.[1]);
+console.log(`${ready}\n(ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
 const data = mkdtempSync(join(tmpdir(), 'tg-bench-ingest-'));
 const store = await openStore({ dataDir: data });
-const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 30_000, concurrency: 64 });
+const pool = new LiteserverPool(loadLiteservers({ configPath: join(dir, 'liteserver.json') }), { timeoutMs: 30_000, concurrency: 64 });
 await pool.start();
 const bus = new MemoryBus({ capacity: 4096 });
 const stats = newStats();
 const start = performance.now();
+const cpu0 = process.cpuUsage();
 const timeline = process.env.BENCH_TIMELINE
   ? setInterval(() => console.log(`${((performance.now() - start) / 1000).toFixed(1)}s fetched ${stats.blocksFetched} stored ${stats.blocksStored} cp ${stats.checkpoint}`), 500)
   : null;
 const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: mcTip, prefetch: Number(opt('--prefetch', '32')), stats });
 await h.done;
 const secs = (performance.now() - start) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const tracesMs = h.traces?.stats.ms ?? 0;
 if (timeline) clearInterval(timeline);
 await h.stop();
 await bus.close();
 await pool.close();
 const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL');
 await store.close();
-await ls.close();
+server.kill('SIGTERM');
+await once(server, 'exit');
 rmSync(data, { recursive: true, force: true });
 
 const ms = stats.stageMs;
 console.log(`indexed mc 1..${mcTip}: ${stats.blocksStored} blocks, ${stats.txStored} transactions (${n} rows in the store) in ${secs.toFixed(2)} s`);
 console.log(`end to end: ${(stats.txStored / secs).toFixed(0)} tx/s, ${(stats.blocksStored / secs).toFixed(1)} blocks/s`);
 console.log(
-  `stage time (handler busy time; stages overlap): fetch+verify ${(ms.fetch / 1000).toFixed(2)} s, decode ${(ms.decode / 1000).toFixed(2)} s, store ${(ms.store / 1000).toFixed(2)} s, checkpoint ${(ms.checkpoint / 1000).toFixed(2)} s`,
+  `stage time (handler busy time; stages overlap): fetch+verify ${(ms.fetch / 1000).toFixed(2)} s, decode ${(ms.decode / 1000).toFixed(2)} s, store ${(ms.store / 1000).toFixed(2)} s, traces ${(tracesMs / 1000).toFixed(2)} s, checkpoint ${(ms.checkpoint / 1000).toFixed(2)} s (waits included)`,
 );
+console.log(`indexer process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${(stats.txStored / ((cpu.user + cpu.system) / 1e6)).toFixed(0)} tx per CPU-second; chdb's engine threads included)`);

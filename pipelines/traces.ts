@@ -5,15 +5,23 @@
  * Blocks are buffered per masterchain seqno until that seqno's marker names them all; seqno N is processed only
  * after N-1. After each seqno the stage's output and the assembler state are in the store (the state row carries
  * N), so a restart resumes from the saved state; anything replayed writes the same rows again (idempotent).
+ * Consecutive seqnos that are ready together are processed one by one and written in one go.
  */
 import type { Logger } from 'pino';
 import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Subscription } from '../src/bus/index.ts';
 import type { StoreClient } from '../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
-import { loadAssembler, processMcBatch, writeMcBatch } from '../src/traces/stage.ts';
+import { loadAssembler, mergeMcBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
 
 export const TRACES_GROUP = 'traces';
+
+/**
+ * Bounds of one write: each write is one insert per table plus the assembler state, whatever its size, so ready
+ * seqnos are written together; the bounds keep memory and the replay after a crash small.
+ */
+const MAX_SEQNOS_PER_WRITE = 32;
+const MAX_ROWS_PER_WRITE = 200_000;
 
 const blockKey = (id: { workchain: number; shard: string; seqno: number }) => `${id.workchain}:${id.shard}:${id.seqno}`;
 
@@ -60,22 +68,35 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: { log
         if (!markers.size) return;
         next = Math.min(...markers.keys());
       }
-      const marker = markers.get(next);
-      if (!marker) return;
-      const ids = marker.blocks.map(blockKey);
-      if (!ids.every((k) => blocks.has(k))) return;
+      // every consecutive seqno whose blocks are all here, up to a bound, is processed and then written at once
       const t0 = performance.now();
-      const batch = ids.map((k) => blocks.get(k)!);
-      const out = await processMcBatch(store, asm, next, batch);
-      await writeMcBatch(store, asm, next, out);
-      for (const k of ids) blocks.delete(k);
-      markers.delete(next);
+      const outs: McBatchOutput[] = [];
+      const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
+      let rows = 0;
+      let seqno = next;
+      while (outs.length < MAX_SEQNOS_PER_WRITE && rows < MAX_ROWS_PER_WRITE) {
+        const marker = markers.get(seqno);
+        if (!marker) break;
+        const ids = marker.blocks.map(blockKey);
+        if (!ids.every((k) => blocks.has(k))) break;
+        const out = await processMcBatch(store, asm, seqno, ids.map((k) => blocks.get(k)!), unwritten);
+        rememberEntities(unwritten, out);
+        outs.push(out);
+        rows += out.traced.transactions.length + out.traced.messages.length;
+        for (const k of ids) blocks.delete(k);
+        markers.delete(seqno);
+        seqno++;
+      }
+      if (!outs.length) return;
+      const last = seqno - 1;
+      const out = mergeMcBatches(outs);
+      await writeMcBatch(store, asm, last, out);
       stats.ms += performance.now() - t0;
-      stats.mcProcessed++;
+      stats.mcProcessed += outs.length;
       stats.traces += out.traces.length;
       stats.actions += out.actions.length;
-      stats.lastSeqno = next;
-      next++;
+      stats.lastSeqno = last;
+      next = seqno;
       for (let i = waiters.length - 1; i >= 0; i--) {
         if (waiters[i].seqno < next) waiters.splice(i, 1)[0].resolve();
       }
