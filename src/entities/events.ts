@@ -13,6 +13,8 @@ import { OP } from '../actions/toolkit/opcodes.ts';
 import type { Row } from '../store/index.ts';
 import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
 import { cellOf, parseJettonWalletData, parseNftItemData, type JettonWalletData, type NftItemData } from './data-layouts.ts';
+import { STATE_TABLES } from './family.ts';
+import { emptyStateTables, type StateTables } from './state-rows.ts';
 
 export interface KnownEntities {
   jettonWallets: ReadonlyMap<string, { owner: string; jetton: string }>;
@@ -25,7 +27,7 @@ export interface BatchTx {
   traceId: string | null;
 }
 
-export interface EntityTables {
+export interface EventTables {
   jetton_wallets: Row[];
   nft_items: Row[];
   jetton_transfers: Row[];
@@ -33,7 +35,12 @@ export interface EntityTables {
   nft_transfers: Row[];
 }
 
-export const ENTITY_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
+export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
+
+/** Everything the traces stage writes for entities: these events and the entity-state rows (state-rows.ts). */
+export type EntityTables = EventTables & StateTables;
+
+export const ENTITY_TABLES = [...EVENT_TABLES, ...STATE_TABLES] as const;
 
 const JETTON_OPS = new Set<number>([OP.jettonTransfer, OP.jettonInternalTransfer, OP.jettonBurn]);
 const NFT_OPS = new Set<number>([OP.nftTransfer, OP.nftGetStaticData]);
@@ -56,8 +63,9 @@ export function candidates(txs: readonly BatchTx[]): { jetton: Set<string>; nft:
   return { jetton, nft };
 }
 
+/** The event tables filled; the entity-state tables empty (state-rows.ts fills them). */
 export function entityEvents(txs: readonly BatchTx[], states: readonly AccountStateRow[], known: KnownEntities): EntityTables {
-  const out: EntityTables = { jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [] };
+  const out: EntityTables = { jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [], ...emptyStateTables() };
   const cand = candidates(txs);
   const wallets = new Map<string, { owner: string; jetton: string }>(known.jettonWallets);
   const items = new Map<string, { index: bigint; collection: string | null }>(known.nftItems);

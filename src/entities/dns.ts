@@ -1,0 +1,114 @@
+/**
+ * TON DNS entries: NFT items of the `.ton` roots (ton-blockchain/dns-contract) and of the `t.me` root (Telegram
+ * usernames, telemint), as toncenter's worker derives them (`NftItemDetectorR::process_domain_and_dns_data`):
+ * - the item belongs to one of the known roots (`get_nft_data` collection), so that arbitrary collections
+ *   answering dnsresolve cannot claim `.ton` names;
+ * - domain: `get_domain` + ".ton", or `get_full_domain` ("me\0t\0alice\0" -> "alice.t.me");
+ * - records: `dnsresolve("\0", 0)` returns the whole record set, a HashmapE 256 keyed by sha256 of the
+ *   category name: "wallet" (dns_smc_address#9fd3), "dns_next_resolver" (dns_next_resolver#ba93),
+ *   "site" (dns_adnl_address#ad01, hex), "storage" (dns_storage_address#7473, hex bag id).
+ */
+import { createHash } from 'node:crypto';
+import { Address, beginCell, Cell, Dictionary, type Slice } from '@ton/core';
+import { rawAddress, type ContractReader } from './contract-reader.ts';
+import type { EntityRow, FamilyInput } from './family.ts';
+
+export const DOT_TON_ROOTS: ReadonlySet<string> = new Set([
+  '0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF', // mainnet
+  '0:E33ED33A42EB2032059F97D90C706F8400BB256D32139CA707F1564AD699C7DD', // testnet
+]);
+export const T_ME_ROOT = '0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2';
+
+const category = (name: string) => createHash('sha256').update(name).digest();
+
+export interface DnsRecords {
+  dns_wallet: string | null;
+  dns_next_resolver: string | null;
+  dns_site_adnl: string | null;
+  dns_storage_bag_id: string | null;
+}
+
+function intAddress(s: Slice): string | null {
+  const a = s.loadAddressAny();
+  return a instanceof Address ? rawAddress(a) : null;
+}
+
+function record(dict: Dictionary<Buffer, Cell>, name: string, tag: number, read: (s: Slice) => string | null): string | null {
+  const c = dict.get(category(name));
+  if (!c) return null;
+  try {
+    const s = c.beginParse();
+    return s.loadUint(16) === tag ? read(s) : null;
+  } catch {
+    return null; // a record that does not decode is left out (the reference logs and skips it)
+  }
+}
+
+/** Records of a record-set dictionary cell (null cell: no records). */
+export function parseDnsRecords(records: Cell | null): DnsRecords {
+  const none = { dns_wallet: null, dns_next_resolver: null, dns_site_adnl: null, dns_storage_bag_id: null };
+  if (!records) return none;
+  const dict = Dictionary.loadDirect(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell(), records);
+  const hex = (s: Slice) => s.loadBuffer(32).toString('hex').toUpperCase();
+  return {
+    dns_wallet: record(dict, 'wallet', 0x9fd3, intAddress),
+    dns_next_resolver: record(dict, 'dns_next_resolver', 0xba93, intAddress),
+    dns_site_adnl: record(dict, 'site', 0xad01, hex),
+    dns_storage_bag_id: record(dict, 'storage', 0x7473, hex),
+  };
+}
+
+/** "me\0t\0alice\0" -> "alice.t.me" (labels are stored last-level first, each ended by a zero byte). */
+export function fullDomainToName(bytes: Buffer): string {
+  const labels = bytes.toString('utf8').split('\0');
+  if (labels[labels.length - 1] === '') labels.pop();
+  return labels.reverse().join('.');
+}
+
+function sliceBytes(s: Slice): Buffer {
+  if (s.remainingBits % 8 !== 0) throw new Error('domain is not whole bytes');
+  return s.loadBuffer(s.remainingBits / 8);
+}
+
+async function domainOf(r: ContractReader, collection: string): Promise<string | null> {
+  try {
+    if (DOT_TON_ROOTS.has(collection)) return sliceBytes((await r.get('get_domain')).slice(0)).toString('utf8') + '.ton';
+    return fullDomainToName(sliceBytes((await r.get('get_full_domain')).slice(0)));
+  } catch {
+    return null; // the domain cell is pruned (it never changes after mint): the previous row has it
+  }
+}
+
+async function recordsOf(r: ContractReader): Promise<DnsRecords | null> {
+  try {
+    const s = await r.get('dnsresolve', [{ type: 'slice', cell: beginCell().storeUint(0, 8).endCell() }, { type: 'int', value: 0n }]);
+    if (s.int(0) !== 8n) return null;
+    const c = s.cell(1);
+    if (c && r.touchesPruned(c)) return null;
+    return parseDnsRecords(c);
+  } catch {
+    return null; // the record set is pruned in this block
+  }
+}
+
+export async function readDnsEntry({ state, reader }: FamilyInput): Promise<EntityRow | null> {
+  if (!reader) return null;
+  const nft = await reader.get('get_nft_data');
+  const collection = nft.address(2);
+  if (!collection || !(DOT_TON_ROOTS.has(collection) || collection === T_ME_ROOT)) return null;
+  const [domain, records] = await Promise.all([domainOf(reader, collection), recordsOf(reader)]);
+  const unknown: string[] = [];
+  if (domain === null) unknown.push('domain');
+  if (records === null) unknown.push('dns_wallet', 'dns_next_resolver', 'dns_site_adnl', 'dns_storage_bag_id');
+  return {
+    table: 'dns_entries',
+    row: {
+      nft_item_address: state.account,
+      nft_item_owner: nft.address(3),
+      domain: domain ?? '',
+      ...(records ?? { dns_wallet: null, dns_next_resolver: null, dns_site_adnl: null, dns_storage_bag_id: null }),
+      last_transaction_lt: state.last_trans_lt,
+    },
+    unknown,
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * Entities: jetton / NFT events (events.ts) and the state of jetton masters, NFT collections, DNS entries,
+ * multisig wallets and orders, vesting wallets and NFT sales (state-rows.ts). See README.md.
+ */
+export { candidates, ENTITY_TABLES, entityEvents, EVENT_TABLES, type BatchTx, type EntityTables, type EventTables, type KnownEntities } from './events.ts';
+export { emptyStateTables, entityStateRows, entityStateTotals, type EntityLookup, type StateStats, type StateTables } from './state-rows.ts';
+export { storeEntityLookup } from './store-lookup.ts';
+export { STATE_TABLES, type StateTable } from './family.ts';
+export { detectInterfaces, interfacesOfMethods, type Interface } from './interfaces.ts';
+export { parseMethodIds } from './code-methods.ts';
+export { parseTokenContent } from './content.ts';
+export { parseOrderActions, type OrderAction } from './order-actions.ts';

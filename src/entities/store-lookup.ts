@@ -1,0 +1,82 @@
+/**
+ * The store side of `entityStateRows`: code cells from `contract_code` (written from every block that carries a
+ * code unpruned, i.e. deploys) and previous entity rows. One lookup per store, so its caches live as long as the
+ * process: a code hash is asked for once (a miss is asked again after a while: another writer may have stored it
+ * since), and the rows this process derived are remembered, because the traces stage may process several
+ * seqnos before it writes them (a row remembered is never older than the store's: batches come in order).
+ */
+import { Cell } from '@ton/core';
+import type { Row, StoreClient } from '../store/index.ts';
+import { KEY_COLUMN, type StateTable } from './family.ts';
+import type { EntityLookup } from './state-rows.ts';
+
+const MAX_CODES = 20_000;
+const MISS_RETRY_MS = 10 * 60_000;
+const MAX_REMEMBERED = 50_000;
+
+const lookups = new WeakMap<StoreClient, EntityLookup>();
+
+export function storeEntityLookup(store: StoreClient): EntityLookup {
+  const hit = lookups.get(store);
+  if (hit) return hit;
+  const cache = new Map<string, Cell | number>(); // cell, or the time of a miss
+  const recent = new Map<StateTable, Map<string, Row>>();
+
+  const lookup: EntityLookup = {
+    async codes(hashes) {
+      const out = new Map<string, Cell>();
+      const ask: string[] = [];
+      const now = Date.now();
+      for (const h of hashes) {
+        const c = cache.get(h);
+        if (c instanceof Cell) out.set(h, c);
+        else if (c === undefined || now - c > MISS_RETRY_MS) ask.push(h);
+      }
+      if (ask.length) {
+        const rows = await store.query<{ code_hash: string; code_boc: string }>(
+          'SELECT code_hash, any(code_boc) AS code_boc FROM contract_code WHERE code_hash IN {h:Array(FixedString(64))} GROUP BY code_hash',
+          { h: ask },
+        );
+        if (cache.size > MAX_CODES) cache.clear();
+        for (const h of ask) cache.set(h, now);
+        for (const r of rows) {
+          try {
+            const c = Cell.fromBase64(r.code_boc);
+            cache.set(r.code_hash, c);
+            out.set(r.code_hash, c);
+          } catch {
+            // an unreadable BoC stays a miss
+          }
+        }
+      }
+      return out;
+    },
+    async previous(table: StateTable, addresses) {
+      const key = KEY_COLUMN[table];
+      const mem = recent.get(table);
+      const out = new Map<string, Row>();
+      for (const a of addresses) {
+        const r = mem?.get(a);
+        if (r) out.set(a, r);
+      }
+      const ask = addresses.filter((a) => !out.has(a));
+      if (ask.length) {
+        const rows = await store.query<Row>(`SELECT * FROM ${table} FINAL WHERE ${key} IN {a:Array(String)}`, { a: ask });
+        for (const r of rows) out.set(r[key] as string, r);
+      }
+      return out;
+    },
+    remember(table, rows) {
+      const key = KEY_COLUMN[table];
+      let mem = recent.get(table);
+      if (!mem) recent.set(table, (mem = new Map()));
+      for (const r of rows) {
+        mem.delete(r[key] as string); // re-insert: the map's order is the eviction order
+        mem.set(r[key] as string, r);
+      }
+      while (mem.size > MAX_REMEMBERED) mem.delete(mem.keys().next().value as string);
+    },
+  };
+  lookups.set(store, lookup);
+  return lookup;
+}
