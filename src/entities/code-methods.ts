@@ -33,3 +33,14 @@ export function parseMethodIds(code: Cell): number[] | null {
     return null;
   }
 }
+
+/** parseMethodIds over a base64 BoC (null when it does not parse or has no standard method table). */
+export function methodIdsOfBoc(boc: string): number[] | null {
+  let code: Cell;
+  try {
+    code = Cell.fromBase64(boc);
+  } catch {
+    return null;
+  }
+  return parseMethodIds(code);
+}

@@ -5,6 +5,7 @@ import type {
   MessageRow,
   TransactionRow,
 } from '../ton/block/types.ts';
+import { methodIdsOfBoc } from '../entities/code-methods.ts';
 
 /**
  * Pure mapping decoded block -> rows per ClickHouse table (no I/O). Values keep their code types
@@ -26,6 +27,7 @@ export const BLOCK_TABLES = [
   'account_states',
   'latest_account_states',
   'contract_code',
+  'contract_methods',
   'shard_state',
   'blocks',
   'ingested_blocks',
@@ -116,7 +118,12 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   for (const st of block.account_states) {
     rows.account_states.push(accountStateRow(st));
     rows.latest_account_states.push(latestStateRow(st));
-    if (st.code_hash && st.code_boc) rows.contract_code.push({ code_hash: hex(st.code_hash), code_boc: st.code_boc });
+    if (st.code_hash && st.code_boc) {
+      rows.contract_code.push({ code_hash: hex(st.code_hash), code_boc: st.code_boc });
+      const methods = methodIdsOfBoc(st.code_boc);
+      // stored unsigned (the table is UInt32): recv_external -1 is 4294967295
+      if (methods) rows.contract_methods.push({ code_hash: hex(st.code_hash), methods: methods.map((m) => m >>> 0) });
+    }
   }
 
   if (block.shards) {

@@ -8,6 +8,8 @@
  * - decodeTransaction(boc, wc)  one Transaction cell BoC -> TransactionRow (with in/out messages)
  * - decodeMessage(boc)          one Message cell BoC -> MessageRow
  * - parseBoc / cellHash / bocOfCell: BoC parsing, cell hashing and subtree serialization
+ * - computeValidatorSubset / validatorSetHashShort / checkBlockSignatures: validator groups and block
+ *                               signatures as the node computes and checks them (validators.ts)
  *
  * Every function throws DecodeError (one clear message) on input that is not what it expects.
  */
@@ -24,6 +26,21 @@ export { decodeBlock, decodeBlockHeader, blockRootHash, fileHash, ACCOUNT_NONE_H
 export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE } from './cell/boc.ts';
 export { Slice } from './cell/slice.ts';
 export { serializeBoc } from './cell/builder.ts';
+export {
+  computeValidatorSubset,
+  validatorSetHashShort,
+  nodeIdShort,
+  blockSignedData,
+  checkBlockSignatures,
+  ed25519Verify,
+  crc32c,
+  ValidatorSetError,
+  type ValidatorDescr,
+  type ValidatorSet,
+  type CatchainConfig,
+  type BlockSignature,
+  type ShardId,
+} from './validators.ts';
 
 function single(boc: Uint8Array, what: string) {
   if (!(boc instanceof Uint8Array)) throw new DecodeError(`${what} BoC must be bytes`);

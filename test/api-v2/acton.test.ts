@@ -305,16 +305,42 @@ describe('liteserver errors', () => {
   });
 });
 
-describe('functions this liteserver does not implement, libraries', () => {
-  it('block proofs, signatures and queue sizes: the liteserver refusal is a 542 naming it, never a 500', async () => {
-    for (const [m, q] of [
-      ['getMasterchainBlockSignatures', { seqno: 2 }],
-      ['getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 2 }],
-      ['getOutMsgQueueSize', {}],
+describe('block proofs on a recorded chain (no validator signatures, no states), libraries', () => {
+  it('getShardBlockProof: the proof of masterchain block 2 hashes to its root and lists basechain block 2 as the shard top', async () => {
+    const r = await call(app, 'getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 2 });
+    expect(r.status).toBe(200);
+    const res = r.result as unknown as { from: { root_hash: string }; mc_id: { seqno: number; root_hash: string }; links: { id: { seqno: number; root_hash: string }; proof: string }[]; mc_proof: unknown[] };
+    expect(res.mc_id).toMatchObject({ seqno: 2, root_hash: b64(IDS.mc2.root) });
+    expect(res.from).toEqual(res.mc_id); // the last masterchain block committed it: no backward link needed
+    expect(res.mc_proof).toEqual([]);
+    expect(res.links).toHaveLength(1);
+    expect(res.links[0].id).toMatchObject({ seqno: 2, root_hash: b64(IDS.wc2.root) });
+    const proof = Cell.fromBoc(Buffer.from(res.links[0].proof, 'base64'))[0];
+    expect(proof.isExotic).toBe(true);
+    expect(proof.refs[0].hash(0).toString('hex')).toBe(IDS.mc2.root);
+    // McBlockExtra shard_hashes: the basechain's one leaf descriptor names basechain block 2
+    const mc = proof.refs[0].refs[3].refs[3].beginParse();
+    expect(mc.loadUint(16)).toBe(0xcca5);
+    mc.loadBit();
+    const descr = mc.loadRef().refs[0].beginParse();
+    expect(descr.loadBit()).toBe(false);
+    expect([0xa, 0xb]).toContain(descr.loadUint(4)); // shard_descr_new#a / shard_descr#b, same leading fields
+    expect(descr.loadUint(32)).toBe(2);
+    descr.skip(32 + 128);
+    expect(descr.loadBuffer(32).toString('hex')).toBe(IDS.wc2.root);
+  });
+
+  it('what needs signatures or states the recorded chain lacks: a 542 naming the liteserver refusal, never a 500', async () => {
+    for (const [m, q, text] of [
+      // block 1 is no key block: the proof goes back from block 1 to the zero state, which needs the state of block 1
+      ['getMasterchainBlockSignatures', { seqno: 2 }, /state of masterchain block \(-1,8000000000000000,1\) is not available/],
+      ['getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 1 }, /state of masterchain block \(-1,8000000000000000,2\) is not available/],
+      ['getOutMsgQueueSize', {}, /state of \(-1,8000000000000000,2\) is not available/],
     ] as const) {
       const r = await call(app, m, q);
       expect(r.status, m).toBe(542);
       expect(r.body.error, m).toMatch(/^LITE_SERVER_UNKNOWN: /);
+      expect(r.body.error, m).toMatch(text);
     }
   });
 

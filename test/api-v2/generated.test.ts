@@ -3,19 +3,22 @@
  * wallets, an NFT collection with an item, bulk transfers), and a live devnet for sendBoc. Get-methods run
  * in our TVM emulator on states fetched over ADNL; expected values come from the scenario the generator ran.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Address, beginCell, Cell, loadMessage, loadTransaction, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, loadTransaction, toNano, type Slice } from '@ton/core';
+import * as ed from '@noble/ed25519';
 import type { FastifyInstance } from 'fastify';
 import type { LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveChain, loadChainDir } from '../../src/devnet/chain/index.ts';
+import { LiveChain, loadChainDir, type BlockRef, type ChainSource } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, generateDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
 import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { formatFriendly, formatRaw } from '../../src/format/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
+import { decodeBlock } from '../../src/ton/index.ts';
 import { apiOver, call, connectEngine } from './helpers.ts';
 import * as R from '../../schemas/api/v2/responses.ts';
 
@@ -257,7 +260,13 @@ describe('live devnet: sendBoc, then the transaction', () => {
       );
       expect(fee.status).toBe(200);
       const est = fee.result.source_fees as unknown as Record<string, string>;
-      expect(fee.result.destination_fees).toEqual([]);
+      // one destination: a genesis wallet (storage used 0 cells / 0 bits, so it owes no storage), basechain flat gas price
+      const toAccount = loadShardAccount(live.devnet.shardAccount(to.address).beginParse()).account!;
+      expect(toAccount.storageStats.used).toMatchObject({ cells: 0n, bits: 0n });
+      const p21 = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), live.devnet.configRoot).get(21)!.beginParse();
+      expect(p21.loadUint(8)).toBe(0xd1);
+      p21.skip(64);
+      expect(fee.result.destination_fees).toEqual([{ '@type': 'fees', in_fwd_fee: '0', storage_fee: '0', gas_fee: p21.loadUintBig(64).toString(), fwd_fee: '0' }]);
       for (const k of ['in_fwd_fee', 'gas_fee', 'fwd_fee']) expect(BigInt(est[k])).toBeGreaterThan(0n);
       const sent = await call(api, 'sendBocReturnHash', { boc: msg.toBoc().toString('base64') }, 'POST');
       expect(sent.status).toBe(200);
@@ -285,3 +294,268 @@ describe('live devnet: sendBoc, then the transaction', () => {
   });
 });
 
+
+/** The chain's config dictionary, from key block 1's McBlockExtra (read with @ton/core, not the API's readers). */
+function chainConfig(): Dictionary<number, Cell> {
+  const key = Cell.fromBoc(readFileSync(join(dir, 'blocks', '-1_8000000000000000_1.boc')))[0];
+  const mc = key.refs[3].refs[3];
+  return Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), mc.refs[mc.refs.length - 1]);
+}
+
+/** Config param 34: validators_ext#12 ... list:(HashmapE 16 ValidatorDescr); validator#53 ed25519_pubkey#8e81278a key weight:uint64. */
+function validators(config: Dictionary<number, Cell>): { key: Buffer; weight: bigint; nodeId: string }[] {
+  const s = config.get(34)!.beginParse();
+  s.skip(8 + 32 + 32 + 16 + 16 + 64);
+  const dict = s.loadDict(Dictionary.Keys.Uint(16), {
+    serialize: () => undefined,
+    parse: (v) => {
+      v.skip(8 + 32);
+      const key = v.loadBuffer(32);
+      return { key, weight: v.loadUintBig(64), nodeId: createHash('sha256').update(Buffer.from('c6b41348', 'hex')).update(key).digest('base64') };
+    },
+  });
+  return [...dict.values()];
+}
+
+const b64hex = (s: unknown) => Buffer.from(s as string, 'base64').toString('hex');
+interface BlockIdJson {
+  workchain: number;
+  shard: string;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+}
+
+/** Hashmap(E) lookup by key bits over an ordinary (or proof) tree; returns the leaf slice. */
+function lookup(root: Cell, bits: number, key: bigint): Slice | null {
+  let c = root;
+  let n = bits;
+  let pos = 0;
+  const bit = (i: number) => Number((key >> BigInt(bits - 1 - i)) & 1n);
+  for (;;) {
+    const s = c.beginParse();
+    const lenBits = Math.ceil(Math.log2(n + 1));
+    let label: number[];
+    const b0 = s.loadBit();
+    const b1 = b0 ? s.loadBit() : false;
+    if (!b0) {
+      let len = 0;
+      while (s.loadBit()) len++;
+      label = Array.from({ length: len }, () => Number(s.loadBit()));
+    } else if (!b1) {
+      const len = s.loadUint(lenBits);
+      label = Array.from({ length: len }, () => Number(s.loadBit()));
+    } else {
+      const v = Number(s.loadBit());
+      label = new Array<number>(s.loadUint(lenBits)).fill(v);
+    }
+    for (const b of label) if (bit(pos++) !== b) return null;
+    n -= label.length;
+    if (n === 0) return s;
+    c = c.refs[bit(pos++)];
+    n--;
+  }
+}
+
+/** The virtual root of a Merkle proof BoC (exotic type 3 with one ref). */
+function virtualRoot(b64: unknown): Cell {
+  const proof = Cell.fromBoc(Buffer.from(b64 as string, 'base64'))[0];
+  expect(proof.isExotic).toBe(true);
+  expect(proof.bits.subbuffer(0, 8)![0]).toBe(3);
+  return proof.refs[0];
+}
+
+describe('block signatures, shard block proofs and out queue sizes (checked with @ton/core and @noble/ed25519)', () => {
+  it('getMasterchainBlockSignatures: each signature verifies with a param-34 validator key over ton.blockId; signers hold > 2/3 of the weight', async () => {
+    const vals = validators(chainConfig());
+    expect(vals).toHaveLength(4);
+    const total = vals.reduce((t, v) => t + v.weight, 0n);
+    const mcBlocks = (JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as { blocks: { workchain: number; seqno: number; root_hash: string; file_hash: string }[] }).blocks.filter((b) => b.workchain === -1);
+    for (const seqno of [1, 2, 9, BLOCKS]) {
+      const r = await call(app, 'getMasterchainBlockSignatures', { seqno });
+      expect(r.status, `seqno ${seqno}`).toBe(200);
+      const id = r.result.id as unknown as BlockIdJson;
+      const known = mcBlocks.find((b) => b.seqno === seqno)!;
+      expect([b64hex(id.root_hash), b64hex(id.file_hash)]).toEqual([known.root_hash, known.file_hash]);
+      const signed = Buffer.concat([Buffer.from('706e0bc5', 'hex'), Buffer.from(known.root_hash, 'hex'), Buffer.from(known.file_hash, 'hex')]);
+      let weight = 0n;
+      for (const s of r.result.signatures as unknown as { '@type': string; node_id_short: string; signature: string }[]) {
+        expect(s['@type']).toBe('blocks.signature');
+        const v = vals.find((x) => x.nodeId === s.node_id_short);
+        expect(v, 'signer is a validator of param 34').toBeDefined();
+        expect(await ed.verifyAsync(Buffer.from(s.signature, 'base64'), signed, v!.key)).toBe(true);
+        weight += v!.weight;
+      }
+      expect(weight * 3n).toBeGreaterThan(total * 2n);
+    }
+  });
+
+  it('signatures the validators did not give for that block are refused: 542 naming the bad signature', async () => {
+    // a liteserver whose BlockProof of masterchain block 5 carries the signatures of block 4
+    const source = loadChainDir(dir);
+    const forged: ChainSource = new Proxy(source, {
+      get(target, prop, receiver) {
+        if (prop === 'getBlockProof') {
+          return (ref: BlockRef) => {
+            const real = target.getBlockProof(ref)!;
+            if (ref.seqno !== 5) return real;
+            const other = target.getBlockProof({ ...ref, seqno: 4 })!;
+            return new Cell({ bits: real.bits, refs: [real.refs[0], other.refs[1]] });
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const srv = await startLiteServer({ source: forged, key: Buffer.alloc(32, 5), port: 0 });
+    const eng = await connectEngine(srv.port, srv.publicKey);
+    const api = await apiOver(LiteNode.fromEngine(eng), { testnet: true });
+    try {
+      expect((await call(api, 'getMasterchainBlockSignatures', { seqno: 4 })).status).toBe(200);
+      const r = await call(api, 'getMasterchainBlockSignatures', { seqno: 5 });
+      expect(r.status).toBe(542);
+      expect(r.body.error).toMatch(/^LITE_SERVER_UNKNOWN: got invalid proof: link \(-1,8000000000000000,1\) -> \(-1,8000000000000000,5\): bad signature of NodeIdShort [0-9a-f]{64}$/);
+    } finally {
+      await api.close();
+      eng.close();
+      await srv.close();
+    }
+  });
+
+  it('getShardBlockProof: the link proofs hash to the masterchain block and hold the shard block descriptor; the backward link proves the masterchain block from the last one', async () => {
+    const r = await call(app, 'getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 5 });
+    expect(r.status).toBe(200);
+    const res = r.result as unknown as { from: BlockIdJson; mc_id: BlockIdJson; links: { id: BlockIdJson; proof: string }[]; mc_proof: Record<string, unknown>[] };
+    const target = (await call(app, 'lookupBlock', { workchain: 0, shard: SHARD, seqno: 5 })).result as unknown as BlockIdJson;
+    const last = ((await call(app, 'getMasterchainInfo')).result as unknown as { last: BlockIdJson }).last;
+    expect(res.from).toEqual(last);
+    expect(res.links).toHaveLength(1);
+    expect(res.links[0].id).toEqual(target);
+    // the masterchain block's proof: root hash, then McBlockExtra.shard_hashes holds the shard block as its shard's top
+    const mcRoot = virtualRoot(res.links[0].proof);
+    expect(mcRoot.hash(0).toString('base64')).toBe(res.mc_id.root_hash);
+    const mcExtra = mcRoot.refs[3].refs[3].beginParse();
+    expect(mcExtra.loadUint(16)).toBe(0xcca5);
+    mcExtra.loadBit();
+    const tree = lookup(mcExtra.loadRef(), 32, 0n)!.loadRef().beginParse();
+    expect(tree.loadBit()).toBe(false); // bt_leaf: one basechain shard
+    expect(tree.loadUint(4)).toBe(0xb);
+    expect(tree.loadUint(32)).toBe(5);
+    tree.skip(32 + 64 + 64);
+    expect(tree.loadBuffer(32).toString('base64')).toBe(target.root_hash);
+    expect(tree.loadBuffer(32).toString('base64')).toBe(target.file_hash);
+    // mc_proof: last -> mc_id, proven by the last block's state (OldMcBlocksInfo lists mc_id)
+    expect(res.mc_proof).toHaveLength(1);
+    const link = res.mc_proof[0];
+    expect(link).toMatchObject({ '@type': 'blocks.blockLinkBack', from: last, to: res.mc_id, to_key_block: false });
+    const src = virtualRoot(link.proof);
+    expect(src.hash(0).toString('base64')).toBe(last.root_hash);
+    const newStateHash = src.refs[2].bits.subbuffer(8 + 256, 256)!; // !merkle_update#04 old_hash new_hash ...
+    const state = virtualRoot(link.state_proof);
+    expect(state.hash(0)).toEqual(newStateHash);
+    const extra = state.refs[3];
+    const es = extra.beginParse();
+    expect(es.loadUint(16)).toBe(0xcc26);
+    const inner = extra.refs[es.loadBit() ? 2 : 1].beginParse();
+    inner.skip(16 + 65);
+    expect(inner.loadBit()).toBe(true);
+    const leaf = lookup(inner.loadRef(), 32, BigInt(res.mc_id.seqno))!;
+    leaf.skip(1 + 64 + 1 + 64); // extra KeyMaxLt, key flag, end_lt
+    expect(leaf.loadUint(32)).toBe(res.mc_id.seqno);
+    expect(leaf.loadBuffer(32).toString('base64')).toBe(res.mc_id.root_hash);
+    expect(leaf.loadBuffer(32).toString('base64')).toBe(res.mc_id.file_hash);
+    expect(virtualRoot(link.dest_proof).hash(0).toString('base64')).toBe(res.mc_id.root_hash);
+    // from the committing masterchain block itself: no backward link; from an older one: 422 naming from_seqno
+    const same = await call(app, 'getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 5, from_seqno: res.mc_id.seqno });
+    expect(same.result).toMatchObject({ from: res.mc_id, mc_id: res.mc_id, mc_proof: [] });
+    const old = await call(app, 'getShardBlockProof', { workchain: 0, shard: SHARD, seqno: 5, from_seqno: res.mc_id.seqno - 1 });
+    expect(old.status).toBe(422);
+    expect(old.body.error).toMatch(/^failed to parse from_seqno: /);
+  });
+
+  it('getOutMsgQueueSize: the last masterchain block and shard top queue the internal messages they created (in flight); limit 8000', async () => {
+    const r = await call(app, 'getOutMsgQueueSize');
+    expect(r.status).toBe(200);
+    const res = r.result as unknown as { shards: { '@type': string; id: BlockIdJson; size: number }[]; ext_msg_queue_size_limit: number };
+    expect(res.ext_msg_queue_size_limit).toBe(8000);
+    expect(res.shards.map((s) => [s.id.workchain, s.id.seqno])).toEqual([
+      [-1, BLOCKS],
+      [0, BLOCKS],
+    ]);
+    for (const s of res.shards) {
+      const shard = BigInt.asUintN(64, BigInt(s.id.shard)).toString(16);
+      const tx = decodeBlock(readFileSync(join(dir, 'blocks', `${s.id.workchain}_${shard}_${s.id.seqno}.boc`)));
+      const created = tx.transactions.flatMap((t) => t.out_msgs).filter((m) => m.message_type === 'int').length;
+      expect(s.size, `${s.id.workchain}`).toBe(created);
+    }
+    const inFlight = (JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as { in_flight: { external: boolean }[] }).in_flight.filter((m) => !m.external);
+    expect(res.shards.reduce((t, s) => t + s.size, 0)).toBe(inFlight.length);
+    expect(inFlight.length).toBeGreaterThan(40); // 12 bulk wallets x 4 transfers in the last round alone
+  });
+
+  it('estimateFee destination_fees: per message, flat gas price of the destination workchain and storage owed since its last payment; nothing for an address without code', async () => {
+    const config = chainConfig();
+    const flat = (id: number) => {
+      const s = config.get(id)!.beginParse();
+      expect(s.loadUint(8)).toBe(0xd1); // gas_flat_pfx#d1 flat_gas_limit flat_gas_price
+      s.skip(64);
+      return s.loadUintBig(64);
+    };
+    const { alice, bob, master } = gen.scenarios;
+    const nobody = new Address(0, Buffer.alloc(32, 0x5a));
+    const msg = walletExternal(
+      { ...alice },
+      [
+        { to: bob.address, value: toNano('1'), bounce: false },
+        { to: nobody, value: toNano('0.5'), bounce: false },
+        { to: master.address, value: toNano('1'), bounce: false },
+      ],
+      Math.floor(Date.now() / 1000) + 3600, // estimateFee runs at the later of now and the state time
+    );
+    const parsed = loadMessage(msg.beginParse());
+    const r = await call(app, 'estimateFee', { address: raw(alice.address), body: parsed.body.toBoc().toString('base64'), ignore_chksig: false }, 'POST');
+    expect(r.status).toBe(200);
+    const dest = r.result.destination_fees as unknown as Record<string, string>[];
+    expect(dest).toHaveLength(3);
+    // the destinations' states as the chain's last shard block has them; that block's gen_utime is their sync time
+    const tipShard = Cell.fromBoc(readFileSync(join(dir, 'blocks', `0_8000000000000000_${BLOCKS}.boc`)))[0].refs[0].beginParse();
+    tipShard.skip(32 + 32 + 8 + 8 + 32 + 32 + 2 + 6 + 32 + 64);
+    const now = tipShard.loadUint(32);
+    const storage = (a: Address) => {
+      const acc = loadShardAccount(gen.devnet.shardAccount(a).beginParse()).account!;
+      const { cells, bits } = acc.storageStats.used;
+      const lastPaid = acc.storageStats.lastPaid;
+      // param 18 holds one period starting before the chain: (bit_price * bits + cell_price * cells) * seconds / 2^16, rounded up
+      const entry = loadStoragePrices(config.get(18)!);
+      expect(entry.utimeSince).toBeLessThan(lastPaid);
+      // tonlib prices a destination's storage with the source's workchain (alice: basechain), also for the masterchain one
+      const perSecond = entry.bitPrice * bits + entry.cellPrice * cells;
+      return { fee: now > lastPaid ? (perSecond * BigInt(now - lastPaid) + 65535n) >> 16n : 0n, cells };
+    };
+    const sb = storage(bob.address);
+    const sm = storage(master.address);
+    expect(sb.cells).toBeGreaterThan(0n);
+    expect(dest[0]).toEqual({ '@type': 'fees', in_fwd_fee: '0', storage_fee: sb.fee.toString(), gas_fee: flat(21).toString(), fwd_fee: '0' });
+    expect(dest[1]).toEqual({ '@type': 'fees', in_fwd_fee: '0', storage_fee: '0', gas_fee: '0', fwd_fee: '0' });
+    expect(dest[2]).toEqual({ '@type': 'fees', in_fwd_fee: '0', storage_fee: sm.fee.toString(), gas_fee: flat(20).toString(), fwd_fee: '0' });
+    expect(sb.fee + sm.fee).toBeGreaterThan(0n);
+    expect(flat(20)).not.toBe(flat(21));
+  });
+});
+
+/** _ (Hashmap 32 StoragePrices) = ConfigParam 18 with a single entry: ton#cc utime_since bit_price_ps cell_price_ps ... */
+function loadStoragePrices(p18: Cell): { utimeSince: number; bitPrice: bigint; cellPrice: bigint } {
+  const dict = Dictionary.loadDirect(
+    Dictionary.Keys.Uint(32),
+    {
+      serialize: () => undefined,
+      parse: (s) => {
+        expect(s.loadUint(8)).toBe(0xcc);
+        return { utimeSince: s.loadUint(32), bitPrice: s.loadUintBig(64), cellPrice: s.loadUintBig(64) };
+      },
+    },
+    p18,
+  );
+  expect(dict.size).toBe(1);
+  return [...dict.values()][0];
+}

@@ -13,7 +13,7 @@ const ENDPOINTS = [
   'adjacentTransactions', 'blocks', 'masterchainBlockShardState', 'masterchainBlockShards', 'masterchainInfo', 'messages', 'pendingTransactions',
   'transactions', 'transactionsByMasterchainBlock', 'transactionsByMessage', 'jetton/burns', 'jetton/masters', 'jetton/transfers', 'jetton/wallets',
   'nft/collections', 'nft/items', 'nft/transfers', 'dns/records', 'multisig/orders', 'multisig/wallets', 'vesting', 'decode', 'addressInformation',
-  'walletInformation', 'runGetMethod', 'estimateFee', 'message', 'indexStatus',
+  'walletInformation', 'runGetMethod', 'estimateFee', 'message', 'indexStatus', 'balanceChanges',
 ];
 
 let f: Fixture;

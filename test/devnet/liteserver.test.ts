@@ -332,8 +332,8 @@ describe('errors', () => {
     const notAFunction = await raw.call({ _: 'liteServer.currentTime', now: 5 });
     expect(notAFunction).toEqual({ _: 'liteServer.error', code: 621, message: 'unknown query' });
     // a lite_api function the devnet does not implement
-    const proof = await raw.call({ _: 'liteServer.getBlockProof', mode: 0, known_block: tlId(await mcId(1)) });
-    expect(proof).toEqual({ _: 'liteServer.error', code: 621, message: 'liteServer.getBlockProof is not supported by the devnet liteserver' });
+    const stats = await raw.call({ _: 'liteServer.getValidatorStats', mode: 0, id: tlId(await mcId(1)), limit: 10 });
+    expect(stats).toEqual({ _: 'liteServer.error', code: 621, message: 'liteServer.getValidatorStats is not supported by the devnet liteserver' });
   });
 
   it('waitMasterchainSeqno beyond the tip times out with 652', async () => {

@@ -1,5 +1,6 @@
 // The store suite, run on chdb (store.chdb.test.ts) and on a ClickHouse server (store.server.test.ts).
 import { readFileSync } from 'node:fs';
+import { methodIdsOfBoc } from '../../src/entities/code-methods.ts';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -79,6 +80,8 @@ function expectedCounts(blocks: DecodedBlock[]): Record<string, number> {
       add('account_states', `${up(s.account)}:${s.hash}`);
       add('latest_account_states', up(s.account));
       if (s.code_hash && s.code_boc) add('contract_code', s.code_hash);
+      // method tables are parsed by code-methods.ts (tested against the contract sources in test/entities)
+      if (s.code_hash && s.code_boc && methodIdsOfBoc(s.code_boc)) add('contract_methods', s.code_hash);
     }
   }
   return Object.fromEntries(BLOCK_TABLES.map((t) => [t, sets[t]?.size ?? 0]));

@@ -134,10 +134,20 @@ export const NFTTransfer = z.object({
 export const DNSRecord = z.object({
   nft_item_address: s, nft_item_owner: ns, domain: s, dns_next_resolver: ns, dns_wallet: ns, dns_site_adnl: ns, dns_storage_bag_id: ns,
 });
+export const NFTSale = z.object({
+  type: z.enum(['getgems_sale', 'getgems_auction', 'telemint']), address: raw, nft_address: raw.optional(), nft_owner_address: raw.optional(),
+  marketplace_address: raw.optional(), created_at: n.optional(), last_transaction_lt: u64.optional(), code_hash: hash.optional(),
+  data_hash: hash.optional(), details: z.record(z.string(), z.unknown()), nft_item: NFTItem.optional(),
+});
+/** One action of a multisig order (`parse_actions=true`): a message to send, or new multisig parameters. */
+export const OrderAction = z.object({
+  destination: ns, value: u64.nullable(), body_raw: ns, parsed: b, error: ns, parsed_body: z.record(z.string(), z.unknown()).nullable(),
+  parsed_body_type: s, send_mode: n,
+});
 export const MultisigOrder = z.object({
   address: s, multisig_address: s, order_seqno: u64.nullable(), threshold: nn, sent_for_execution: nb, approvals_mask: u64.nullable(),
   approvals_num: nn, expiration_date: nn, order_boc: ns, signers: z.array(s), last_transaction_lt: u64, code_hash: hash, data_hash: hash,
-  actions: z.array(z.unknown()),
+  actions: z.array(OrderAction),
 });
 export const Multisig = z.object({
   address: s, next_order_seqno: u64.nullable(), threshold: nn, signers: z.array(s), proposers: z.array(s), last_transaction_lt: u64,

@@ -3,6 +3,7 @@
  * Schemas quoted from crypto/block/block.tlb (ton-blockchain/ton).
  */
 import { Cell, Dictionary, loadShardStateUnsplit, type Slice } from '@ton/core';
+import type { CatchainConfig, ValidatorDescr, ValidatorSet } from '../../ton/index.ts';
 
 export interface ExtBlkRef {
   endLt: bigint;
@@ -136,7 +137,12 @@ export function readShardHashes(data: Buffer): ShardTop[] {
   const root = Cell.fromBoc(data)[0];
   const cs = root.beginParse(true);
   if (!cs.loadBit()) return [];
-  const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), cs.loadRef());
+  return readShardHashesDict(cs.loadRef());
+}
+
+/** The shard tops of a ShardHashes dictionary root (the Hashmap 32 cell a non-empty HashmapE refers to). */
+export function readShardHashesDict(dictRoot: Cell): ShardTop[] {
+  const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), dictRoot);
   const out: ShardTop[] = [];
   for (const [wc, treeRef] of dict) {
     // Values.Cell() already follows the ^ of ^(BinTree ShardDescr): treeRef is the tree root.
@@ -203,4 +209,107 @@ export function configFromProof(configProofBoc: Buffer): Cell {
   if (es.loadBit()) es.loadRef(); // shard_hashes (HashmapE)
   es.loadBuffer(32);
   return es.loadRef();
+}
+
+/**
+ * Looks up one key of a Hashmap(E) root (labels hml_short$0 / hml_long$10 / hml_same$11, forks to refs 0/1).
+ * Works on Merkle proof trees: only the cells on the key's path are read, a pruned one throws.
+ * Returns the leaf slice (the value, after an augmented leaf's extra), null when the key is absent.
+ */
+export function hashmapLookup(root: Cell, keyBits: number, key: bigint): Slice | null {
+  let cell = root;
+  let remaining = keyBits;
+  let pos = 0;
+  const bitAt = (i: number) => (key >> BigInt(keyBits - 1 - i)) & 1n;
+  for (;;) {
+    const s = cell.beginParse();
+    const lenBits = Math.ceil(Math.log2(remaining + 1));
+    let label: bigint[];
+    const b0 = s.loadBit();
+    const b1 = b0 ? s.loadBit() : false;
+    if (!b0) {
+      let n = 0;
+      while (s.loadBit()) n++;
+      label = Array.from({ length: n }, () => (s.loadBit() ? 1n : 0n));
+    } else if (!b1) {
+      const n = s.loadUint(lenBits);
+      label = Array.from({ length: n }, () => (s.loadBit() ? 1n : 0n));
+    } else {
+      const v = s.loadBit() ? 1n : 0n;
+      label = new Array<bigint>(s.loadUint(lenBits)).fill(v);
+    }
+    for (const b of label) {
+      if (bitAt(pos) !== b) return null;
+      pos++;
+    }
+    remaining -= label.length;
+    if (remaining === 0) return s;
+    cell = cell.refs[Number(bitAt(pos))];
+    pos++;
+    remaining--;
+  }
+}
+
+/** One config param (a ConfigParams dictionary, Hashmap 32 ^Cell) from a possibly pruned tree; null when absent. */
+export function configParam(config: Cell, id: number): Cell | null {
+  const leaf = hashmapLookup(config, 32, BigInt.asUintN(32, BigInt(id)));
+  return leaf ? leaf.loadRef() : null;
+}
+
+/**
+ * validators#11 utime_since:uint32 utime_until:uint32 total:(## 16) main:(## 16) { main <= total } { main >= 1 }
+ *   list:(Hashmap 16 ValidatorDescr) = ValidatorSet;
+ * validators_ext#12 utime_since:uint32 utime_until:uint32 total:(## 16) main:(## 16) { main <= total } { main >= 1 }
+ *   total_weight:uint64 list:(HashmapE 16 ValidatorDescr) = ValidatorSet;
+ * validator#53 public_key:SigPubKey weight:uint64 = ValidatorDescr; ed25519_pubkey#8e81278a pubkey:bits256 = SigPubKey;
+ * validator_addr#73 public_key:SigPubKey weight:uint64 adnl_addr:bits256 = ValidatorDescr;
+ */
+export function loadValidatorSet(c: Cell): ValidatorSet {
+  const s = c.beginParse();
+  const tag = s.loadUint(8);
+  if (tag !== 0x11 && tag !== 0x12) throw new Error(`not a ValidatorSet (tag 0x${tag.toString(16)})`);
+  const utimeSince = s.loadUint(32);
+  const utimeUntil = s.loadUint(32);
+  const total = s.loadUint(16);
+  const main = s.loadUint(16);
+  let totalWeight = tag === 0x12 ? s.loadUintBig(64) : 0n;
+  const value = {
+    serialize: () => {
+      throw new Error('read only');
+    },
+    parse: (v: Slice): ValidatorDescr => {
+      const t = v.loadUint(8);
+      if (t !== 0x53 && t !== 0x73) throw new Error(`not a ValidatorDescr (tag 0x${t.toString(16)})`);
+      if (v.loadUint(32) !== 0x8e81278a) throw new Error('ValidatorDescr: not an ed25519 public key');
+      const publicKey = v.loadBuffer(32);
+      const weight = v.loadUintBig(64);
+      return { publicKey, weight, adnlAddr: t === 0x73 ? v.loadBuffer(32) : null };
+    },
+  };
+  const dict = tag === 0x12 ? s.loadDict(Dictionary.Keys.Uint(16), value) : Dictionary.loadDirect(Dictionary.Keys.Uint(16), value, s);
+  const list = [...dict.keys()].sort((a, b) => a - b).map((k) => dict.get(k)!);
+  if (tag === 0x11) totalWeight = list.reduce((t, v) => t + v.weight, 0n);
+  return { utimeSince, utimeUntil, total, main, totalWeight, list };
+}
+
+/**
+ * catchain_config#c1 mc_catchain_lifetime:uint32 shard_catchain_lifetime:uint32 shard_validators_lifetime:uint32
+ *   shard_validators_num:uint32 = CatchainConfig;
+ * catchain_config_new#c2 flags:(## 7) { flags = 0 } shuffle_mc_validators:Bool mc_catchain_lifetime:uint32
+ *   shard_catchain_lifetime:uint32 shard_validators_lifetime:uint32 shard_validators_num:uint32 = CatchainConfig;
+ * (no param 28: the node's defaults, no shuffle and 7 shard validators)
+ */
+export function loadCatchainConfig(c: Cell | null): CatchainConfig {
+  if (!c) return { shuffleMcValidators: false, shardValidatorsNum: 7 };
+  const s = c.beginParse();
+  const tag = s.loadUint(8);
+  let shuffleMcValidators = false;
+  if (tag === 0xc2) {
+    s.skip(7);
+    shuffleMcValidators = s.loadBit();
+  } else if (tag !== 0xc1) {
+    throw new Error(`not a CatchainConfig (tag 0x${tag.toString(16)})`);
+  }
+  s.skip(96);
+  return { shuffleMcValidators, shardValidatorsNum: s.loadUint(32) };
 }

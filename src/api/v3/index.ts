@@ -18,6 +18,7 @@ import { entityRoutes } from './routes/entities.ts';
 import { traceRoutes } from './routes/traces.ts';
 import { utilityRoutes } from './routes/utils.ts';
 import { legacyRoutes } from './routes/legacy.ts';
+import { balanceChangesRoutes } from './routes/balance-changes.ts';
 
 export type { V3Deps, LegacyNode } from './route.ts';
 export { Db } from './db.ts';
@@ -48,6 +49,7 @@ export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsP
   accountRoutes(app, deps);
   entityRoutes(app, deps);
   traceRoutes(app, deps);
+  balanceChangesRoutes(app, deps);
   utilityRoutes(app, deps);
   legacyRoutes(app, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -3,8 +3,8 @@
  * raw upper-case) -> API v3 entities (§3 of the reference): hashes base64, 64-bit values strings,
  * opcodes `0x%08x`, shards 16 upper-case hex digits.
  */
-import { Cell } from '@ton/core';
 import { formatOpcode, hashToBase64 } from '../../format/index.ts';
+import { constructorName, decodeMessageBody } from './decode/index.ts';
 import type { Row } from './db.ts';
 
 export function b64(h: unknown): string | null {
@@ -114,24 +114,33 @@ export const OPCODE_NAMES: Record<number, string> = {
   0xa762230f: 'multisig_approve',
 };
 
+/** The reference's constructor name (ton-marker schemes, see ./decode), else the name above; null if unknown. */
 export function opcodeName(op: number | null): string | null {
   if (op === null) return null;
-  return OPCODE_NAMES[op >>> 0] ?? null;
+  return constructorName(op) ?? OPCODE_NAMES[op >>> 0] ?? null;
 }
 
-/** `{type:'text_comment', comment}` for a body with opcode 0 and a valid snake string; null otherwise. */
-export function decodeBody(boc: string | null, op: number | null): Record<string, unknown> | null {
-  if (!boc || op !== 0) return null;
-  try {
-    const s = Cell.fromBase64(boc).beginParse();
-    if (s.remainingBits < 32) return null;
-    s.loadUint(32);
-    const comment = s.loadStringTail();
-    return { type: 'text_comment', '@type': 'text_comment', comment };
-  } catch {
-    return null;
-  }
+/** Bodies above this (base64 length) are not decoded in lists: decoding is per message on every page. */
+const MAX_DECODED_BODY = 8 * 1024;
+
+/**
+ * `message_content.decoded`: the body decoded by TL-B (./decode, the reference's ton-marker shape; text comments
+ * as `{type:'text_comment', '@type':'text_comment', comment}`), null when no scheme matches.
+ */
+export function decodeBody(boc: string | null, hash?: string | null): Record<string, unknown> | null {
+  if (!boc || boc.length > MAX_DECODED_BODY) return null;
+  if (!hash) return decodeMessageBody(boc);
+  // bodies are immutable per hash and repeat a lot (excesses, comments, notifications): keep recent decodings
+  const hit = decodedByHash.get(hash);
+  if (hit !== undefined) return hit;
+  const d = decodeMessageBody(boc);
+  if (decodedByHash.size >= DECODED_CACHE_SIZE) decodedByHash.delete(decodedByHash.keys().next().value!);
+  decodedByHash.set(hash, d);
+  return d;
 }
+
+const DECODED_CACHE_SIZE = 20_000;
+const decodedByHash = new Map<string, Record<string, unknown> | null>();
 
 export function messageJson(m: Row, contents: Map<string, string>, extraFields: Record<string, unknown> = {}): Record<string, unknown> {
   const op = num(m.opcode);
@@ -156,7 +165,7 @@ export function messageJson(m: Row, contents: Map<string, string>, extraFields: 
     bounced: bool(m.bounced),
     import_fee: str(m.import_fee),
     ...extraFields,
-    message_content: bodyHash ? { hash: b64(bodyHash), body: bodyBoc, decoded: decodeBody(bodyBoc, op) } : null,
+    message_content: bodyHash ? { hash: b64(bodyHash), body: bodyBoc, decoded: decodeBody(bodyBoc, bodyHash) } : null,
     init_state: initHash ? { hash: b64(initHash), body: contents.get(initHash) ?? null, decoded: null } : null,
   };
   if (m.msg_hash_norm) out.hash_norm = b64(m.msg_hash_norm);

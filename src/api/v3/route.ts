@@ -40,6 +40,14 @@ export interface Ctx {
   deps: V3Deps;
 }
 
+/**
+ * A response body already serialized as JSON: for integers beyond 2^53 that the contract renders as JSON
+ * numbers (JSON.stringify would round them). Handlers return it instead of an object.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface RouteDef {
   method?: 'GET' | 'POST';
   url: string;
@@ -98,6 +106,11 @@ export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): voi
         deps,
       });
       reply.header('Server-Timing', `app;dur=${(performance.now() - t0).toFixed(1)}`);
+      if (result instanceof RawJson) {
+        // a string with a JSON content type is sent as is (no serializer)
+        reply.type('application/json; charset=utf-8');
+        return result.text;
+      }
       return result;
     },
   });

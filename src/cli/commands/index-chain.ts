@@ -5,6 +5,7 @@ import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
+import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -125,10 +126,13 @@ export const indexCommand: Command = {
     '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
     '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
     '',
+    ...METADATA_USAGE,
+    '',
     'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
   ].join('\n'),
   async run(argv) {
-    const args = parseIndexArgs(argv);
+    const { metadata, rest } = takeMetadataArgs(argv);
+    const args = parseIndexArgs(rest);
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     const needsSource = args.roles.includes('ingest');
     const needsStore = args.roles.some((r) => r === 'store' || r === 'checkpoint' || r === 'traces') || (needsSource && args.fromSeqno === undefined);
@@ -143,10 +147,12 @@ export const indexCommand: Command = {
       }
     }
     // The data dir lock first: a second indexer on the same directory stops here, before any connection.
+    if (metadata.enabled && !needsStore) throw new CliError('--metadata-fetch writes to the store: run it with a role that opens the store (store or checkpoint)');
     const store = needsStore ? await openIndexerStore(args.dataDir) : undefined;
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;
+    const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
     try {
       if (pool) {
         try {
@@ -178,6 +184,7 @@ export const indexCommand: Command = {
       return 0;
     } finally {
       stopProgress?.();
+      await stopMetadata();
       await bus.close();
       await pool?.close();
       await store?.close();

@@ -4,6 +4,7 @@
  * others at `/<name>` (e.g. `/testnet/api/v2/...`), or `base_path` in the config.
  */
 import { readFileSync } from 'node:fs';
+import pino from 'pino';
 import { z } from 'zod';
 import YAML from 'yaml';
 import { CliError, type Command } from '../command.ts';
@@ -13,6 +14,7 @@ import { metricsRegistry } from '../../../pipelines/metrics.ts';
 import { KeyConfigError, KeyStore, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
+import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 const networkSchema = z
   .object({
@@ -91,11 +93,14 @@ export const serveCommand: Command = {
     '  --network N     without --config: serve the bundled mainnet or testnet liteservers',
     '  --keys FILE     API keys and plans (JSON): {anonymous:{rps}, plans:{name:{rps, networks}}, keys:[{sha256, plan}]}',
     '  --hash-key KEY  print the sha256 of an API key (for the keys file) and exit',
+    ...METADATA_USAGE,
+    '                  (serve: runs on every network that has a store)',
     '',
     'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate. Set redis_url to',
     'share limits between several API processes.',
   ].join('\n'),
-  async run(argv) {
+  async run(argvAll) {
+    const { metadata, rest: argv } = takeMetadataArgs(argvAll);
     let configPath: string | undefined;
     let port: number | undefined;
     let host: string | undefined;
@@ -137,6 +142,8 @@ export const serveCommand: Command = {
     const pools: LiteserverPool[] = [];
     const networks: NetworkContext[] = [];
     const stores: { close(): Promise<void> }[] = [];
+    const metadataStops: (() => Promise<void>)[] = [];
+    const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     for (const n of config.networks) {
       const pool = new LiteserverPool(endpointsOf(n.liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 });
       pools.push(pool);
@@ -149,8 +156,13 @@ export const serveCommand: Command = {
         const store = await openStore({ url: n.store.url, dataDir: n.store.data_dir, user: n.store.user, password: n.store.password, database: n.store.database, migrate: false });
         stores.push(store);
         services.store = store;
+        metadataStops.push(startMetadataFetcher(store, metadata, log.child({ network: n.name })));
       }
       networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
+    }
+    if (metadata.enabled && stores.length === 0) {
+      await Promise.all(metadataStops.map((stop) => stop()));
+      throw new CliError('--metadata-fetch writes to a store: give a network a store (networks[].store in --config)');
     }
     await Promise.all(
       pools.map((p) =>
@@ -180,6 +192,7 @@ export const serveCommand: Command = {
       process.exit(0);
     }, 10_000).unref();
     await app.close();
+    await Promise.all(metadataStops.map((stop) => stop()));
     await Promise.all(pools.map((p) => p.close()));
     await Promise.all(stores.map((s) => s.close()));
     return 0;

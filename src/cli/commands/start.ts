@@ -12,6 +12,7 @@ import { LiteNode } from '../../api/v2/index.ts';
 import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
+import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 interface ServeArgs {
   port: number;
@@ -52,9 +53,12 @@ export const startCommand: Command = {
     '(liteservers), /healthcheck and /metrics. Options are those of `index` and `serve`.',
     '',
     'No liteserver reachable? `npm run demo` runs the same against a local devnet.',
+    '',
+    ...METADATA_USAGE,
   ].join('\n'),
   async run(argv) {
-    const serve = splitServeArgs(argv);
+    const { metadata, rest } = takeMetadataArgs(argv);
+    const serve = splitServeArgs(rest);
     const args = parseIndexArgs(serve.rest);
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     let keys: KeyStore;
@@ -76,6 +80,7 @@ export const startCommand: Command = {
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
+    const stopMetadata = startMetadataFetcher(store, metadata, log);
     try {
       try {
         await pool.start();
@@ -112,6 +117,7 @@ export const startCommand: Command = {
       stopProgress?.();
       setTimeout(() => process.exit(0), 10_000).unref();
       await app?.close();
+      await stopMetadata();
       await bus.close();
       await pool.close();
       await store.close();

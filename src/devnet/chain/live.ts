@@ -9,7 +9,7 @@ export interface BlockProducer {
   /** Queues an external message BoC for the next round; throws when the message is malformed. */
   sendMessage(boc: Buffer): unknown;
   /** Produces the next round, in chain order (shard blocks, then the masterchain block committing them). */
-  produceRound(): Promise<{ boc: Buffer; state: Cell }[]>;
+  produceRound(): Promise<{ boc: Buffer; state: Cell; proof?: Cell }[]>;
 }
 
 export class LiveChain extends MemoryChain {
@@ -39,7 +39,7 @@ export class LiveChain extends MemoryChain {
       const blocks = await this.producer.produceRound();
       let mc: ChainBlock | undefined;
       for (const b of blocks) {
-        const added = this.addBlock(b.boc, b.state);
+        const added = this.addBlock(b.boc, b.state, b.proof);
         if (added.id.workchain === -1) mc = added as ChainBlock;
       }
       return mc;

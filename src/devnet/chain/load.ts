@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell } from '@ton/core';
-import { parseBlock, shardHex, shardOverlaps, type ParsedBlock } from './block.ts';
+import { parseBlock, shardHex, shardOverlaps, SHARD_ALL, type ParsedBlock } from './block.ts';
 import { MemoryChain, type MemoryChainOptions, type ZeroStateId } from './source.ts';
 
 /** A devnet directory or recorded chain that cannot be served as given. */
@@ -97,7 +97,21 @@ function hex32(v: unknown, what: string): Buffer {
   return Buffer.from(v, 'hex');
 }
 
-/** Loads DIR/chain.json with its blocks (and states when present), verifying every hash. */
+/** A lazily parsed BoC file (state and proof BoCs are large and most are never asked for). */
+function lazyCell(path: string, what: string): () => Cell {
+  return () => {
+    try {
+      return Cell.fromBoc(readFileSync(path))[0];
+    } catch (err) {
+      throw new ChainLoadError(`${path}: not a ${what} BoC (${(err as Error).message})`, { cause: err });
+    }
+  };
+}
+
+/**
+ * Loads DIR/chain.json with its blocks (and, when present, states/ including the masterchain zero state and
+ * proofs/ with the masterchain blocks' signatures), verifying every block hash.
+ */
 export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): MemoryChain {
   const path = join(dir, 'chain.json');
   if (!existsSync(path)) throw new ChainLoadError(`${path} not found (is ${dir} a devnet directory?)`);
@@ -108,7 +122,7 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
     throw new ChainLoadError(`${path}: not valid JSON (${(err as Error).message})`);
   }
   if (!Array.isArray(json.blocks) || json.blocks.length === 0) throw new ChainLoadError(`${path}: "blocks" must be a non-empty array`);
-  const loaded: { parsed: ParsedBlock; state?: () => Cell }[] = [];
+  const loaded: { parsed: ParsedBlock; state?: () => Cell; proof?: () => Cell }[] = [];
   for (const [i, b] of json.blocks.entries()) {
     const where = `${path}: blocks[${i}]`;
     if (!Number.isInteger(b.workchain) || !Number.isInteger(b.seqno) || typeof b.shard !== 'string' || !/^[0-9a-fA-F]{16}$/.test(b.shard)) {
@@ -133,24 +147,18 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
       throw new ChainLoadError(`${file}: block header says ${parsed.id.workchain}:${shardHex(parsed.id.shard)}:${parsed.id.seqno}`);
     }
     const statePath = join(dir, 'states', name);
-    let state: (() => Cell) | undefined;
-    if (existsSync(statePath)) {
-      // parsed on first use: a chain's states are megabytes of cells and most are never asked for
-      state = () => {
-        try {
-          return Cell.fromBoc(readFileSync(statePath))[0];
-        } catch (err) {
-          throw new ChainLoadError(`${statePath}: not a BoC (${(err as Error).message})`, { cause: err });
-        }
-      };
-    }
-    loaded.push({ parsed, state });
+    const state = existsSync(statePath) ? lazyCell(statePath, 'state') : undefined;
+    const proofPath = join(dir, 'proofs', name);
+    const proof = existsSync(proofPath) ? lazyCell(proofPath, 'block proof') : undefined;
+    loaded.push({ parsed, state, proof });
   }
   const mcFirst = loaded.find((l) => l.parsed.id.workchain === -1)?.parsed;
   const zeroState = json.zero_state
     ? { workchain: -1, rootHash: hex32(json.zero_state.root_hash, 'zero_state.root_hash'), fileHash: hex32(json.zero_state.file_hash, 'zero_state.file_hash') }
     : zeroStateFrom(mcFirst);
   const chain = new MemoryChain({ globalId: json.global_id ?? mcFirst?.header.globalId ?? 0, zeroState, ...opts });
-  for (const { parsed, state } of loaded) chain.addBlock(parsed, state);
+  for (const { parsed, state, proof } of loaded) chain.addBlock(parsed, state, proof);
+  const zeroStatePath = join(dir, 'states', blockFileName(-1, SHARD_ALL, 0));
+  if (existsSync(zeroStatePath)) chain.setState({ workchain: -1, shard: SHARD_ALL, seqno: 0 }, lazyCell(zeroStatePath, 'zero state'));
   return chain;
 }

@@ -45,8 +45,13 @@ export interface ChainSource {
   getBlock(ref: BlockRef): ChainBlock | undefined;
   /** Visible blocks of one shard chain, by seqno ascending. */
   shardBlocks(workchain: number, shard: bigint): ChainBlock[];
-  /** The full ShardStateUnsplit after a block, when known. */
+  /** The full ShardStateUnsplit after a block (seqno 0: the zero state), when known. */
   getState(ref: BlockRef): Cell | undefined;
+  /**
+   * Masterchain blocks: the BlockProof (block_proof#c3 proof_for root signatures) the validators' signatures
+   * came in, when the chain has one (a generated chain does; a recorded chain has no signatures).
+   */
+  getBlockProof?(ref: BlockRef): Cell | undefined;
   /** Visible transactions of one account, by lt ascending. */
   accountTransactions(workchain: number, account: Buffer): ChainTx[];
   /** Resolves true once the masterchain tip reaches `seqno`, false after `timeoutMs`. */
@@ -73,6 +78,7 @@ export class MemoryChain implements ChainSource {
   private readonly chains = new Map<string, ChainBlock[]>();
   /** States, or loaders reading them on first use (state BoCs are large and slow to parse). */
   private readonly states = new Map<string, Cell | (() => Cell)>();
+  private readonly proofs = new Map<string, Cell | (() => Cell)>();
   private readonly mc: ChainBlock[] = [];
   /** Shard blocks waiting for the masterchain block that commits them. */
   private pending: ParsedBlock[] = [];
@@ -89,11 +95,15 @@ export class MemoryChain implements ChainSource {
     this.events.setMaxListeners(0);
   }
 
-  /** Adds the next block in chain order (shard blocks before the masterchain block committing them). */
-  addBlock(block: Buffer | ParsedBlock, state?: Cell | (() => Cell)): ChainBlock | ParsedBlock {
+  /**
+   * Adds the next block in chain order (shard blocks before the masterchain block committing them), with the
+   * state after it and (masterchain blocks) its BlockProof with signatures, when known.
+   */
+  addBlock(block: Buffer | ParsedBlock, state?: Cell | (() => Cell), proof?: Cell | (() => Cell)): ChainBlock | ParsedBlock {
     const parsed = Buffer.isBuffer(block) ? parseBlock(block) : block;
     const key = blockKey(parsed.id);
     if (state) this.states.set(key, state);
+    if (proof) this.proofs.set(key, proof);
     if (parsed.id.workchain !== -1) {
       this.pending.push(parsed);
       return parsed;
@@ -135,8 +145,8 @@ export class MemoryChain implements ChainSource {
     }
   }
 
-  /** Sets the ShardState after a block (e.g. computed later by a generator). */
-  setState(ref: BlockRef, state: Cell): void {
+  /** Sets the ShardState after a block (e.g. computed later by a generator); seqno 0 is the zero state. */
+  setState(ref: BlockRef, state: Cell | (() => Cell)): void {
     this.states.set(blockKey(ref), state);
   }
 
@@ -194,6 +204,17 @@ export class MemoryChain implements ChainSource {
     if (typeof s !== 'function') return s;
     const cell = s();
     this.states.set(key, cell);
+    return cell;
+  }
+
+  getBlockProof(ref: BlockRef): Cell | undefined {
+    const b = this.blocks.get(blockKey(ref));
+    if (!b || !this.isVisible(b)) return undefined;
+    const key = blockKey(ref);
+    const p = this.proofs.get(key);
+    if (typeof p !== 'function') return p;
+    const cell = p();
+    this.proofs.set(key, cell);
     return cell;
   }
 

@@ -27,6 +27,8 @@ import {
   outMsgDescrCell,
   shardAccountBlocksCell,
   shardChildren,
+  blockProofCell,
+  msgEnvelopeCell,
   shardStateCell,
   splitStateCell,
   valueFlowCell,
@@ -34,10 +36,12 @@ import {
   type BlockRef,
   type InMsg,
   type OutMsg,
+  type QueuedMsg,
   type ShardDescr,
   type StateAccount,
 } from '../tlb-write/index.ts';
 import { Emulator, defaultConfig } from './emulator.ts';
+import { CATCHAIN_SEQNO, DevnetValidators } from './validators.ts';
 
 export const SHARD_ALL = 0x8000000000000000n;
 
@@ -72,12 +76,18 @@ export interface ProducedBlock {
   txs: ProducedTx[];
   /** Accounts this block's transactions touched, with the emulator's ShardAccount after the block (null: deleted). */
   accounts: { id: bigint; shardAccount: Cell | null }[];
+  /** Masterchain blocks: the BlockProof (block_proof#c3) with the validators' signatures. */
+  proof?: Cell;
 }
 
 export interface PendingMessage {
   cell: Cell;
   hash: Buffer;
   dest: Address;
+  /** Internal messages: the sender (whose out queue holds the message until it is delivered). */
+  src?: Address;
+  /** Internal messages: the MsgEnvelope of the sender's OutMsgDescr and out queue. */
+  envelope?: Cell;
   createdLt: bigint;
   /** First round whose blocks may process it. */
   readyRound: number;
@@ -120,6 +130,11 @@ interface ShardChain {
 }
 
 const LT_PER_ROUND = 1_000_000n;
+const DEFAULT_START_TIME = 1_700_000_000;
+
+function seedTagOf(seed: DevnetOptions['seed']): string {
+  return `ton-gateway-devnet/${String(seed ?? 1)}`;
+}
 
 function sha256(...parts: (Buffer | string)[]): Buffer {
   const h = createHash('sha256');
@@ -193,6 +208,8 @@ export class Devnet {
   private readonly configAddr: Buffer;
   private readonly globalVersion: { version: number; capabilities: bigint } | null;
   private readonly createdBy: Buffer;
+  /** Validator keys, config param 34 and the block signatures. */
+  readonly validators: DevnetValidators;
 
   /** Accounts by workchain (-1 masterchain, 0 basechain), then by 256-bit id. */
   private readonly wcAccounts = new Map<number, Map<bigint, AccountEntry>>([
@@ -220,9 +237,11 @@ export class Devnet {
   private constructor(
     private readonly emulator: Emulator,
     opts: DevnetOptions,
+    validators: DevnetValidators,
   ) {
-    this.seedTag = `ton-gateway-devnet/${String(opts.seed ?? 1)}`;
-    this.startTime = opts.startTime ?? 1_700_000_000;
+    this.validators = validators;
+    this.seedTag = seedTagOf(opts.seed);
+    this.startTime = opts.startTime ?? DEFAULT_START_TIME;
     this.blockInterval = opts.blockInterval ?? 3;
     this.splitAt = opts.splitAt ?? null;
     this.mergeAt = opts.mergeAt ?? null;
@@ -241,7 +260,10 @@ export class Devnet {
   }
 
   static async create(opts: DevnetOptions = {}): Promise<Devnet> {
-    return new Devnet(await Emulator.create(opts.configBase64 ?? defaultConfig), opts);
+    // The config every block and state carries (and the emulator runs with) lists the devnet's own validators.
+    const seedTag = seedTagOf(opts.seed);
+    const validators = new DevnetValidators((label) => sha256(seedTag, '/', label), Cell.fromBase64(opts.configBase64 ?? defaultConfig), opts.startTime ?? DEFAULT_START_TIME);
+    return new Devnet(await Emulator.create(validators.config.toBoc().toString('base64')), opts, validators);
   }
 
   /** Deterministic bytes derived from the seed. */
@@ -294,6 +316,13 @@ export class Devnet {
   /** Messages produced but not yet processed (in flight). */
   inFlight(): PendingMessage[] {
     return [...this.queue, ...this.externals];
+  }
+
+  /** The out queue of a shard: messages its accounts sent that are not delivered yet (`pick` narrows them). */
+  private outQueue(workchain: number, shard: bigint, pick: (m: PendingMessage) => boolean = () => true): QueuedMsg[] {
+    return this.queue
+      .filter((m) => m.src && m.envelope && m.src.workChain === workchain && inShard(idOf(m.src), shard) && pick(m))
+      .map((m) => ({ destWorkchain: m.dest.workChain, destId: idOf(m.dest), msgHash: m.hash, enqueuedLt: m.createdLt, envelope: m.envelope! }));
   }
 
   private accountsOf(workchain: number): Map<bigint, AccountEntry> {
@@ -372,8 +401,8 @@ export class Devnet {
       afterKeyBlock: afterKey,
       lastKeyBlock: seqno === 0 ? null : this.lastKeyBlock,
       globalBalance: this.chains.reduce((t, c) => t + c.totalBalance, mcTotal),
-      validatorListHashShort: this.derive('validators').readUInt32BE(0),
-      catchainSeqno: 0,
+      validatorListHashShort: this.validators.group(-1, SHARD_ALL).hash,
+      catchainSeqno: CATCHAIN_SEQNO,
     });
     const st = shardStateCell({
       globalId: this.globalId,
@@ -388,6 +417,7 @@ export class Devnet {
       accounts,
       masterRef: null,
       custom,
+      outQueue: this.outQueue(-1, SHARD_ALL),
     });
     return { cell: st.cell, totalBalance: st.totalBalance };
   }
@@ -455,6 +485,8 @@ export class Devnet {
           accounts,
           masterRef: p.masterRef,
           custom: null,
+          // the parent's queue after its last block (delivered this round), restricted to the child's senders
+          outQueue: this.outQueue(0, child, (m) => m.readyRound <= r),
         });
         plans.push({ shard: child, prev: [p], oldState: old.cell, fromPrev: old.totalBalance, afterSplit: true });
       }
@@ -508,6 +540,8 @@ export class Devnet {
     const mcMsgs = [...ready, ...exts].filter((m) => m.dest.workChain === -1);
     const ex = await this.execute(-1, mcMsgs, r, now, mcStart);
     const mcEnd = ex.endLt;
+    // OldMcBlocksInfo of the state after block r lists every earlier masterchain block, r - 1 included.
+    this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
     const mcStateBuilt = this.mcStateCell(r, now, mcEnd, descrs, isKey);
     const mcState = mcStateBuilt.cell;
     const info = blockInfoCell({
@@ -525,8 +559,8 @@ export class Devnet {
       genUtime: now,
       startLt: mcStart,
       endLt: mcEnd,
-      genValidatorListHashShort: this.derive('validators').readUInt32BE(0),
-      genCatchainSeqno: 0,
+      genValidatorListHashShort: this.validators.group(-1, SHARD_ALL).hash,
+      genCatchainSeqno: CATCHAIN_SEQNO,
       minRefMcSeqno: Math.max(0, r - 1),
       prevKeyBlockSeqno: this.lastKeyBlock.seqno,
       globalVersion: this.globalVersion,
@@ -557,9 +591,9 @@ export class Devnet {
     const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState, touchedMc.keep), extra);
     const boc = bocOf(block);
     const ref: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
-    produced.push({ ref, boc, state: mcState, txs: ex.txs, accounts: touchedMc.accounts });
+    const proof = blockProofCell(ref, block, this.validators.signMasterchainBlock(ref.rootHash, ref.fileHash));
+    produced.push({ ref, boc, state: mcState, txs: ex.txs, accounts: touchedMc.accounts, proof });
     this.mcTotal = mcStateBuilt.totalBalance;
-    this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
     this.mcLast = ref;
     this.mcState = mcState;
     if (isKey) this.lastKeyBlock = ref;
@@ -631,6 +665,8 @@ export class Devnet {
             cell: oc,
             hash: oc.hash(),
             dest: om.dest,
+            src: m.dest,
+            envelope: msgEnvelopeCell(oc, 0, 96, om.fwdFee),
             createdLt: om.createdLt,
             readyRound: r + 1,
             external: false,
@@ -689,6 +725,7 @@ export class Devnet {
       accounts: this.stateAccounts(0, shard),
       masterRef: this.mcLast,
       custom: null,
+      outQueue: this.outQueue(0, shard),
     });
     const { keep: touched, accounts: touchedAccounts } = this.touched(0, accBlocks);
     const info = blockInfoCell({
@@ -706,8 +743,8 @@ export class Devnet {
       genUtime: now,
       startLt,
       endLt,
-      genValidatorListHashShort: this.derive('validators').readUInt32BE(0),
-      genCatchainSeqno: 0,
+      genValidatorListHashShort: this.validators.group(0, shard).hash,
+      genCatchainSeqno: CATCHAIN_SEQNO,
       minRefMcSeqno: this.mcLast.seqno,
       prevKeyBlockSeqno: this.lastKeyBlock.seqno,
       globalVersion: this.globalVersion,

@@ -1,4 +1,4 @@
-/** Writes a devnet directory: chain.json, liteserver.json, liteserver.key, blocks/ and states/. */
+/** Writes a devnet directory: chain.json, liteserver.json, liteserver.key, blocks/, states/ and proofs/. */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyPairFromSeed } from '@ton/crypto';
@@ -42,8 +42,10 @@ export function writeDevnetDir(devnet: Devnet, dir: string, opts: WriteOptions =
   // A previous chain's files would be mistaken for this one's: start blocks/ and states/ afresh.
   rmSync(join(dir, 'blocks'), { recursive: true, force: true });
   rmSync(join(dir, 'states'), { recursive: true, force: true });
+  rmSync(join(dir, 'proofs'), { recursive: true, force: true });
   mkdirSync(join(dir, 'blocks'), { recursive: true });
   mkdirSync(join(dir, 'states'), { recursive: true });
+  mkdirSync(join(dir, 'proofs'), { recursive: true });
   const zs = devnet.zeroState;
   if (states !== 'none') {
     for (const z of [zs.mc, zs.shard]) writeFileSync(join(dir, 'states', blockFile(z.ref)), z.boc);
@@ -53,6 +55,8 @@ export function writeDevnetDir(devnet: Devnet, dir: string, opts: WriteOptions =
   const tops = new Set(lastOfShard.values());
   for (const b of devnet.blocks) {
     writeFileSync(join(dir, 'blocks', blockFile(b.ref)), b.boc);
+    // masterchain blocks: the BlockProof with the validators' signatures, as a node keeps it
+    if (b.proof) writeFileSync(join(dir, 'proofs', blockFile(b.ref)), b.proof.toBoc({ idx: false, crc32: true }));
     if (states === 'all' || (states === 'last' && tops.has(b))) {
       writeFileSync(join(dir, 'states', blockFile(b.ref)), b.state.toBoc({ idx: false, crc32: false }));
     }

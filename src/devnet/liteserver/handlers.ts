@@ -9,6 +9,7 @@ import type { TlObject } from '../../tl/index.ts';
 import { SHARD_ALL, type BlockIdExt, type BlockRef } from '../chain/block.ts';
 import { ChainMessageError, type ChainBlock, type ChainSource, type ChainTx } from '../chain/source.ts';
 import { ErrorCode, invalidBlockId, LiteServerError, notApplied, notFoundInDb, unknownQuery } from './errors.ts';
+import { BlockProofs } from './block-proof.ts';
 import { dictPath, prunedBranch, ProofBuilder, serializeBocRoots, type DictWalk } from './proof.ts';
 
 /** What getVersion reports: version 0x101 with capabilities 7 (like current liteservers). */
@@ -60,7 +61,11 @@ function executor(): Promise<Executor> {
 }
 
 export class LiteHandlers {
-  constructor(private readonly ctx: HandlerContext) {}
+  private readonly proofs: BlockProofs;
+
+  constructor(private readonly ctx: HandlerContext) {
+    this.proofs = new BlockProofs(ctx.source);
+  }
 
   private get source(): ChainSource {
     return this.ctx.source;
@@ -126,14 +131,18 @@ export class LiteHandlers {
         return this.libraries(q.library_list as Buffer[]);
       case 'liteServer.sendMessage':
         return this.sendMessage(q.body as Buffer);
-      case 'liteServer.lookupBlockWithProof':
       case 'liteServer.getBlockProof':
+        return this.proofs.partialBlockProof(q);
+      case 'liteServer.getShardBlockProof':
+        return this.proofs.shardBlockProof(q);
+      case 'liteServer.getOutMsgQueueSizes':
+        return this.proofs.outMsgQueueSizes(q);
+      case 'liteServer.getBlockOutMsgQueueSize':
+        return this.proofs.blockOutMsgQueueSize(q, this.block(q.id as TlObject));
+      case 'liteServer.lookupBlockWithProof':
       case 'liteServer.getValidatorStats':
       case 'liteServer.getLibrariesWithProof':
-      case 'liteServer.getShardBlockProof':
-      case 'liteServer.getOutMsgQueueSizes':
-      case 'liteServer.getBlockOutMsgQueueSize':
-        // Known lite_api functions this devnet server does not implement (no validator signatures / queues).
+        // Known lite_api functions this devnet server does not implement.
         throw new LiteServerError(ErrorCode.protoviolation, `${q._} is not supported by the devnet liteserver`);
       default:
         throw unknownQuery();

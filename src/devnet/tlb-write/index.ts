@@ -5,3 +5,4 @@ export * from './merkle.ts';
 export * from './shard-hashes.ts';
 export * from './state.ts';
 export * from './block.ts';
+export * from './validators.ts';

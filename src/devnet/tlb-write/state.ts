@@ -38,13 +38,55 @@ export function shardAccountsCell(accounts: StateAccount[]): { cell: Cell; total
 }
 
 /**
- * _ out_queue:OutMsgQueue proc_info:ProcessedInfo ihr_pending:IhrPendingInfo = OutMsgQueueInfo;
- * _ (HashmapAugE 352 EnqueuedMsg uint64) = OutMsgQueue;  _ (HashmapE 96 ProcessedUpto) = ProcessedInfo;
- * _ (HashmapE 320 IhrPendingSince) = IhrPendingInfo;
- * Devnet states keep an empty queue (messages in flight are tracked by the generator, see README).
+ * A message waiting in its sender's out queue. _ enqueued_lt:uint64 out_msg:^MsgEnvelope = EnqueuedMsg;
+ * The queue key is the next hop (here the destination: workchain and first 64 address bits) and the message hash.
  */
-export function emptyOutMsgQueueInfo(): Cell {
-  return beginCell().storeBit(0).storeUint(0, 64).storeBit(0).storeBit(0).endCell();
+export interface QueuedMsg {
+  destWorkchain: number;
+  /** 256-bit destination account id. */
+  destId: bigint;
+  msgHash: Buffer;
+  enqueuedLt: bigint;
+  /** The MsgEnvelope cell (the same one the sender's OutMsgDescr holds). */
+  envelope: Cell;
+}
+
+/** OutMsgQueue augmentation: the smallest enqueued_lt below a node (uint64). */
+const minLtAug: AugKind<bigint> = {
+  store: (b, v) => {
+    b.storeUint(v, 64);
+  },
+  add: (a, b) => (a < b ? a : b),
+  zero: 0n,
+};
+
+/**
+ * _ out_queue:OutMsgQueue proc_info:ProcessedInfo extra:(Maybe OutMsgQueueExtra) = OutMsgQueueInfo;
+ * _ (HashmapAugE 352 EnqueuedMsg uint64) = OutMsgQueue;  _ (HashmapE 96 ProcessedUpto) = ProcessedInfo;
+ * out_msg_queue_extra#0 dispatch_queue:DispatchQueue out_queue_size:(Maybe uint48) = OutMsgQueueExtra;
+ * _ (HashmapAugE 256 AccountDispatchQueue uint64) = DispatchQueue;
+ * Key: dest workchain (int32) . first 64 bits of the dest address . message hash (256). The queue size is
+ * recorded in the extra, as current nodes do (liteServer.getBlockOutMsgQueueSize reads it from there).
+ */
+export function outMsgQueueInfoCell(queue: QueuedMsg[]): Cell {
+  const b = beginCell();
+  storeHashmapAugE(
+    b,
+    minLtAug,
+    352,
+    queue.map((m) => ({
+      key: (BigInt.asUintN(32, BigInt(m.destWorkchain)) << 320n) | ((m.destId >> 192n) << 256n) | BigInt('0x' + m.msgHash.toString('hex')),
+      extra: m.enqueuedLt,
+      value: (vb: Builder) => {
+        vb.storeUint(m.enqueuedLt, 64).storeRef(m.envelope);
+      },
+    })),
+  );
+  b.storeBit(0); // proc_info: empty
+  b.storeBit(1).storeUint(0, 4); // extra: just out_msg_queue_extra#0
+  b.storeBit(0).storeUint(0, 64); // dispatch_queue: empty (ahme_empty$0 extra:uint64)
+  b.storeBit(1).storeUint(queue.length, 48); // out_queue_size: just
+  return b.endCell();
 }
 
 /**
@@ -127,6 +169,8 @@ export interface ShardStateInfo {
   accounts: StateAccount[];
   masterRef: BlockRef | null;
   custom: Cell | null;
+  /** Messages this shard sent that are not delivered yet (default: none). */
+  outQueue?: QueuedMsg[];
 }
 
 /**
@@ -148,7 +192,7 @@ export function shardStateCell(s: ShardStateInfo): { cell: Cell; totalBalance: b
     .storeUint(s.genUtime, 32)
     .storeUint(s.genLt, 64)
     .storeUint(s.minRefMcSeqno, 32)
-    .storeRef(emptyOutMsgQueueInfo())
+    .storeRef(outMsgQueueInfoCell(s.outQueue ?? []))
     .storeBit(s.beforeSplit)
     .storeRef(accounts.cell);
   const inner = beginCell().storeUint(0, 64).storeUint(0, 64);

@@ -8,11 +8,12 @@ import {
   shardBlockProofParams,
   signaturesParams,
 } from '../../../../schemas/api/v2/params.ts';
-import { ApiError } from '../../errors.ts';
+import { badParam } from '../../errors.ts';
 import type { TlObject } from '../../../tl/index.ts';
-import { blockIdTl, lookupBlock, masterchainInfo, mcBlock, resolveBlock, MASTER_SHARD_SIGNED, type BlockIdTl } from '../chain.ts';
+import { blockIdTl, lastMcBlock, lookupBlock, masterchainInfo, mcBlock, resolveBlock, MASTER_SHARD_SIGNED, type BlockIdTl } from '../chain.ts';
 import { blockIdJson } from '../convert.ts';
 import { defineMethod } from '../method.ts';
+import { checkProofChain, checkShardBlockLinks, ProofError, queueSizeFromProof, sameBlock } from '../proofs.ts';
 import { blockFromProof, prevShards, readBlockInfo, readShardHashes } from '../tlb.ts';
 
 export const getMasterchainInfo = defineMethod({
@@ -110,18 +111,29 @@ export const getBlockHeader = defineMethod({
   },
 });
 
+/**
+ * Signatures of masterchain block `seqno`, as tonlib gets them: the forward link from block seqno - 1 (the
+ * zero state for seqno 1) to the block carries them. The proof chain is checked: the signers are the
+ * masterchain validators of the configuration in force, and they hold more than 2/3 of the weight.
+ */
 export const getMasterchainBlockSignatures = defineMethod({
   name: 'getMasterchainBlockSignatures',
   params: signaturesParams,
   async run(ctx, p) {
     const node = ctx.node();
     const target = await mcBlock(node, p.seqno);
-    const prev = await mcBlock(node, p.seqno - 1);
-    // The forward link prev -> target carries the validators' signatures of target.
-    const proof = await node.query({ _: 'liteServer.getBlockProof', mode: 1, known_block: prev, target_block: target });
-    const step = (proof.steps as TlObject[]).find((s) => s._ === 'liteServer.blockLinkForward');
-    if (!step) throw new ApiError(542, 'LITE_SERVER_UNKNOWN: the liteserver returned no forward link with signatures');
-    const sigs = ((step.signatures as TlObject).signatures as TlObject[]).map((s) => ({
+    let prev: BlockIdTl;
+    if (p.seqno === 1) {
+      const init = (await masterchainInfo(node)).init as TlObject;
+      prev = blockIdTl(-1, MASTER_SHARD_SIGNED, 0, init.root_hash as Buffer, init.file_hash as Buffer);
+    } else {
+      prev = await mcBlock(node, p.seqno - 1);
+    }
+    const proof = await node.query({ _: 'liteServer.getBlockProof', mode: 0x1001, known_block: prev, target_block: target });
+    const steps = checkProofChain(proof, prev, target);
+    const last = steps[steps.length - 1];
+    if (!last || last._ !== 'liteServer.blockLinkForward') throw new ProofError('the proof chain ends with no forward link carrying signatures');
+    const sigs = ((last.signatures as TlObject).signatures as TlObject[]).map((s) => ({
       '@type': 'blocks.signature',
       node_id_short: hashToBase64(s.node_id_short as Buffer),
       signature: (s.signature as Buffer).toString('base64'),
@@ -130,47 +142,73 @@ export const getMasterchainBlockSignatures = defineMethod({
   },
 });
 
+/**
+ * Proof that a shard block belongs to the chain, as tonlib builds it: links from the masterchain block that
+ * committed it down to the block (checked), then a backward link from `from_seqno` (default: the last
+ * masterchain block) to that masterchain block (checked).
+ */
 export const getShardBlockProof = defineMethod({
   name: 'getShardBlockProof',
   params: shardBlockProofParams,
   async run(ctx, p) {
     const node = ctx.node();
     const id = await lookupBlock(node, p.workchain, p.shard, { seqno: p.seqno });
+    const from = p.from_seqno !== undefined ? await mcBlock(node, p.from_seqno) : await lastMcBlock(node);
     const res = await node.query({ _: 'liteServer.getShardBlockProof', id });
     const mcId = res.masterchain_id as BlockIdTl;
-    const links = (res.links as TlObject[]).map((l) => ({ '@type': 'blocks.shardBlockLink', id: blockIdJson(l.id as TlObject), proof: (l.proof as Buffer).toString('base64') }));
-    let from: BlockIdTl = mcId;
-    let mcProof: unknown[] = [];
-    if (p.from_seqno !== undefined) {
-      from = await lookupBlock(node, -1, MASTER_SHARD_SIGNED, { seqno: p.from_seqno });
-      if (from.seqno !== mcId.seqno) {
-        const proof = await node.query({ _: 'liteServer.getBlockProof', mode: 1, known_block: from, target_block: mcId });
-        mcProof = (proof.steps as TlObject[])
-          .filter((s) => s._ === 'liteServer.blockLinkBack')
-          .map((s) => ({
-            '@type': 'blocks.blockLinkBack',
-            to_key_block: Boolean(s.to_key_block),
-            from: blockIdJson(s.from as TlObject),
-            to: blockIdJson(s.to as TlObject),
-            dest_proof: (s.dest_proof as Buffer).toString('base64'),
-            proof: (s.proof as Buffer).toString('base64'),
-            state_proof: (s.state_proof as Buffer).toString('base64'),
-          }));
-      }
+    const links = res.links as TlObject[];
+    checkShardBlockLinks(mcId, links, id);
+    if (mcId.seqno > from.seqno) {
+      throw badParam('from_seqno', `masterchain block ${from.seqno} is older than block ${mcId.seqno} that committed the shard block`);
     }
-    return { '@type': 'blocks.shardBlockProof', from: blockIdJson(from), mc_id: blockIdJson(mcId), links, mc_proof: mcProof };
+    let mcProof: unknown[] = [];
+    if (!sameBlock(from, mcId)) {
+      const proof = await node.query({ _: 'liteServer.getBlockProof', mode: 0x1001, known_block: from, target_block: mcId });
+      const steps = checkProofChain(proof, from, mcId, 1);
+      mcProof = steps.map((s) => ({
+        '@type': 'blocks.blockLinkBack',
+        to_key_block: Boolean(s.to_key_block),
+        from: blockIdJson(s.from as TlObject),
+        to: blockIdJson(s.to as TlObject),
+        dest_proof: (s.dest_proof as Buffer).toString('base64'),
+        proof: (s.proof as Buffer).toString('base64'),
+        state_proof: (s.state_proof as Buffer).toString('base64'),
+      }));
+    }
+    return {
+      '@type': 'blocks.shardBlockProof',
+      from: blockIdJson(from),
+      mc_id: blockIdJson(mcId),
+      links: links.map((l) => ({ '@type': 'blocks.shardBlockLink', id: blockIdJson(l.id as TlObject), proof: (l.proof as Buffer).toString('base64') })),
+      mc_proof: mcProof,
+    };
   },
 });
 
+/**
+ * Out message queue sizes of the last masterchain block and its shard tops: each size read from a proof of the
+ * block's state (liteServer.getBlockOutMsgQueueSize with proof), the limit from liteServer.getOutMsgQueueSizes.
+ */
 export const getOutMsgQueueSize = defineMethod({
   name: 'getOutMsgQueueSize',
   params: noParams,
   async run(ctx) {
-    const res = await ctx.node().query({ _: 'liteServer.getOutMsgQueueSizes', mode: 0 });
-    return {
-      '@type': 'blocks.outMsgQueueSizes',
-      shards: (res.shards as TlObject[]).map((s) => ({ '@type': 'blocks.outMsgQueueSize', id: blockIdJson(s.id as TlObject), size: Number(s.size) })),
-      ext_msg_queue_size_limit: Number(res.ext_msg_queue_size_limit),
-    };
+    const node = ctx.node();
+    const last = await lastMcBlock(node);
+    const [all, sizes] = await Promise.all([
+      node.query({ _: 'liteServer.getAllShardsInfo', id: last }),
+      node.query({ _: 'liteServer.getOutMsgQueueSizes', mode: 0 }),
+    ]);
+    const blocks = [last, ...readShardHashes(all.data as Buffer).map((t) => blockIdTl(t.workchain, t.shard, t.seqno, t.rootHash, t.fileHash))];
+    const shards = await Promise.all(
+      blocks.map(async (id) => {
+        const res = await node.query({ _: 'liteServer.getBlockOutMsgQueueSize', mode: 1, id });
+        if (!sameBlock(res.id as BlockIdTl, id)) throw new ProofError('the out queue size is for another block');
+        const size = queueSizeFromProof(res.proof as Buffer, id);
+        if (size !== BigInt(res.size as bigint)) throw new ProofError(`the liteserver says ${res.size} messages, its proof ${size}`);
+        return { '@type': 'blocks.outMsgQueueSize', id: blockIdJson(id), size: Number(size) };
+      }),
+    );
+    return { '@type': 'blocks.outMsgQueueSizes', shards, ext_msg_queue_size_limit: Number(sizes.ext_msg_queue_size_limit) };
   },
 });

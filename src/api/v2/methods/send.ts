@@ -8,6 +8,7 @@ import { getExecutor } from '../../../tvm/index.ts';
 import { accountState, configAll, lastMcBlock } from '../chain.ts';
 import { defineMethod, type V2Context } from '../method.ts';
 import { LiteServerError } from '../node.ts';
+import { destinationFees, storagePrices, type Fees } from '../fees.ts';
 import { explainSendError } from '../send-errors.ts';
 
 function parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
@@ -173,14 +174,31 @@ export const estimateFee = defineMethod({
       const s = treeStats(msgCell);
       inFwdFee = prices.lump + (prices.bit * s.bits + prices.cell * s.cells + 0xffffn) / 0x10000n;
     }
-    const fees = (inFwd: bigint, storage: bigint, gas: bigint, fwd: bigint) => ({
+    const fees = (f: Fees) => ({
       '@type': 'fees',
       // Coin amounts are decimal strings in this project (tonlib sends int53 numbers).
-      in_fwd_fee: inFwd.toString(),
-      storage_fee: storage.toString(),
-      gas_fee: gas.toString(),
-      fwd_fee: fwd.toString(),
+      in_fwd_fee: f.inFwdFee.toString(),
+      storage_fee: f.storageFee.toString(),
+      gas_fee: f.gasFee.toString(),
+      fwd_fee: f.fwdFee.toString(),
     });
-    return { '@type': 'query.fees', source_fees: fees(inFwdFee, storageFee, gasFee, fwdFee), destination_fees: [] };
+    // One entry per internal message the transaction sends, in order: what its destination will pay on receipt
+    // (tonlib's Query::estimate_fees destinations, read at the same masterchain block).
+    const pricing = storagePrices(config);
+    const destinations = [...tx.outMessages.keys()]
+      .sort((a, b) => a - b)
+      .map((k) => tx.outMessages.get(k)!.info)
+      .flatMap((info) => (info.type === 'internal' ? [info.dest] : []));
+    const destFees = await Promise.all(
+      destinations.map(async (dest) => {
+        const d = await accountState(node, { workchain: dest.workChain, hash: dest.hash.toString('hex') }, block);
+        return destinationFees({ account: d.account, workchain: dest.workChain, syncUtime: d.syncUtime }, pricing, config, p.address.workchain === -1);
+      }),
+    );
+    return {
+      '@type': 'query.fees',
+      source_fees: fees({ inFwdFee, storageFee, gasFee, fwdFee }),
+      destination_fees: destFees.map(fees),
+    };
   },
 });

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
+import { parseOrderActions } from '../../../entities/index.ts';
 import { ApiError } from '../../errors.ts';
 import { bookOf, metadataOf } from '../address-book.ts';
 import type { Ctx } from '../route.ts';
@@ -73,6 +74,52 @@ function nftCollectionJson(r: Row) {
     address: r.address, owner_address: str(r.owner_address), last_transaction_lt: str(r.last_transaction_lt),
     next_item_index: str(r.next_item_index), collection_content: json(r.collection_content), data_hash: b64(r.data_hash), code_hash: b64(r.code_hash),
   };
+}
+
+/** Collections of NFT item rows, by address. */
+async function collectionsOf(ctx: Ctx, items: Row[]): Promise<Map<string, ReturnType<typeof nftCollectionJson>>> {
+  const addrs = [...new Set(items.map((r) => r.collection_address).filter((c): c is string => typeof c === 'string'))];
+  const rows = addrs.length ? await ctx.db.q('SELECT * FROM nft_collections FINAL WHERE address IN {a:Array(String)}', { a: addrs }) : [];
+  return new Map(rows.map((c) => [c.address as string, nftCollectionJson(c)]));
+}
+
+/** Sale contracts holding these items (the item's owner is the sale contract), by item address. */
+async function salesOf(ctx: Ctx, items: Row[]): Promise<Map<string, Row>> {
+  const owned = items.filter((r) => typeof r.owner_address === 'string');
+  if (!owned.length) return new Map();
+  const rows = await ctx.db.q(
+    'SELECT address, type, nft_address, nft_owner_address FROM nft_sales FINAL WHERE address IN {o:Array(String)} AND nft_address IN {a:Array(String)}',
+    { o: owned.map((r) => r.owner_address as string), a: owned.map((r) => r.address as string) },
+  );
+  return new Map(rows.filter((x) => owned.some((r) => r.address === x.nft_address && r.owner_address === x.address)).map((x) => [x.nft_address as string, x]));
+}
+
+function nftItemJson(r: Row, colMap: Map<string, ReturnType<typeof nftCollectionJson>>, sales: Map<string, Row>): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    address: r.address, init: Boolean(r.init), index: str(r.index), collection_address: str(r.collection_address), owner_address: str(r.owner_address),
+    content: json(r.content), last_transaction_lt: str(r.last_transaction_lt), code_hash: b64(r.code_hash), data_hash: b64(r.data_hash),
+    collection: colMap.get(r.collection_address as string) ?? null, on_sale: false,
+  };
+  const sale = sales.get(r.address as string);
+  if (sale) {
+    o.on_sale = true;
+    o[sale.type === 'getgems_auction' ? 'auction_contract_address' : 'sale_contract_address'] = sale.address;
+    if (typeof sale.nft_owner_address === 'string') o.real_owner = sale.nft_owner_address;
+  } else if (r.real_owner !== null && r.real_owner !== undefined && r.real_owner !== r.owner_address) {
+    o.on_sale = true;
+    o.real_owner = r.real_owner;
+  }
+  return o;
+}
+
+function nftSaleJson(r: Row, item: Record<string, unknown> | undefined): Record<string, unknown> {
+  const o: Record<string, unknown> = { type: r.type, address: r.address };
+  const opt = { nft_address: str(r.nft_address), nft_owner_address: str(r.nft_owner_address), marketplace_address: str(r.marketplace_address),
+    created_at: num(r.created_at), last_transaction_lt: str(r.last_transaction_lt), code_hash: b64(r.code_hash), data_hash: b64(r.data_hash) };
+  for (const [k, v] of Object.entries(opt)) if (v !== null) o[k] = v;
+  o.details = json(r.details);
+  if (item) o.nft_item = item;
+  return o;
 }
 
 export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
@@ -219,7 +266,10 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/nft/items',
     tags: ['nfts'],
     summary: 'NFT items by address, owner, collection or index',
-    description: 'Order: address; with owner: owner, collection, index; with one collection: index. sort_by_last_transaction_lt: newest first.',
+    description:
+      'Order: address; with owner: owner, collection, index; with one collection: index. sort_by_last_transaction_lt: newest first. ' +
+      'An item held by an indexed sale or auction contract (nft/sales) has on_sale, sale_contract_address or auction_contract_address, and real_owner (the seller); ' +
+      'include_on_sale=true makes owner_address match such sellers too.',
     params: {
       address: { kind: 'address[]' }, owner_address: { kind: 'address[]' }, collection_address: { kind: 'address[]' }, index: { kind: 'digits[]' },
       include_on_sale: { kind: 'bool', default: false }, sort_by_last_transaction_lt: { kind: 'bool', default: false }, ...PAGE,
@@ -234,25 +284,18 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       if ((q.index as unknown[] | undefined)?.length && !cols?.length) throw new ApiError(422, 'index parameter is not allowed without the collection_address');
       const w = new Where()
         .add((x) => `address IN ${x}`, q.address, A)
-        .add((x) => (q.include_on_sale ? `ifNull(real_owner, owner_address) IN ${x}` : `owner_address IN ${x}`), owners, A)
+        // on sale: the item belongs to a sale contract whose seller is the owner asked for
+        .add((x) => (q.include_on_sale
+          ? `(ifNull(real_owner, owner_address) IN ${x} OR (address, ifNull(owner_address, '')) IN (SELECT assumeNotNull(nft_address), address FROM nft_sales FINAL WHERE nft_owner_address IN ${x} AND nft_address IS NOT NULL))`
+          : `owner_address IN ${x}`), owners, A)
         .add((x) => `collection_address IN ${x}`, cols, A)
         .add((x) => `\`index\` IN ${x}`, q.index, 'Array(UInt256)');
       const order = q.sort_by_last_transaction_lt
         ? 'last_transaction_lt DESC, address ASC'
         : owners?.length ? 'owner_address, collection_address, `index`, address' : cols?.length ? 'collection_address, `index`, address' : 'address';
       const rows = await ctx.db.q(`SELECT * FROM nft_items FINAL ${w.sql()} ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
-      const colAddrs = [...new Set(rows.map((r) => r.collection_address).filter((c): c is string => typeof c === 'string'))];
-      const colRows = colAddrs.length ? await ctx.db.q('SELECT * FROM nft_collections FINAL WHERE address IN {a:Array(String)}', { a: colAddrs }) : [];
-      const colMap = new Map(colRows.map((c) => [c.address as string, nftCollectionJson(c)]));
-      const items = rows.map((r) => {
-        const o: Record<string, unknown> = {
-          address: r.address, init: Boolean(r.init), index: str(r.index), collection_address: str(r.collection_address), owner_address: str(r.owner_address),
-          content: json(r.content), last_transaction_lt: str(r.last_transaction_lt), code_hash: b64(r.code_hash), data_hash: b64(r.data_hash),
-          collection: colMap.get(r.collection_address as string) ?? null, on_sale: r.real_owner !== null && r.real_owner !== undefined && r.real_owner !== r.owner_address,
-        };
-        if (o.on_sale) o.real_owner = r.real_owner;
-        return o;
-      });
+      const [colMap, sales] = await Promise.all([collectionsOf(ctx, rows), salesOf(ctx, rows)]);
+      const items = rows.map((r) => nftItemJson(r, colMap, sales));
       return withBook(ctx, 'nft_items', items, items.flatMap((i) => [i.address, i.owner_address, i.collection_address] as (string | null)[]));
     },
   });
@@ -293,6 +336,31 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
   });
 
   addRoute(app, deps, {
+    url: '/nft/sales',
+    tags: ['nfts'],
+    summary: 'NFT sale contracts: getgems fix-price sales and auctions, telemint items',
+    description:
+      'address (sale / auction / telemint item contracts) is required. Each sale has its type-specific details and, when the item is indexed, ' +
+      'the NFT item with its collection. Order: address.',
+    params: { address: { kind: 'address[]', required: true, description: 'sale, auction or telemint item contracts (repeat the parameter)' } },
+    response: listOf(S.NFTSale, 'nft_sales'),
+    async handler(ctx) {
+      const rows = await ctx.db.q('SELECT * FROM nft_sales FINAL WHERE address IN {a:Array(String)} ORDER BY address', { a: ctx.q.address as string[] });
+      const nfts = [...new Set(rows.map((r) => r.nft_address).filter((a): a is string => typeof a === 'string'))];
+      const itemRows = nfts.length ? await ctx.db.q('SELECT * FROM nft_items FINAL WHERE address IN {a:Array(String)}', { a: nfts }) : [];
+      const [colMap, sales] = await Promise.all([collectionsOf(ctx, itemRows), salesOf(ctx, itemRows)]);
+      const itemMap = new Map(itemRows.map((r) => [r.address as string, nftItemJson(r, colMap, sales)]));
+      const items = rows.map((r) => nftSaleJson(r, itemMap.get(r.nft_address as string)));
+      const details = (i: Record<string, unknown>) => Object.entries(i.details as Record<string, unknown>)
+        .filter(([k, v]) => typeof v === 'string' && /(_address|_member|_destination)$/.test(k)).map(([, v]) => v as string);
+      return withBook(ctx, 'nft_sales', items, items.flatMap((i) => {
+        const item = i.nft_item as Record<string, unknown> | undefined;
+        return [i.address, i.nft_address, i.nft_owner_address, i.marketplace_address, ...details(i), item?.collection_address, item?.owner_address] as (string | null | undefined)[];
+      }));
+    },
+  });
+
+  addRoute(app, deps, {
     url: '/dns/records',
     tags: ['dns'],
     summary: 'DNS records by wallet or domain',
@@ -314,11 +382,12 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     },
   });
 
-  const orderJson = (r: Row) => ({
+  const orderJson = (r: Row, parse = false) => ({
     address: r.address, multisig_address: r.multisig_address, order_seqno: str(r.order_seqno), threshold: num(r.threshold),
     sent_for_execution: r.sent_for_execution === null ? null : Boolean(r.sent_for_execution), approvals_mask: str(r.approvals_mask),
     approvals_num: num(r.approvals_num), expiration_date: num(r.expiration_date), order_boc: str(r.order_boc), signers: (r.signers as string[]) ?? [],
-    last_transaction_lt: str(r.last_transaction_lt), code_hash: b64(r.code_hash), data_hash: b64(r.data_hash), actions: [],
+    last_transaction_lt: str(r.last_transaction_lt), code_hash: b64(r.code_hash), data_hash: b64(r.data_hash),
+    actions: parse ? parseOrderActions(str(r.order_boc)) : [],
   });
 
   addRoute(app, deps, {
@@ -345,7 +414,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       const items = rows.map((r) => ({
         address: r.address, next_order_seqno: str(r.next_order_seqno), threshold: num(r.threshold), signers: r.signers ?? [], proposers: r.proposers ?? [],
         last_transaction_lt: str(r.last_transaction_lt), code_hash: b64(r.code_hash), data_hash: b64(r.data_hash),
-        orders: q.include_orders === false ? null : orders.filter((o) => o.multisig_address === r.address).map(orderJson),
+        orders: q.include_orders === false ? null : orders.filter((o) => o.multisig_address === r.address).map((o) => orderJson(o)),
       }));
       return withBook(ctx, 'multisigs', items, items.flatMap((i) => [i.address as string, ...(i.signers as string[]), ...(i.proposers as string[])] as string[]), false);
     },
@@ -355,8 +424,8 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/multisig/orders',
     tags: ['multisig'],
     summary: 'Multisig orders by address or multisig',
-    description: 'Order: address (sort default desc).',
-    params: { address: { kind: 'address[]' }, multisig_address: { kind: 'address[]' }, parse_actions: { kind: 'bool', default: false }, ...PAGE_SORT },
+    description: 'Order: address (sort default desc). parse_actions=true lists each order action (message to send with its decoded body, or new multisig parameters).',
+    params: { address: { kind: 'address[]' }, multisig_address: { kind: 'address[]' }, parse_actions: { kind: 'bool', default: false, description: 'decode the actions of each order (order_boc)' }, ...PAGE_SORT },
     response: listOf(S.MultisigOrder, 'orders', false),
     async handler(ctx) {
       const { q } = ctx;
@@ -366,7 +435,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       const pg = pageOf(q);
       const w = new Where().add((x) => `address IN ${x}`, q.address, A).add((x) => `multisig_address IN ${x}`, q.multisig_address, A);
       const rows = await ctx.db.q(`SELECT * FROM multisig_orders FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
-      const items = rows.map(orderJson);
+      const items = rows.map((r) => orderJson(r, q.parse_actions === true));
       return withBook(ctx, 'orders', items, items.flatMap((i) => [i.address as string, i.multisig_address as string, ...i.signers]), false);
     },
   });
