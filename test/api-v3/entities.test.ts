@@ -1,5 +1,6 @@
 // API v3 jetton, trace and action endpoints on rows derived from the real fixture transactions
 // (seed.ts parses the real transfer bodies and wallet data), plus the entity endpoints' strict checks.
+import { Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../../schemas/api/v3/entities.ts';
 import { get, openFixture, type Fixture } from './helpers.ts';
@@ -34,6 +35,25 @@ describe('jettons', () => {
     expect(lts).toEqual([...lts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect(r.body.address_book).toHaveProperty(t.source);
     expect(r.body.metadata).toHaveProperty(t.wallet);
+  });
+
+  it('jetton/transfers decode forward payloads as /decode does: comments checked against @ton/core', async () => {
+    const all = S.JettonTransfer.array().parse((await get(f.app, `/api/v3/jetton/transfers?jetton_master=${s.transfer.master}&limit=1000`)).body.jetton_transfers);
+    const withPayload = all.filter((x) => x.forward_payload);
+    expect(withPayload.length).toBeGreaterThan(0);
+    let comments = 0;
+    for (const x of withPayload) {
+      const sl = Cell.fromBase64(x.forward_payload!).beginParse();
+      if (sl.remainingBits >= 32 && sl.preloadUint(32) === 0) {
+        sl.skip(32);
+        expect(x.decoded_forward_payload).toEqual({ type: 'text_comment', '@type': 'text_comment', comment: sl.loadStringTail() });
+        comments++;
+      } else if (sl.remainingBits === 0 && sl.remainingRefs === 0) {
+        expect(x.decoded_forward_payload).toEqual({ empty_cell: '' });
+      }
+    }
+    expect(comments + withPayload.filter((x) => x.decoded_forward_payload && !('comment' in x.decoded_forward_payload)).length).toBeGreaterThan(0);
+    expect(all.filter((x) => !x.forward_payload).every((x) => x.decoded_forward_payload === null)).toBe(true);
   });
 
   it('jetton/wallets by owner and jetton; sort by balance; metadata of wallets and their master', async () => {

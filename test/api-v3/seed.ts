@@ -59,6 +59,9 @@ export async function seed(store: StoreClient): Promise<Seeded> {
     const response = b.loadMaybeAddress();
     const custom = b.loadMaybeRef();
     const fwdTon = b.loadCoins();
+    // forward_payload:(Either Cell ^Cell) (TEP-74); stored as the payload cell's BoC
+    let fwdPayload: Cell | null = null;
+    if (b.remainingBits > 0) fwdPayload = b.loadBit() ? b.loadRef() : b.asCell();
     const d = Cell.fromBase64(String(t.data)).beginParse();
     // USDT wallet data: status:uint4 balance owner master; standard wallets: balance owner master code
     let balance: bigint;
@@ -79,7 +82,7 @@ export async function seed(store: StoreClient): Promise<Seeded> {
       tx_hash: t.hash, tx_lt: t.lt, tx_now: t.now, tx_aborted: Boolean(t.aborted), mc_seqno: t.mc, query_id: queryId, amount,
       source: t.source, destination: raw(destination), jetton_wallet_address: t.account, jetton_master_address: raw(master),
       response_destination: raw(response), custom_payload: custom ? custom.toBoc().toString('base64') : null, forward_ton_amount: fwdTon,
-      forward_payload: null, trace_id: null,
+      forward_payload: fwdPayload ? fwdPayload.toBoc().toString('base64') : null, trace_id: null,
     });
     wallets.set(String(t.account), {
       address: t.account, balance, owner: raw(owner), jetton: raw(master), last_transaction_lt: t.lt, code_hash: null, data_hash: null,

@@ -8,7 +8,13 @@ import { bookOf, metadataOf } from '../address-book.ts';
 import type { Ctx } from '../route.ts';
 import type { Row } from '../db.ts';
 import { PAGE, PAGE_SORT, pageOf, type Parsed, type ParamSpec } from '../params.ts';
+import { decodeMessageBody } from '../decode/index.ts';
 import { b64, num, str } from '../render.ts';
+
+/** decoded_forward_payload / decoded_custom_payload: the payload cell decoded as /decode does (null: nothing matches). */
+function decodedPayload(boc: unknown): Record<string, unknown> | null {
+  return typeof boc === 'string' && boc ? decodeMessageBody(boc) : null;
+}
 import { addRoute, type V3Deps } from '../route.ts';
 
 function json(v: unknown): Record<string, unknown> {
@@ -209,8 +215,8 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
         query_id: str(r.query_id), source: r.source, destination: r.destination, amount: str(r.amount), source_wallet: r.jetton_wallet_address,
         jetton_master: r.jetton_master_address, transaction_hash: b64(r.tx_hash), transaction_lt: str(r.tx_lt), transaction_now: num(r.tx_now),
         transaction_aborted: Boolean(r.tx_aborted), response_destination: str(r.response_destination), custom_payload: str(r.custom_payload),
-        decoded_custom_payload: null, forward_ton_amount: str(r.forward_ton_amount), forward_payload: str(r.forward_payload),
-        decoded_forward_payload: null, trace_id: b64(r.trace_id),
+        decoded_custom_payload: decodedPayload(r.custom_payload), forward_ton_amount: str(r.forward_ton_amount), forward_payload: str(r.forward_payload),
+        decoded_forward_payload: decodedPayload(r.forward_payload), trace_id: b64(r.trace_id),
       }));
       return withBook(ctx, 'jetton_transfers', items, items.flatMap((i) => [i.source as string, i.destination as string, i.source_wallet as string, i.jetton_master as string, i.response_destination]));
     },
@@ -238,7 +244,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       const items = rows.map((r) => ({
         query_id: str(r.query_id), owner: r.owner, jetton_wallet: r.jetton_wallet_address, jetton_master: r.jetton_master_address,
         transaction_hash: b64(r.tx_hash), transaction_lt: str(r.tx_lt), transaction_now: num(r.tx_now), transaction_aborted: Boolean(r.tx_aborted),
-        amount: str(r.amount), response_destination: str(r.response_destination), custom_payload: str(r.custom_payload), decoded_custom_payload: null,
+        amount: str(r.amount), response_destination: str(r.response_destination), custom_payload: str(r.custom_payload), decoded_custom_payload: decodedPayload(r.custom_payload),
         trace_id: b64(r.trace_id),
       }));
       return withBook(ctx, 'jetton_burns', items, items.flatMap((i) => [i.owner as string, i.jetton_wallet as string, i.jetton_master as string, i.response_destination]));
@@ -328,8 +334,8 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       const items = rows.map((r) => ({
         query_id: str(r.query_id), nft_address: r.nft_item_address, nft_collection: str(r.nft_collection_address), transaction_hash: b64(r.tx_hash),
         transaction_lt: str(r.tx_lt), transaction_now: num(r.tx_now), transaction_aborted: Boolean(r.tx_aborted), old_owner: r.old_owner, new_owner: r.new_owner,
-        response_destination: str(r.response_destination), custom_payload: str(r.custom_payload), decoded_custom_payload: null,
-        forward_amount: str(r.forward_amount), forward_payload: str(r.forward_payload), decoded_forward_payload: null, trace_id: b64(r.trace_id),
+        response_destination: str(r.response_destination), custom_payload: str(r.custom_payload), decoded_custom_payload: decodedPayload(r.custom_payload),
+        forward_amount: str(r.forward_amount), forward_payload: str(r.forward_payload), decoded_forward_payload: decodedPayload(r.forward_payload), trace_id: b64(r.trace_id),
       }));
       return withBook(ctx, 'nft_transfers', items, items.flatMap((i) => [i.nft_address as string, i.nft_collection, i.old_owner as string, i.new_owner as string, i.response_destination]));
     },
