@@ -7,8 +7,8 @@
  * JSON's. Also accepted: the content as the store keeps it (a JSON object of the parsed content, as the
  * reference's jsonb columns, or a base64 BoC of the content cell, or a bare URI).
  */
-import { createHash } from 'node:crypto';
-import { Cell, Dictionary, type Slice } from '@ton/core';
+import { Cell } from '@ton/core';
+import { readFullContent, tep64KeyName } from '../format/tep64.ts';
 
 export interface TokenContent {
   /** where the off-chain JSON lives (offchain, or the `uri` key of semi-chain content) */
@@ -17,52 +17,18 @@ export interface TokenContent {
   onchain: Record<string, string>;
 }
 
-/** Attribute names of TEP-64 and common extensions, by sha256 (keys of the on-chain dictionary). */
-const KNOWN_KEYS = [
-  'uri', 'name', 'description', 'image', 'image_data', 'symbol', 'decimals', 'amount_style', 'render_type', 'social_links', 'marketplace',
-  'content_url', 'lottie', 'attributes', 'cover_image', 'websites', 'external_url', 'external_link',
-];
-const KEY_BY_HASH = new Map(KNOWN_KEYS.map((k) => [createHash('sha256').update(k).digest('hex'), k]));
-
-function snakeBytes(s: Slice): Buffer {
-  const parts: Buffer[] = [];
-  let cur: Slice | null = s;
-  for (let i = 0; cur; i++) {
-    if (i > 1024) throw new Error('snake data longer than 1024 cells');
-    parts.push(cur.loadBuffer(Math.floor(cur.remainingBits / 8)));
-    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null;
-  }
-  return Buffer.concat(parts);
-}
-
-/** ContentData: snake#00 or chunks#01 (HashmapE 32 ^(SnakeData ~0)), as UTF-8 text. */
-function contentData(c: Cell): string {
-  const s = c.beginParse();
-  const tag = s.remainingBits >= 8 ? s.loadUint(8) : 0;
-  if (tag === 0x01) {
-    const chunks = s.loadDict(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
-    return [...chunks].sort((a, b) => a[0] - b[0]).map(([, v]) => snakeBytes(v.beginParse()).toString('utf8')).join('');
-  }
-  return snakeBytes(s).toString('utf8');
-}
-
 /** Parses a TEP-64 content cell; null when it is neither layout. */
 export function parseContentCell(cell: Cell): TokenContent | null {
   try {
-    const s = cell.beginParse();
-    if (s.remainingBits < 8) return null;
-    const tag = s.loadUint(8);
-    if (tag === 0x01) {
-      const uri = snakeBytes(s).toString('utf8').trim();
+    const c = readFullContent(cell);
+    if (c.layout === 'offchain') {
+      const uri = c.uri.toString('utf8').trim();
       return uri ? { uri, onchain: {} } : null;
     }
-    if (tag !== 0x00) return null;
-    const dict = s.loadDict(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
     const onchain: Record<string, string> = {};
-    for (const [k, v] of dict) {
-      const name = KEY_BY_HASH.get(k.toString('hex')) ?? k.toString('hex');
+    for (const e of c.entries) {
       try {
-        onchain[name] = contentData(v);
+        onchain[tep64KeyName(e.keyHex) ?? e.keyHex] = e.value().toString('utf8');
       } catch {
         // an undecodable value is skipped, the rest of the content stays usable
       }

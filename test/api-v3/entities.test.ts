@@ -52,7 +52,7 @@ describe('jettons', () => {
         expect(x.decoded_forward_payload).toEqual({ empty_cell: '' });
       }
     }
-    expect(comments + withPayload.filter((x) => x.decoded_forward_payload && !('comment' in x.decoded_forward_payload)).length).toBeGreaterThan(0);
+    expect(comments + withPayload.filter((x) => x.decoded_forward_payload && !('comment' in (x.decoded_forward_payload as object))).length).toBeGreaterThan(0);
     expect(all.filter((x) => !x.forward_payload).every((x) => x.decoded_forward_payload === null)).toBe(true);
   });
 

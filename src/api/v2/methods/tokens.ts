@@ -4,8 +4,8 @@
  * (get_wallet_address), NFT items with their collection (get_nft_address_by_index, get_nft_content).
  * Content follows TEP-64 (on-chain dictionary of sha256(key) -> snake/chunked data, or off-chain URI).
  */
-import { createHash } from 'node:crypto';
-import { Address, beginCell, Dictionary, type Cell, type Slice, type TupleItem } from '@ton/core';
+import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
+import { readFullContent, snakeBytes, tep64KeyName, type FullContent } from '../../../format/tep64.ts';
 import type { AccountAddress } from '../../../format/index.ts';
 import { tokenDataParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError } from '../../errors.ts';
@@ -15,53 +15,27 @@ import { loadContract, runOn, type LoadedContract } from './run.ts';
 
 export const NOT_A_TOKEN = 'Smart contract is not Jetton or NFT';
 
-const KNOWN_KEYS = [
-  'uri', 'name', 'description', 'image', 'image_data', 'symbol', 'decimals', 'amount_style', 'render_type',
-  'social_links', 'marketplace', 'content_url', 'lottie', 'attributes', 'cover_image', 'websites',
-];
-const KEY_BY_HASH = new Map(KNOWN_KEYS.map((k) => [createHash('sha256').update(k).digest('hex'), k]));
-
-function snake(s: Slice): Buffer {
-  const parts: Buffer[] = [];
-  let cur: Slice | null = s;
-  for (let guard = 0; cur && guard < 1024; guard++) {
-    parts.push(cur.loadBuffer(Math.floor(cur.remainingBits / 8)));
-    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null;
-  }
-  return Buffer.concat(parts);
-}
-
-/** snake#00 data:(SnakeData ~n) = ContentData; chunks#01 data:ChunkedData = ContentData; */
-function contentData(c: Cell): string {
-  const s = c.beginParse();
-  const tag = s.remainingBits >= 8 ? s.loadUint(8) : 0;
-  if (tag === 0x01) {
-    const chunks = s.loadDict(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
-    return [...chunks].sort((a, b) => a[0] - b[0]).map(([, v]) => snake(v.beginParse()).toString('utf8')).join('');
-  }
-  return snake(s).toString('utf8');
-}
-
 export function parseTokenContent(cell: Cell | null): { type: 'onchain' | 'offchain'; data: unknown } {
   if (!cell) return { type: 'offchain', data: '' };
-  const s = cell.beginParse();
-  const tag = s.remainingBits >= 8 ? s.preloadUint(8) : -1;
-  if (tag === 0x00) {
-    s.loadUint(8);
-    const dict = s.loadDict(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-    const data: Record<string, string> = {};
-    for (const [k, v] of dict) {
-      const name = KEY_BY_HASH.get(k.toString('hex')) ?? k.toString('hex');
-      try {
-        data[name] = contentData(v);
-      } catch {
-        data[name] = '';
-      }
-    }
-    return { type: 'onchain', data };
+  let c: FullContent;
+  try {
+    c = readFullContent(cell);
+  } catch {
+    // neither tag: toncenter reads the whole cell as an off-chain URI
+    return { type: 'offchain', data: snakeBytes(cell.beginParse()).toString('utf8') };
   }
-  if (tag === 0x01) s.loadUint(8);
-  return { type: 'offchain', data: snake(s).toString('utf8') };
+  if (c.layout === 'offchain') return { type: 'offchain', data: c.uri.toString('utf8') };
+  const data: Record<string, string> = {};
+  for (const e of c.entries) {
+    let text = '';
+    try {
+      text = e.value().toString('utf8');
+    } catch {
+      // an undecodable value is rendered empty, as toncenter does
+    }
+    data[tep64KeyName(e.keyHex) ?? e.keyHex] = text;
+  }
+  return { type: 'onchain', data };
 }
 
 function addrOf(item: TupleItem | undefined, ctx: RenderCtx): string | null {
