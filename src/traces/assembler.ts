@@ -183,6 +183,19 @@ export class TraceAssembler {
     return { edges, traces: [...touched.values()].map((t) => ({ ...t.row })), completed };
   }
 
+  /**
+   * Transactions of the open traces that `transactions` continue (an in-message of theirs is pending here): with
+   * the batch's own, everything the traces this batch may complete are made of (their context is loaded first).
+   */
+  continuedBy(transactions: readonly TransactionRow[]): TransactionRow[] {
+    const ids = new Set<string>();
+    for (const tx of transactions) {
+      const link = tx.in_msg ? this.pending.get(tx.in_msg.msg_hash) : undefined;
+      if (link) ids.add(link.traceId);
+    }
+    return [...ids].flatMap((id) => this.open.get(id)?.transactions.map((t) => t.tx) ?? []);
+  }
+
   /** The state to persist so that a restart continues exactly here. */
   snapshot(): AssemblerState {
     return {

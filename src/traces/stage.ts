@@ -10,9 +10,12 @@ import type { Row, StoreClient } from '../store/index.ts';
 import { blockToRows, encodeJsonLines } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
+import { entityStateRows } from '../entities/state-rows.ts';
+import { storeEntityLookup } from '../entities/store-lookup.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
 import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
+import { loadTraceContext, rowAddresses, type TraceContextSource } from './trace-context.ts';
 
 const STATE_NAME = 'main';
 
@@ -24,14 +27,14 @@ export interface TraceBatch {
   actions: ActionRow[];
 }
 
-/** Pure: assemble one masterchain batch and classify what it completes. */
-export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[]): TraceBatch {
+/** Pure: assemble one masterchain batch and classify what it completes (`context`: see trace-context.ts). */
+export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
   const result = asm.addBatch(mcSeqno, txs);
   const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
   const actions: ActionRow[] = [];
   for (const done of result.completed) {
     try {
-      const cls = classifyTrace(toTrace(done));
+      const cls = classifyTrace(toTrace(done, context));
       actions.push(...cls.actions);
       done.row.classification_state = 'ok';
     } catch {
@@ -112,15 +115,26 @@ export async function processMcBatch(
   asm: TraceAssembler,
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
+  unwritten?: UnwrittenEntities,
 ): Promise<McBatchOutput> {
   const txs = blocks.flatMap((b) => b.transactions);
   const known = await loadKnownEntities(store, txs);
-  const batch = assembleBatch(asm, mcSeqno, txs);
+  if (unwritten) {
+    // seqnos processed before this one but not written yet: their entities are newer than the store's
+    for (const [k, v] of unwritten.jettonWallets) (known.jettonWallets as Map<string, typeof v>).set(k, v);
+    for (const [k, v] of unwritten.nftItems) (known.nftItems as Map<string, typeof v>).set(k, v);
+  }
+  // interfaces and account states of every account the traces this batch may complete name
+  const addresses = rowAddresses([...txs, ...asm.continuedBy(txs)]);
+  const context = await loadTraceContext(store, { addresses, states: blocks.flatMap((b) => b.account_states), known });
+  const batch = assembleBatch(asm, mcSeqno, txs, context);
   const entities = entityEvents(
     txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
     blocks.flatMap((b) => b.account_states),
     known,
   );
+  // jetton masters, NFT collections, DNS, multisig, vesting, NFT sales from the changed account states
+  Object.assign(entities, (await entityStateRows(blocks.flatMap((b) => b.account_states), storeEntityLookup(store))).tables);
   const traced = { transactions: [] as Row[], messages: [] as Row[] };
   for (const b of blocks) {
     const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds });
@@ -128,6 +142,53 @@ export async function processMcBatch(
     traced.messages.push(...rows.messages);
   }
   return { ...batch, entities, traced };
+}
+
+/** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */
+export interface UnwrittenEntities {
+  jettonWallets: Map<string, { owner: string; jetton: string }>;
+  nftItems: Map<string, { index: bigint; collection: string | null }>;
+}
+
+export function rememberEntities(into: UnwrittenEntities, out: McBatchOutput): void {
+  for (const r of out.entities.jetton_wallets) into.jettonWallets.set(String(r.address), { owner: String(r.owner), jetton: String(r.jetton) });
+  for (const r of out.entities.nft_items) {
+    into.nftItems.set(String(r.address), { index: BigInt(r.index as bigint | string), collection: (r.collection_address as string | null) ?? null });
+  }
+}
+
+/** Keeps the last row per key: a later seqno's version of a trace replaces the earlier one in a merged write. */
+function lastBy(rows: Row[], key: (r: Row) => string): Row[] {
+  const m = new Map<string, Row>();
+  for (const r of rows) {
+    const k = key(r);
+    m.delete(k);
+    m.set(k, r);
+  }
+  return [...m.values()];
+}
+
+/**
+ * Several consecutive seqnos' outputs as one write: a write costs one insert per table whatever its size, so the
+ * stage writes what is ready together (the assembler state saved with the last seqno covers them all).
+ */
+export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
+  if (outs.length === 1) return outs[0];
+  const cat = <K extends string>(pick: (o: McBatchOutput) => Record<K, Row[]>, keys: readonly K[]) => {
+    const r = {} as Record<K, Row[]>;
+    for (const k of keys) r[k] = outs.flatMap((o) => pick(o)[k]);
+    return r;
+  };
+  const tables = cat((o) => o.tables, TRACE_TABLES) as TraceTables;
+  tables.traces = lastBy(tables.traces, (r) => String(r.trace_id));
+  return {
+    traceIds: new Map(outs.flatMap((o) => [...o.traceIds])),
+    tables,
+    traces: outs.flatMap((o) => o.traces),
+    actions: outs.flatMap((o) => o.actions),
+    entities: cat((o) => o.entities, ENTITY_TABLES) as EntityTables,
+    traced: cat((o) => o.traced, ['transactions', 'messages'] as const),
+  };
 }
 
 /** Writes what processMcBatch produced, then the assembler state: after this the batch is durable. */

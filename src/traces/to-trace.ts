@@ -2,6 +2,7 @@
 import type { MessageRow, TransactionRow } from '../ton/index.ts';
 import type { Trace, TraceMessage, TraceTransaction } from '../actions/model.ts';
 import type { CompletedTrace } from './assembler.ts';
+import { traceContext, type TraceContextSource } from './trace-context.ts';
 
 function extras(m: Record<string, bigint> | null): Record<string, string> | null {
   return m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.toString()])) : null;
@@ -50,10 +51,13 @@ export function toTraceTransaction(tx: TransactionRow, mcSeqno: number | null): 
   };
 }
 
-/** A completed trace as the classifier reads it. */
-export function toTrace(done: CompletedTrace): Trace {
+/**
+ * A completed trace as the classifier reads it; with the batch's context (trace-context.ts), also the interface
+ * records and account states its families read.
+ */
+export function toTrace(done: CompletedTrace, context?: TraceContextSource): Trace {
   const r = done.row;
-  return {
+  const trace: Trace = {
     traceId: r.trace_id,
     externalHash: r.external_hash,
     externalHashNorm: r.external_hash_norm,
@@ -65,4 +69,5 @@ export function toTrace(done: CompletedTrace): Trace {
     endUtime: r.end_utime,
     transactions: done.transactions.map((t) => toTraceTransaction(t.tx, t.mcSeqno)),
   };
+  return context ? { ...trace, ...traceContext(trace, context) } : trace;
 }

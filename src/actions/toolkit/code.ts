@@ -51,7 +51,7 @@ export function declaresGetMethods(code: Cell | null, names: readonly string[]):
 
 /**
  * Code hash (lower-case hex) of an account as the trace knows it: its interface record, or its state before /
- * after the trace. Null when the trace does not say (our own pipeline does not attach states yet).
+ * after the trace. Null when the trace does not say.
  */
 export function codeHashOf(ctx: Ctx, addr: string | null | undefined): string | null {
   if (!addr) return null;

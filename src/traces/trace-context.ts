@@ -1,0 +1,448 @@
+/**
+ * The account context of a trace: what the classifier reads besides the transactions (`Trace.interfaces` and
+ * `Trace.accountStates`, src/actions/model.ts), built from what the pipeline has, in the shapes
+ * src/actions/adapters/toncenter-json.ts builds from toncenter's JSON (jettonWallet owner/jetton, nftItem,
+ * nftSale, codeHash, dataBoc, raw interface records under toncenter's names).
+ *
+ * Two halves:
+ * - `loadTraceContext` (I/O, once per masterchain batch, before classification): for every address the batch's
+ *   traces name, the latest account state (the batch's own decoded states, else states of recent batches, else
+ *   `latest_account_states`), contract code (the batch's blocks, else `contract_code`), and the jetton wallets,
+ *   NFT items and NFT sales the store knows (`jetton_wallets`, `nft_items`, `nft_sales`). One query per table.
+ * - `traceContext` (pure, per trace): turns that into interface records. An account is a jetton wallet / NFT item
+ *   when the store says so, or when its data reads exactly in the standard layout (src/entities/data-layouts.ts)
+ *   and either a transaction of the trace received a TEP-74 / TEP-62 message (the rule the entities stage uses,
+ *   src/entities/events.ts) or its code declares the standard's get-method (src/entities/interfaces.ts; the code
+ *   comes from the context, or from a StateInit a message of the trace carries, e.g. a freshly minted item).
+ *
+ * Addresses a trace names: its transactions' accounts, its messages' ends, and the standard addresses inside its
+ * message bodies (a swap's target wallet, the intended messages of a failed wallet external): toncenter gathers
+ * those with per-protocol extractors (`extract_additional_addresses`); here every `addr_std` a body carries is
+ * taken, which covers them all (an address that is not an account only costs a lookup that finds nothing).
+ */
+import { Cell, loadStateInit } from '@ton/core';
+import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/model.ts';
+import { cellFromBoc, loadAddr } from '../actions/toolkit/cells.ts';
+import { OP } from '../actions/toolkit/opcodes.ts';
+import { cellOf, parseJettonWalletData, parseNftItemData } from '../entities/data-layouts.ts';
+import type { KnownEntities } from '../entities/events.ts';
+import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/interfaces.ts';
+import { storeEntityLookup } from '../entities/store-lookup.ts';
+import type { StoreClient } from '../store/index.ts';
+import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
+
+/** An account's latest state as the pipeline knows it. */
+export interface AccountSnapshot {
+  status: string;
+  balance: bigint;
+  /** lower-case hex */
+  codeHash: string | null;
+  /** data cell BoC (base64); from a block, unchanged subtrees are pruned branches (the root's fields read) */
+  dataBoc: string | null;
+  lastTransLt: bigint;
+}
+
+export interface KnownJettonWallet {
+  owner: string;
+  jetton: string;
+  balance?: bigint;
+}
+
+export interface KnownNftItem {
+  index: bigint | null;
+  collection: string | null;
+  owner?: string | null;
+  init?: boolean;
+}
+
+/** An `nft_sales` row (src/entities/nft-sales.ts). */
+export interface KnownSale {
+  type: 'getgems_sale' | 'getgems_auction' | 'telemint';
+  nftAddress: string | null;
+  nftOwner: string | null;
+  marketplace: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Everything `traceContext` reads, keyed by raw upper-case address (codes by lower-case code hash). */
+export interface TraceContextSource {
+  states: ReadonlyMap<string, AccountSnapshot>;
+  codes: ReadonlyMap<string, Cell>;
+  jettonWallets: ReadonlyMap<string, KnownJettonWallet>;
+  nftItems: ReadonlyMap<string, KnownNftItem>;
+  sales: ReadonlyMap<string, KnownSale>;
+}
+
+export function emptyTraceContext(): TraceContextSource {
+  return { states: new Map(), codes: new Map(), jettonWallets: new Map(), nftItems: new Map(), sales: new Map() };
+}
+
+// ---------------------------------------------------------------- addresses a trace names
+
+/** A body is walked at most this many cells deep into its tree (forward payloads can be large). */
+const MAX_BODY_CELLS = 64;
+// addr_std$10 anycast:nothing$0 workchain_id:int8 (0 or -1) address:bits256 (block.tlb MsgAddressInt)
+const ADDR_STD_PREFIXES: ReadonlyArray<[string, number]> = [['100' + '00000000', 0], ['100' + '11111111', -1]];
+
+const BYTE_BITS = Array.from({ length: 256 }, (_, b) => b.toString(2).padStart(8, '0'));
+
+/** A cell's bits as a '0'/'1' string (whole bytes through a table: this runs over every body of a batch). */
+function bitString(c: Cell): string {
+  const n = c.bits.length;
+  const whole = n - (n % 8);
+  const buf = whole ? c.bits.subbuffer(0, whole) : null;
+  let s = '';
+  if (buf) for (const b of buf) s += BYTE_BITS[b];
+  for (let i = buf ? whole : 0; i < n; i++) s += c.bits.at(i) ? '1' : '0';
+  return s;
+}
+
+function scanBody(boc: string): string[] {
+  const root = cellFromBoc(boc);
+  if (!root) return [];
+  const out = new Set<string>();
+  const queue = [root];
+  const seen = new Set<Cell>();
+  for (let i = 0; i < queue.length && seen.size < MAX_BODY_CELLS; i++) {
+    const c = queue[i];
+    if (seen.has(c) || c.isExotic) continue;
+    seen.add(c);
+    queue.push(...c.refs);
+    if (c.bits.length < 267) continue;
+    const bits = bitString(c);
+    for (const [prefix, wc] of ADDR_STD_PREFIXES) {
+      for (let at = bits.indexOf(prefix); at >= 0 && at + 267 <= bits.length; at = bits.indexOf(prefix, at + 1)) {
+        out.add(`${wc}:${BigInt('0b' + bits.slice(at + 11, at + 267)).toString(16).padStart(64, '0').toUpperCase()}`);
+      }
+    }
+  }
+  return [...out];
+}
+
+// the stage scans a batch's bodies before assembly and again per completed trace
+const scanned = new Map<string, string[]>();
+
+/** Every standard basechain / masterchain address written anywhere in a body's cells (raw upper-case). */
+export function bodyAddresses(boc: string | null | undefined, out: Set<string> = new Set()): Set<string> {
+  if (!boc) return out;
+  let found = scanned.get(boc);
+  if (!found) {
+    found = scanBody(boc);
+    if (scanned.size >= 8192) scanned.clear();
+    scanned.set(boc, found);
+  }
+  for (const a of found) out.add(a);
+  return out;
+}
+
+interface MessageLike {
+  source: string | null;
+  destination: string | null;
+  body: string | null;
+}
+
+function addMessage(out: Set<string>, m: MessageLike | null): void {
+  if (!m) return;
+  if (m.source) out.add(m.source);
+  if (m.destination) out.add(m.destination);
+  bodyAddresses(m.body, out);
+}
+
+/** Addresses a trace names: accounts, message ends, addresses inside message bodies. */
+export function traceAddresses(txs: readonly TraceTransaction[]): Set<string> {
+  const out = new Set<string>();
+  for (const tx of txs) {
+    out.add(tx.account);
+    addMessage(out, tx.inMsg);
+    for (const m of tx.outMsgs) addMessage(out, m);
+  }
+  return out;
+}
+
+/** Same as traceAddresses, over the decoder's rows (what the stage has before it assembles traces). */
+export function rowAddresses(txs: readonly TransactionRow[]): Set<string> {
+  const out = new Set<string>();
+  const msg = (m: TransactionRow['in_msg']) => m && addMessage(out, { source: m.source, destination: m.destination, body: m.body_boc });
+  for (const tx of txs) {
+    out.add(tx.account);
+    msg(tx.in_msg);
+    for (const m of tx.out_msgs) msg(m);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- layouts of NFT items beyond TEP-62's
+
+/**
+ * ton-blockchain/dns-contract func/nft-item.fc `store_data`: `index:uint256 collection_address:MsgAddress
+ * owner_address:MsgAddress content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64`, or only
+ * `index collection_address` before init. Read exactly (the root's bits; refs may be pruned).
+ */
+function parseDnsItemData(cell: Cell): KnownNftItem | null {
+  try {
+    const s = cell.beginParse(true);
+    const index = s.loadUintBig(256);
+    const collection = loadAddr(s);
+    if (s.remainingBits === 0) return s.remainingRefs === 0 ? { index, collection, owner: null, init: false } : null;
+    const owner = loadAddr(s);
+    const hasAuction = s.loadBit();
+    s.loadUintBig(64);
+    return s.remainingBits === 0 && s.remainingRefs === 2 + (hasAuction ? 1 : 0) ? { index, collection, owner, init: true } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * TelegramMessenger/telemint nft-item: `config:^(item_index:uint256 collection_address:MsgAddressInt)
+ * state:(Maybe ^(owner_address:MsgAddressInt content:^Cell auction:(Maybe ^Cell) royalty_params:^Cell))`.
+ * The config never changes, so a block usually prunes it: index and collection are then unknown.
+ */
+function parseTelemintItemData(cell: Cell): KnownNftItem | null {
+  try {
+    const s = cell.beginParse(true);
+    const config = s.loadRef();
+    const state = s.loadMaybeRef();
+    if (s.remainingBits !== 0 || s.remainingRefs !== 0) return null;
+    let index: bigint | null = null;
+    let collection: string | null = null;
+    if (!config.isExotic) {
+      const c = config.beginParse();
+      index = c.loadUintBig(256);
+      collection = loadAddr(c);
+    }
+    const owner = state && !state.isExotic ? loadAddr(state.beginParse()) : null;
+    return { index, collection, owner, init: state !== null };
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- per trace (pure)
+
+const JETTON_OPS = new Set<number>([OP.jettonTransfer, OP.jettonInternalTransfer, OP.jettonBurn]);
+const NFT_OPS = new Set<number>([OP.nftTransfer, OP.nftGetStaticData]);
+
+const codeCache = new Map<string, { hash: string; code: Cell } | null>();
+
+/** Code cell (and its hash) of a StateInit BoC, or null. */
+function initCode(boc: string): { hash: string; code: Cell } | null {
+  const hit = codeCache.get(boc);
+  if (hit !== undefined) return hit;
+  let v: { hash: string; code: Cell } | null = null;
+  const c = cellFromBoc(boc);
+  try {
+    const code = c ? loadStateInit(c.beginParse()).code : null;
+    if (code) v = { hash: code.hash().toString('hex'), code };
+  } catch {
+    v = null;
+  }
+  if (codeCache.size >= 1024) codeCache.clear();
+  codeCache.set(boc, v);
+  return v;
+}
+
+function jettonRecord(a: string, w: KnownJettonWallet): Record<string, unknown> {
+  return { address: a, owner: w.owner, jetton: w.jetton, ...(w.balance !== undefined ? { balance: w.balance.toString() } : {}) };
+}
+
+function nftRecord(a: string, n: KnownNftItem): Record<string, unknown> {
+  return { address: a, init: n.init ?? true, index: n.index?.toString() ?? null, collection_address: n.collection, owner_address: n.owner ?? null };
+}
+
+/** toncenter's record names for the sale contracts: `NftSale` (fixed price), `NftAuction` (with `nft_addr`). */
+function saleRecords(a: string, s: KnownSale): { raw: Record<string, unknown>; nftSale?: Record<string, unknown> } {
+  if (s.type === 'getgems_sale') {
+    const sale = { address: a, marketplace_address: s.marketplace, nft_address: s.nftAddress, nft_owner_address: s.nftOwner, ...s.details };
+    return { raw: { NftSale: sale }, nftSale: sale };
+  }
+  if (s.type === 'getgems_auction') {
+    return { raw: { NftAuction: { address: a, nft_addr: s.nftAddress, nft_owner: s.nftOwner, mp_addr: s.marketplace, ...s.details } } };
+  }
+  return { raw: {} };
+}
+
+/** Interface records and account states of one trace, from the batch's context. Pure. */
+export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceContextSource): Pick<Trace, 'interfaces' | 'accountStates'> {
+  const jettonCand = new Set<string>();
+  const nftCand = new Set<string>();
+  const codes = new Map<string, Cell>();
+  for (const tx of trace.transactions) {
+    const m = tx.inMsg;
+    if (m && m.source !== null && m.opcode !== null) {
+      if (JETTON_OPS.has(m.opcode)) jettonCand.add(tx.account);
+      if (NFT_OPS.has(m.opcode)) nftCand.add(tx.account);
+    }
+    for (const msg of [tx.inMsg, ...tx.outMsgs]) {
+      const ic = msg?.initState ? initCode(msg.initState) : null;
+      if (ic) codes.set(ic.hash, ic.code);
+    }
+  }
+  const interfaces: Record<string, AccountInterfaces> = {};
+  const accountStates: Record<string, { after: AccountStateSnapshot }> = {};
+  for (const a of traceAddresses(trace.transactions)) {
+    const st = src.states.get(a);
+    const codeHash = st?.codeHash ?? null;
+    let ifaces: Interface[] = [];
+    if (codeHash && !isWalletCodeHash(codeHash)) ifaces = detectInterfaces(codeHash, src.codes.get(codeHash) ?? codes.get(codeHash) ?? null);
+    const data = st?.status === 'active' ? cellOf(st.dataBoc) : null;
+    const sale = src.sales.get(a);
+
+    // the state, when it reads as one, is at least as new as the store's row (balance); owner / jetton never change
+    let jw: KnownJettonWallet | undefined;
+    const jwData = data && (jettonCand.has(a) || ifaces.includes('jetton_wallet')) ? parseJettonWalletData(data) : null;
+    if (jwData) jw = { owner: jwData.owner, jetton: jwData.jetton, balance: jwData.balance };
+    else jw = src.jettonWallets.get(a);
+
+    let nft: KnownNftItem | undefined;
+    if (!jw && data) {
+      if (ifaces.includes('telemint') || sale?.type === 'telemint') nft = parseTelemintItemData(data) ?? undefined;
+      else if (ifaces.includes('dns_item')) nft = parseDnsItemData(data) ?? undefined;
+      else if (nftCand.has(a) || ifaces.includes('nft_item')) nft = parseNftItemData(data) ?? parseDnsItemData(data) ?? undefined;
+    }
+    if (!jw) nft ??= src.nftItems.get(a);
+
+    const rec: AccountInterfaces = {};
+    const raw: Record<string, unknown> = {};
+    if (codeHash) rec.codeHash = codeHash;
+    if (st?.dataBoc) rec.dataBoc = st.dataBoc;
+    if (jw) {
+      rec.jettonWallet = { owner: jw.owner, jetton: jw.jetton, ...(jw.balance !== undefined ? { balance: jw.balance } : {}) };
+      raw.JettonWallet = jettonRecord(a, jw);
+    }
+    if (nft) {
+      rec.nftItem = { index: nft.index, collection: nft.collection, owner: nft.owner ?? null, ...(nft.init !== undefined ? { init: nft.init } : {}) };
+      raw.NftItem = nftRecord(a, nft);
+    }
+    if (sale) {
+      const s = saleRecords(a, sale);
+      Object.assign(raw, s.raw);
+      if (s.nftSale) rec.nftSale = s.nftSale;
+    }
+    if (Object.keys(raw).length) rec.raw = raw;
+    if (Object.keys(rec).length) interfaces[a] = rec;
+    if (st) accountStates[a] = { after: { balance: st.balance, codeHash: st.codeHash, dataBoc: st.dataBoc } };
+  }
+  return { interfaces, accountStates };
+}
+
+// ---------------------------------------------------------------- per batch (I/O)
+
+/**
+ * States of the batches this process has folded, newest last: the stage may process several masterchain seqnos
+ * before anything is written, and the store stage writes account states on its own schedule, so a trace that
+ * spans seqnos finds its earlier accounts here. Bounded; a state here is never newer than the batch being folded.
+ */
+const MAX_RECENT_STATES = 50_000;
+const recentStates = new WeakMap<StoreClient, Map<string, AccountSnapshot>>();
+
+function snapshotOf(st: AccountStateRow): AccountSnapshot {
+  return {
+    status: st.account_status,
+    balance: st.balance,
+    codeHash: st.code_hash?.toLowerCase() ?? null,
+    dataBoc: st.data_root_boc ?? st.data_boc,
+    lastTransLt: st.last_trans_lt,
+  };
+}
+
+export interface TraceContextInput {
+  /** every address the batch's completed traces may name (`rowAddresses` of the batch and of the traces it continues) */
+  addresses: ReadonlySet<string>;
+  /** the batch's decoded account states (several blocks of a shard: the latest wins) */
+  states: readonly AccountStateRow[];
+  /** jetton wallets / NFT items already loaded for the batch (the store's and the unwritten seqnos') */
+  known?: KnownEntities;
+}
+
+/** Loads the context of one masterchain batch: a few batched queries whatever the number of traces. */
+export async function loadTraceContext(store: StoreClient, input: TraceContextInput): Promise<TraceContextSource> {
+  const states = new Map<string, AccountSnapshot>();
+  const codes = new Map<string, Cell>();
+  for (const st of input.states) {
+    const prev = states.get(st.account);
+    if (!prev || st.last_trans_lt > prev.lastTransLt) states.set(st.account, snapshotOf(st));
+    if (st.code_hash && st.code_boc && !codes.has(st.code_hash.toLowerCase())) {
+      const c = cellOf(st.code_boc);
+      if (c) codes.set(st.code_hash.toLowerCase(), c);
+    }
+  }
+  let recent = recentStates.get(store);
+  if (!recent) recentStates.set(store, (recent = new Map()));
+  for (const [a, s] of states) {
+    recent.delete(a); // re-insert: the map's order is the eviction order
+    recent.set(a, s);
+  }
+  while (recent.size > MAX_RECENT_STATES) recent.delete(recent.keys().next().value as string);
+
+  const all = [...input.addresses];
+  const missing: string[] = [];
+  for (const a of all) {
+    if (states.has(a)) continue;
+    const r = recent.get(a);
+    if (r) states.set(a, r);
+    else missing.push(a);
+  }
+  if (missing.length) {
+    const rows = await store.query<{ account: string; account_status: string; balance: string; code_hash: string | null; data_boc: string | null; last_trans_lt: string }>(
+      'SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
+      { a: missing },
+    );
+    for (const r of rows) {
+      states.set(r.account, {
+        status: r.account_status,
+        balance: BigInt(r.balance),
+        codeHash: r.code_hash?.toLowerCase() ?? null,
+        dataBoc: r.data_boc,
+        lastTransLt: BigInt(r.last_trans_lt),
+      });
+    }
+  }
+
+  // code of the accounts whose interfaces their code tells (wallets are told by the hash alone)
+  const wantCode = new Set<string>();
+  for (const a of all) {
+    const h = states.get(a)?.codeHash;
+    if (h && !codes.has(h) && !isWalletCodeHash(h)) wantCode.add(h);
+  }
+  if (wantCode.size) for (const [h, c] of await storeEntityLookup(store).codes([...wantCode])) codes.set(h, c);
+
+  const jettonWallets = new Map<string, KnownJettonWallet>(input.known?.jettonWallets ?? []);
+  const nftItems = new Map<string, KnownNftItem>();
+  for (const [a, n] of input.known?.nftItems ?? []) nftItems.set(a, { index: n.index, collection: n.collection });
+  const askJetton = all.filter((a) => !jettonWallets.has(a));
+  if (askJetton.length) {
+    const rows = await store.query<{ address: string; owner: string; jetton: string; balance: string }>(
+      'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
+      { a: askJetton },
+    );
+    for (const r of rows) jettonWallets.set(r.address, { owner: r.owner, jetton: r.jetton, balance: BigInt(r.balance) });
+  }
+  const askNft = all.filter((a) => !nftItems.has(a) && !jettonWallets.has(a));
+  if (askNft.length) {
+    const rows = await store.query<{ address: string; init: boolean | number; index: string; collection_address: string | null; owner_address: string | null }>(
+      'SELECT address, init, `index`, collection_address, owner_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
+      { a: askNft },
+    );
+    for (const r of rows) {
+      nftItems.set(r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init) });
+    }
+  }
+  const sales = new Map<string, KnownSale>();
+  if (all.length) {
+    const rows = await store.query<{ address: string; type: KnownSale['type']; nft_address: string | null; nft_owner_address: string | null; marketplace_address: string | null; details: string }>(
+      'SELECT address, type, nft_address, nft_owner_address, marketplace_address, details FROM nft_sales FINAL WHERE address IN {a:Array(String)}',
+      { a: all },
+    );
+    for (const r of rows) {
+      let details: Record<string, unknown> = {};
+      try {
+        details = JSON.parse(r.details) as Record<string, unknown>;
+      } catch {
+        // a row without readable details still names its NFT
+      }
+      sales.set(r.address, { type: r.type, nftAddress: r.nft_address, nftOwner: r.nft_owner_address, marketplace: r.marketplace_address, details });
+    }
+  }
+  return { states, codes, jettonWallets, nftItems, sales };
+}
