@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Bus, Subscription } from '../src/bus/index.ts';
+import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
 import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
 import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats } from './stages.ts';
@@ -21,7 +22,10 @@ export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint', 'traces
 
 export interface IndexerOptions {
   bus: Bus;
-  /** Needed by ingest. */
+  /**
+   * Needed by ingest. The traces stage reads the contract codes neither the blocks nor the store have from it
+   * too, when it is a liteserver pool (it answers account states).
+   */
   source?: BlockSource;
   /** Needed by store and checkpoint. */
   store?: StoreClient;
@@ -60,6 +64,11 @@ export async function resumeSeqno(store: StoreClient, opts: { traces?: boolean }
   return (traced === null ? cp : Math.min(cp, traced)) + 1;
 }
 
+/** The source as the traces stage's code reader, when it can read account states (a LiteserverPool can). */
+function accountStates(source: BlockSource | undefined): AccountStateSource | undefined {
+  return typeof (source as Partial<AccountStateSource> | undefined)?.getAccountStateBoc === 'function' ? (source as BlockSource & AccountStateSource) : undefined;
+}
+
 export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   const withTraces = opts.traces ?? true;
   const roles = new Set((opts.roles ?? ROLES).filter((r) => withTraces || r !== 'traces'));
@@ -76,8 +85,10 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     stats.checkpoint = await getCheckpoint(opts.store, CHECKPOINT_NAME);
   }
   let checkpointReached: ((seqno: number) => void) | null = null;
+  // decode and traces both decode raw blocks; in one process they share the work (shared-decode.ts)
+  const decoders = (roles.has('decode') ? 1 : 0) + (roles.has('traces') ? 1 : 0);
   if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats }));
-  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, decoders }));
   if (roles.has('checkpoint')) {
     const store = opts.store!;
     const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
@@ -88,7 +99,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log });
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source) });
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
@@ -98,7 +109,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     if (fromSeqno === null && opts.store) fromSeqno = await resumeSeqno(opts.store, { traces: roles.has('traces') });
     if (fromSeqno === null) fromSeqno = (await opts.source.getMasterchainTip()).seqno;
     if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno });
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source) });
       subs.push(traces);
     }
     const until = opts.untilSeqno;

@@ -13,7 +13,7 @@ import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJso
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type McStep } from '../src/source/index.ts';
 import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
-import { decodeBlock } from '../src/ton/index.ts';
+import { decodeShared } from './shared-decode.ts';
 import { metrics } from './metrics.ts';
 
 export const CHECKPOINT_NAME = 'ingest';
@@ -105,6 +105,8 @@ export interface DecodeStageOptions {
    * each row is written once instead of twice (default true; false when no traces stage runs: `--no-traces`).
    */
   tracesWriteRows?: boolean;
+  /** Stages of this process that decode raw blocks (2 with a traces stage beside): see shared-decode.ts. */
+  decoders?: number;
 }
 
 /** Tables whose rows carry trace_id and come from the traces stage when it runs. */
@@ -121,7 +123,7 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
       const out: { key: string; value: DecodedBlockMessage & { tx_count: number } }[] = [];
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
-        const block = decodeBlock(Buffer.from(msg.boc, 'base64'));
+        const block = decodeShared(msg, opts.decoders ?? 1);
         const rows = blockToRows(block, { mcSeqno: msg.mc_seqno });
         if (omitTraced) for (const t of TRACED_TABLES) rows[t] = [];
         out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });

@@ -6,13 +6,18 @@
  * after N-1. After each seqno the stage's output and the assembler state are in the store (the state row carries
  * N), so a restart resumes from the saved state; anything replayed writes the same rows again (idempotent).
  * Consecutive seqnos that are ready together are processed one by one and written in one go.
+ * With `liteservers`, the contract codes neither the blocks nor the store have are read from them (bounded, see
+ * src/entities/liteserver-codes.ts); the entity counts are in `stats.entities` and the Prometheus counters.
  */
 import type { Logger } from 'pino';
 import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Subscription } from '../src/bus/index.ts';
+import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type StateStats } from '../src/entities/index.ts';
 import type { StoreClient } from '../src/store/index.ts';
-import { decodeBlock, type DecodedBlock } from '../src/ton/index.ts';
+import type { DecodedBlock } from '../src/ton/index.ts';
+import { decodeShared } from './shared-decode.ts';
 import { loadAssembler, mergeMcBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
+import { recordEntityStats } from './metrics.ts';
 
 export const TRACES_GROUP = 'traces';
 
@@ -31,6 +36,8 @@ export interface TracesStageStats {
   actions: number;
   lastSeqno: number | null;
   ms: number;
+  /** entity-state counts of the seqnos written (accounts, rows, no_code, failed, incomplete, code fetches) */
+  entities: StateStats;
 }
 
 export interface TracesStage extends Subscription {
@@ -46,10 +53,22 @@ export async function tracesResumePoint(store: StoreClient): Promise<number | nu
   return rows.length ? Number(rows[0].mc_seqno) : null;
 }
 
-export async function startTracesStage(bus: Bus, store: StoreClient, opts: { logger?: Logger; fromSeqno?: number } = {}): Promise<TracesStage> {
+export interface TracesStageOptions {
+  logger?: Logger;
+  fromSeqno?: number;
+  /** liteservers to read the codes the blocks and the store lack from (a LiteserverPool) */
+  liteservers?: AccountStateSource;
+  /** bounds of those reads */
+  codeFetch?: Omit<CodeFetchOptions, 'logger'>;
+  /** stages of this process that decode raw blocks (shared-decode.ts) */
+  decoders?: number;
+}
+
+export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
-  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0 };
+  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, entities: emptyStateStats() };
+  const codes = opts.liteservers ? new LiteserverCodeFetcher(opts.liteservers, store, { ...opts.codeFetch, logger: opts.logger }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
   // jump there, keeping the open traces (their messages may still arrive). Below it, a replay: skip what is done.
@@ -79,7 +98,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: { log
         if (!marker) break;
         const ids = marker.blocks.map(blockKey);
         if (!ids.every((k) => blocks.has(k))) break;
-        const out = await processMcBatch(store, asm, seqno, ids.map((k) => blocks.get(k)!), unwritten);
+        const out = await processMcBatch(store, asm, seqno, ids.map((k) => blocks.get(k)!), unwritten, { codes });
         rememberEntities(unwritten, out);
         outs.push(out);
         rows += out.traced.transactions.length + out.traced.messages.length;
@@ -95,6 +114,8 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: { log
       stats.mcProcessed += outs.length;
       stats.traces += out.traces.length;
       stats.actions += out.actions.length;
+      addStateStats(stats.entities, out.entityStats);
+      recordEntityStats(out.entityStats);
       stats.lastSeqno = last;
       next = seqno;
       for (let i = waiters.length - 1; i >= 0; i--) {
@@ -117,7 +138,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: { log
         const msg = rawBlockMessageSchema.parse(d.value);
         // blocks below the resume point were processed before a restart
         if (next !== null && msg.mc_seqno < next) continue;
-        blocks.set(blockKey(msg.id), decodeBlock(Buffer.from(msg.boc, 'base64')));
+        blocks.set(blockKey(msg.id), decodeShared(msg, opts.decoders ?? 1));
       }
       await kick();
     },
@@ -146,6 +167,8 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: { log
       await rawSub.close();
       await markerSub.close();
       await running;
+      // code reads a batch stopped waiting for still write to the store: let them finish before it closes
+      await codes?.settled();
     },
   };
 }

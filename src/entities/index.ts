@@ -3,8 +3,9 @@
  * multisig wallets and orders, vesting wallets and NFT sales (state-rows.ts). See README.md.
  */
 export { candidates, ENTITY_TABLES, entityEvents, EVENT_TABLES, type BatchTx, type EntityTables, type EventTables, type KnownEntities } from './events.ts';
-export { emptyStateTables, entityStateRows, entityStateTotals, type EntityLookup, type StateStats, type StateTables } from './state-rows.ts';
-export { storeEntityLookup } from './store-lookup.ts';
+export { addStateStats, emptyStateStats, emptyStateTables, entityStateRows, entityStateTotals, type EntityLookup, type StateStats, type StateTables } from './state-rows.ts';
+export { storeEntityLookup, withFetchedCodes } from './store-lookup.ts';
+export { blockIdExtOf, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type CodeFetchResult, type CodeFetchStats, type CodeWanted } from './liteserver-codes.ts';
 export { STATE_TABLES, type StateTable } from './family.ts';
 export { detectInterfaces, interfacesOfMethods, type Interface } from './interfaces.ts';
 export { parseMethodIds } from './code-methods.ts';

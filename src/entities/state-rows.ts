@@ -5,8 +5,10 @@
  * carry, the previous rows of accounts whose data the block prunes).
  *
  * Why an account can yield no row, counted in `stats`:
- * - `no_code`: its code is pruned from the block and the store has never seen it (contract_code fills from the
- *   blocks that deploy a code), so its interfaces are unknown;
+ * - `no_code`: its code is pruned from the block, the store has never seen it (contract_code fills from the
+ *   blocks that deploy a code) and no liteserver gave it (`lookup.fetchCodes`, when there is one; its outcomes per
+ *   code hash are `code_fetched` / `code_mismatch` / `code_fetch_failed` / `code_fetch_skipped`), so its interfaces
+ *   are unknown;
  * - `failed`: a get-method failed or its result did not have the standard shape (often: it reads a subtree the
  *   block pruned);
  * - `incomplete`: a value the block pruned, with no earlier row to take it from.
@@ -15,6 +17,7 @@
 import { Cell } from '@ton/core';
 import type { Row } from '../store/index.ts';
 import type { AccountStateRow } from '../ton/index.ts';
+import type { CodeFetchResult, CodeWanted } from './liteserver-codes.ts';
 import { ContractReader } from './contract-reader.ts';
 import { readDnsEntry } from './dns.ts';
 import { KEY_COLUMN, SOFT_DEFAULTS, STATE_TABLES, type EntityRow, type FamilyInput, type StateTable } from './family.ts';
@@ -30,6 +33,11 @@ export type StateTables = Record<StateTable, Row[]>;
 export interface EntityLookup {
   /** Code cells by code hash (hex) for hashes the batch's blocks do not carry; absent = unknown. */
   codes(hashes: readonly string[]): Promise<Map<string, Cell>>;
+  /**
+   * Codes `codes` did not have, read from the accounts' states on a liteserver (one account per code hash); only
+   * codes whose hash is the wanted one come back. Never throws (see liteserver-codes.ts).
+   */
+  fetchCodes?(wanted: readonly CodeWanted[]): Promise<CodeFetchResult>;
   /** The latest rows of `table` for these accounts (to fill what the block pruned). */
   previous(table: StateTable, addresses: readonly string[]): Promise<Map<string, Row>>;
   /**
@@ -46,10 +54,25 @@ export interface StateStats {
   no_code: number;
   failed: number;
   incomplete: number;
+  /** per code hash asked of a liteserver (`lookup.fetchCodes`): fetched and stored / refused (another hash) / failed or timed out / not asked (bounds) */
+  code_fetched: number;
+  code_mismatch: number;
+  code_fetch_failed: number;
+  code_fetch_skipped: number;
+}
+
+export function emptyStateStats(): StateStats {
+  return { accounts: 0, rows: 0, no_code: 0, failed: 0, incomplete: 0, code_fetched: 0, code_mismatch: 0, code_fetch_failed: 0, code_fetch_skipped: 0 };
+}
+
+/** Adds `b` into `a`. */
+export function addStateStats(a: StateStats, b: StateStats): StateStats {
+  for (const k of Object.keys(b) as (keyof StateStats)[]) a[k] += b[k];
+  return a;
 }
 
 /** Totals since the process started (for logs and status lines). */
-export const entityStateTotals: StateStats = { accounts: 0, rows: 0, no_code: 0, failed: 0, incomplete: 0 };
+export const entityStateTotals: StateStats = emptyStateStats();
 
 export function emptyStateTables(): StateTables {
   return Object.fromEntries(STATE_TABLES.map((t) => [t, [] as Row[]])) as StateTables;
@@ -152,14 +175,14 @@ async function complete(found: EntityRow[], lookup: EntityLookup, stats: StateSt
  * Never throws for one contract's sake: failures are counted.
  */
 export async function entityStateRows(states: readonly AccountStateRow[], lookup: EntityLookup): Promise<{ tables: StateTables; stats: StateStats }> {
-  const stats: StateStats = { accounts: 0, rows: 0, no_code: 0, failed: 0, incomplete: 0 };
+  const stats = emptyStateStats();
   const tables = emptyStateTables();
   const candidates = latestStates(states).filter(
     (st) => st.account_status === 'active' && st.code_hash && st.data_root_boc && !isWalletCodeHash(st.code_hash),
   );
   stats.accounts = candidates.length;
 
-  // code: carried by the block, else from the store (codes of the known layouts are not needed)
+  // code: carried by the block, else from the store, else from a liteserver (codes of the known layouts are not needed)
   const codes = new Map<string, Cell>();
   for (const st of candidates) {
     const c = cellOf(st.code_boc);
@@ -167,6 +190,23 @@ export async function entityStateRows(states: readonly AccountStateRow[], lookup
   }
   const missing = [...new Set(candidates.map((st) => st.code_hash!).filter((h) => !codes.has(h) && !KNOWN_CODE_HASHES[h]))];
   if (missing.length) for (const [h, c] of await lookup.codes(missing)) codes.set(h, c);
+  const unknown = missing.filter((h) => !codes.has(h));
+  if (unknown.length && lookup.fetchCodes) {
+    // the codes most accounts of the batch share first (the per-batch bound may not reach them all)
+    const users = new Map<string, CodeWanted & { n: number }>();
+    for (const st of candidates) {
+      const u = users.get(st.code_hash!);
+      if (u) u.n++;
+      else users.set(st.code_hash!, { account: st.account, codeHash: st.code_hash!, n: 1 });
+    }
+    const wanted = unknown.map((h) => users.get(h)!).sort((a, b) => b.n - a.n);
+    const got = await lookup.fetchCodes(wanted.map(({ account, codeHash }) => ({ account, codeHash })));
+    for (const [h, c] of got.codes) codes.set(h, c);
+    stats.code_fetched += got.stats.fetched;
+    stats.code_mismatch += got.stats.mismatch;
+    stats.code_fetch_failed += got.stats.failed;
+    stats.code_fetch_skipped += got.stats.skipped;
+  }
 
   const found: EntityRow[] = [];
   for (const st of candidates) {
@@ -198,6 +238,6 @@ export async function entityStateRows(states: readonly AccountStateRow[], lookup
   for (const e of await complete(found, lookup, stats)) tables[e.table].push(e.row);
   for (const t of STATE_TABLES) if (tables[t].length) lookup.remember?.(t, tables[t]);
   stats.rows = STATE_TABLES.reduce((n, t) => n + tables[t].length, 0);
-  for (const k of Object.keys(stats) as (keyof StateStats)[]) entityStateTotals[k] += stats[k];
+  addStateStats(entityStateTotals, stats);
   return { tables, stats };
 }

@@ -7,7 +7,9 @@
  */
 import { Cell } from '@ton/core';
 import type { Row, StoreClient } from '../store/index.ts';
+import type { BlockIdExt } from '../source/index.ts';
 import { KEY_COLUMN, type StateTable } from './family.ts';
+import type { LiteserverCodeFetcher } from './liteserver-codes.ts';
 import type { EntityLookup } from './state-rows.ts';
 
 const MAX_CODES = 20_000;
@@ -79,4 +81,12 @@ export function storeEntityLookup(store: StoreClient): EntityLookup {
   };
   lookups.set(store, lookup);
   return lookup;
+}
+
+/**
+ * `lookup` for one masterchain batch, with the codes it lacks read from a liteserver at that batch's masterchain
+ * block (`at`; null: the tip) through `fetcher` (liteserver-codes.ts).
+ */
+export function withFetchedCodes(lookup: EntityLookup, fetcher: LiteserverCodeFetcher, at: BlockIdExt | null): EntityLookup {
+  return { ...lookup, fetchCodes: (wanted) => fetcher.fetch(wanted, at) };
 }

@@ -373,6 +373,27 @@ export class LiteserverPool {
     return this.call((c) => c.getAccountState(address, toClientBlockId(block)), { what: `getAccountState ${address.toRawString()}` });
   }
 
+  /**
+   * The raw Account BoC of liteServer.accountState (empty: no account) at a masterchain block, or at the tip when
+   * `block` is null, unparsed (the caller reads it), with the block it is at. `attempts` / `timeoutMs` bound it
+   * for callers that must not wait long.
+   */
+  getAccountStateBoc(address: Address, block: BlockIdExt | null, opts: { attempts?: number; timeoutMs?: number } = {}): Promise<{ block: BlockIdExt; state: Buffer }> {
+    const timeout = opts.timeoutMs ?? this.opts.timeoutMs;
+    return this.call(
+      async (c) => {
+        const id = block ? toTlBlockId(block) : (await c.getMasterchainInfo({ timeout })).last;
+        const res = await c.engine.query(
+          Functions.liteServer_getAccountState,
+          { kind: 'liteServer.getAccountState', id, account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash } },
+          { timeout },
+        );
+        return { block: fromTlBlockId(res.id), state: res.state };
+      },
+      { what: `getAccountState ${address.toRawString()}`, ...opts },
+    );
+  }
+
   runSmcMethod(address: Address, method: string, params: Buffer, block: BlockIdExt) {
     return this.call((c) => c.runMethod(address, method, params, toClientBlockId(block)), { what: `runSmcMethod ${method}` });
   }

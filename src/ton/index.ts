@@ -7,6 +7,7 @@
  * - blockRootHash(boc)          root cell representation hash (lower-case hex); fileHash(boc): sha256 of the bytes
  * - decodeTransaction(boc, wc)  one Transaction cell BoC -> TransactionRow (with in/out messages)
  * - decodeMessage(boc)          one Message cell BoC -> MessageRow
+ * - decodeAccount(boc)          one Account cell BoC (a liteserver's account state) -> status, code / data hashes and BoCs
  * - parseBoc / cellHash / bocOfCell: BoC parsing, cell hashing and subtree serialization
  * - computeValidatorSubset / validatorSetHashShort / checkBlockSignatures: validator groups and block
  *                               signatures as the node computes and checks them (validators.ts)
@@ -16,6 +17,7 @@
 import { parseBoc } from './cell/boc.ts';
 import { serializeBoc } from './cell/builder.ts';
 import { DecodeError } from './errors.ts';
+import { readAccount, type AccountInfo } from './tlb/account.ts';
 import { readMessage } from './tlb/message.ts';
 import { readTransaction } from './tlb/transaction.ts';
 import type { MessageRow, TransactionRow } from './block/types.ts';
@@ -26,6 +28,7 @@ export { decodeBlock, decodeBlockHeader, blockRootHash, fileHash, ACCOUNT_NONE_H
 export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE } from './cell/boc.ts';
 export { Slice } from './cell/slice.ts';
 export { serializeBoc } from './cell/builder.ts';
+export type { AccountInfo } from './tlb/account.ts';
 export {
   computeValidatorSubset,
   validatorSetHashShort,
@@ -58,6 +61,15 @@ export function decodeTransaction(boc: Uint8Array, workchain = 0): TransactionRo
 export function decodeMessage(boc: Uint8Array): MessageRow {
   const { cells, root } = single(boc, 'message');
   return readMessage(cells, root);
+}
+
+/**
+ * Decode a BoC whose root is an Account cell (liteServer.accountState `state`), as the block decoder reads account
+ * states: status, balance, code / data hashes, and their BoCs when the cell carries them unpruned.
+ */
+export function decodeAccount(boc: Uint8Array): AccountInfo {
+  const { cells, root } = single(boc, 'account');
+  return readAccount(cells, root);
 }
 
 /** Representation hash (lower-case hex) of the first root of a BoC. */

@@ -10,8 +10,9 @@ import type { Row, StoreClient } from '../store/index.ts';
 import { blockToRows, encodeJsonLines } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
-import { entityStateRows } from '../entities/state-rows.ts';
-import { storeEntityLookup } from '../entities/store-lookup.ts';
+import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver-codes.ts';
+import { addStateStats, emptyStateStats, entityStateRows, type StateStats } from '../entities/state-rows.ts';
+import { storeEntityLookup, withFetchedCodes } from '../entities/store-lookup.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
 import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
@@ -102,6 +103,8 @@ export async function loadKnownEntities(store: StoreClient, txs: readonly Transa
 
 export interface McBatchOutput extends TraceBatch {
   entities: EntityTables;
+  /** what the entity-state rows of the batch counted (src/entities/state-rows.ts) */
+  entityStats: StateStats;
   /** the batch's transactions and messages rows again, now with their trace_id */
   traced: { transactions: Row[]; messages: Row[] };
 }
@@ -109,6 +112,7 @@ export interface McBatchOutput extends TraceBatch {
 /**
  * One masterchain batch through the traces stage: trace ids, traces, actions, jetton / NFT entities and events.
  * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
+ * `opts.codes`: reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block.
  */
 export async function processMcBatch(
   store: StoreClient,
@@ -116,6 +120,7 @@ export async function processMcBatch(
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
+  opts: { codes?: LiteserverCodeFetcher } = {},
 ): Promise<McBatchOutput> {
   const txs = blocks.flatMap((b) => b.transactions);
   const known = await loadKnownEntities(store, txs);
@@ -134,14 +139,17 @@ export async function processMcBatch(
     known,
   );
   // jetton masters, NFT collections, DNS, multisig, vesting, NFT sales from the changed account states
-  Object.assign(entities, (await entityStateRows(blocks.flatMap((b) => b.account_states), storeEntityLookup(store))).tables);
+  const mc = blocks.find((b) => b.id.workchain === -1);
+  const lookup = opts.codes ? withFetchedCodes(storeEntityLookup(store), opts.codes, mc ? blockIdExtOf(mc.id) : null) : storeEntityLookup(store);
+  const state = await entityStateRows(blocks.flatMap((b) => b.account_states), lookup);
+  Object.assign(entities, state.tables);
   const traced = { transactions: [] as Row[], messages: [] as Row[] };
   for (const b of blocks) {
     const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds });
     traced.transactions.push(...rows.transactions);
     traced.messages.push(...rows.messages);
   }
-  return { ...batch, entities, traced };
+  return { ...batch, entities, entityStats: state.stats, traced };
 }
 
 /** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */
@@ -187,6 +195,7 @@ export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
     traces: outs.flatMap((o) => o.traces),
     actions: outs.flatMap((o) => o.actions),
     entities: cat((o) => o.entities, ENTITY_TABLES) as EntityTables,
+    entityStats: outs.reduce((a, o) => addStateStats(a, o.entityStats), emptyStateStats()),
     traced: cat((o) => o.traced, ['transactions', 'messages'] as const),
   };
 }

@@ -121,7 +121,11 @@ export const indexCommand: Command = {
     '  --from-seqno N     first masterchain seqno (default: checkpoint + 1, else the current tip)',
     '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored',
     '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
-    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments)',
+    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments).',
+    '                     ingest and traces use the liteservers of --network / --config: traces reads from',
+    '                     them the contract codes neither the blocks nor the store have (jetton masters, NFT',
+    '                     collections, ... whose deploy was never indexed); without an answer they are skipped',
+    '                     and counted (no_code). Needed by ingest; traces runs without an answering one',
     '  --prefetch N       masterchain blocks fetched ahead (default 16)',
     '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
     '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
@@ -135,10 +139,12 @@ export const indexCommand: Command = {
     const args = parseIndexArgs(rest);
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     const needsSource = args.roles.includes('ingest');
+    // the traces stage reads the codes the store lacks from the liteservers (optional for it: none answering only skips them)
+    const tracesOnly = !needsSource && args.traces && args.roles.includes('traces');
     const needsStore = args.roles.some((r) => r === 'store' || r === 'checkpoint' || r === 'traces') || (needsSource && args.fromSeqno === undefined);
 
     let endpoints;
-    if (needsSource) {
+    if (needsSource || tracesOnly) {
       try {
         endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
       } catch (err) {
@@ -158,8 +164,10 @@ export const indexCommand: Command = {
         try {
           await pool.start();
         } catch (err) {
-          if (err instanceof NoLiteserverError) throw new CliError(err.message);
-          throw err;
+          if (!(err instanceof NoLiteserverError)) throw err;
+          if (!tracesOnly) throw new CliError(err.message);
+          // the pool keeps trying: codes are read once a liteserver answers
+          log.warn({ err: err.message }, 'no liteserver answers yet: contract codes the store lacks are skipped until one does');
         }
       }
       const h = await runIndexer({ bus, source: pool, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
