@@ -40,6 +40,36 @@ console.log(`${ready}\n(ready in ${((performance.now() - t0) / 1000).toFixed(1)}
 
 const data = mkdtempSync(join(tmpdir(), 'tg-bench-ingest-'));
 const store = await openStore({ dataDir: data });
+// where the store's time goes: every statement counted and timed by kind (the stages await these)
+const sql = { query: { n: 0, ms: 0 }, insert: { n: 0, ms: 0, rows: 0 } };
+const timed = <A extends unknown[], R>(fn: (...a: A) => Promise<R>, acc: { n: number; ms: number }) => async (...a: A) => {
+  const t = performance.now();
+  try {
+    return await fn(...a);
+  } finally {
+    acc.n++;
+    acc.ms += performance.now() - t;
+  }
+};
+const byQuery = new Map<string, { n: number; ms: number }>();
+const query = timed(store.query.bind(store), sql.query);
+store.query = (async (text: string, ...rest: unknown[]) => {
+  const t = performance.now();
+  try {
+    return await (query as (...a: unknown[]) => Promise<unknown>)(text, ...rest);
+  } finally {
+    const key = text.replace(/\s+/g, ' ').slice(0, 90);
+    const e = byQuery.get(key) ?? { n: 0, ms: 0 };
+    e.n++;
+    e.ms += performance.now() - t;
+    byQuery.set(key, e);
+  }
+}) as typeof store.query;
+const insertFormatted = timed(store.insertFormatted.bind(store), sql.insert);
+store.insertFormatted = (table, body, format, columns) => {
+  sql.insert.rows += body.length ? body.split('\n').length - 1 : 0;
+  return insertFormatted(table, body, format, columns);
+};
 const pool = new LiteserverPool(loadLiteservers({ configPath: join(dir, 'liteserver.json') }), { timeoutMs: 30_000, concurrency: 64 });
 await pool.start();
 const bus = new MemoryBus({ capacity: 4096 });
@@ -70,4 +100,11 @@ console.log(`end to end: ${(stats.txStored / secs).toFixed(0)} tx/s, ${(stats.bl
 console.log(
   `stage time (handler busy time; stages overlap): fetch+verify ${(ms.fetch / 1000).toFixed(2)} s, decode ${(ms.decode / 1000).toFixed(2)} s, store ${(ms.store / 1000).toFixed(2)} s, traces ${(tracesMs / 1000).toFixed(2)} s, checkpoint ${(ms.checkpoint / 1000).toFixed(2)} s (waits included)`,
 );
+console.log(
+  `store statements: ${sql.insert.n} inserts (${sql.insert.rows} rows, ${(sql.insert.ms / 1000).toFixed(1)} s), ` +
+    `${sql.query.n} queries (${(sql.query.ms / 1000).toFixed(1)} s); per masterchain block ${(sql.insert.n / mcTip).toFixed(1)} inserts, ${(sql.query.n / mcTip).toFixed(1)} queries`,
+);
+if (process.env.BENCH_SQL_DETAIL) {
+  for (const [k, v] of [...byQuery].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`  ${(v.ms / 1000).toFixed(2).padStart(6)} s ${String(v.n).padStart(5)}x  ${k}`);
+}
 console.log(`indexer process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${(stats.txStored / ((cpu.user + cpu.system) / 1e6)).toFixed(0)} tx per CPU-second; chdb's engine threads included)`);

@@ -195,7 +195,8 @@ export async function startCheckpointStage(
   } = {},
 ): Promise<Subscription> {
   const stats = opts.stats ?? newStats();
-  const pollMs = opts.pollMs ?? 100;
+  // each poll is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
+  const pollMs = opts.pollMs ?? 500;
   stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
   return bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,

@@ -49,8 +49,9 @@ export interface TracesStage extends Subscription {
 /** The masterchain seqno the traces stage has durably processed (null: nothing yet). */
 export async function tracesResumePoint(store: StoreClient): Promise<number | null> {
   // only the seqno: the checkpoint stage asks on every poll, and the state itself can be large
-  const rows = await store.query<{ mc_seqno: number | string }>("SELECT mc_seqno FROM trace_assembler_state FINAL WHERE name = 'main'");
-  return rows.length ? Number(rows[0].mc_seqno) : null;
+  // max() over the seqno column alone: no FINAL over the (large) state blobs; saved seqnos only grow
+  const rows = await store.query<{ s: number | string | null }>("SELECT max(mc_seqno) AS s, count() AS n FROM trace_assembler_state WHERE name = 'main' HAVING n > 0");
+  return rows.length && rows[0].s !== null ? Number(rows[0].s) : null;
 }
 
 export interface TracesStageOptions {

@@ -51,6 +51,23 @@ export function emptyRows(): StoreRows {
   return Object.fromEntries(BLOCK_TABLES.map((t) => [t, []])) as unknown as StoreRows;
 }
 
+/**
+ * Method ids per code hash, parsed once per process: a code is carried by every block that deploys or changes an
+ * account with it (on the devnet, by every block), and parsing it costs far more than the lookup.
+ */
+const methodsByCode = new Map<string, number[] | null>();
+const METHODS_CACHE_MAX = 10_000;
+
+function methodsOfCode(codeHash: string, boc: string): number[] | null {
+  let m = methodsByCode.get(codeHash);
+  if (m === undefined) {
+    m = methodIdsOfBoc(boc);
+    if (methodsByCode.size >= METHODS_CACHE_MAX) methodsByCode.clear();
+    methodsByCode.set(codeHash, m);
+  }
+  return m;
+}
+
 /** Unsigned 64-bit shard from its 16-digit hex form. */
 export function shardToBigint(shard: string): bigint {
   if (!/^[0-9A-Fa-f]{1,16}$/.test(shard)) throw new Error(`invalid shard "${shard}" (want up to 16 hex digits)`);
@@ -120,7 +137,7 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
     rows.latest_account_states.push(latestStateRow(st));
     if (st.code_hash && st.code_boc) {
       rows.contract_code.push({ code_hash: hex(st.code_hash), code_boc: st.code_boc });
-      const methods = methodIdsOfBoc(st.code_boc);
+      const methods = methodsOfCode(hex(st.code_hash), st.code_boc);
       // stored unsigned (the table is UInt32): recv_external -1 is 4294967295
       if (methods) rows.contract_methods.push({ code_hash: hex(st.code_hash), methods: methods.map((m) => m >>> 0) });
     }
