@@ -17,3 +17,21 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/** The value after option `name` (`argv[i]`); a missing value or another option in its place is an error. */
+export function optionValue(name: string, v: string | undefined): string {
+  if (v === undefined || v.startsWith('--')) throw new CliError(`${name} needs a value`);
+  return v;
+}
+
+/** An integer option within [min, max]. */
+export function intOption(name: string, v: string | undefined, min: number, max: number): number {
+  const s = optionValue(name, v);
+  if (!/^\d+$/.test(s) || Number(s) < min || Number(s) > max) throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${s}"`);
+  return Number(s);
+}
+
+/** `--port`: 0 (any free port) to 65535. */
+export function portOption(v: string | undefined): number {
+  return intOption('--port', v, 0, 65535);
+}

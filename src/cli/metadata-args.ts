@@ -5,7 +5,7 @@
 import type pino from 'pino';
 import { MetadataFetcher } from '../metadata/index.ts';
 import type { StoreClient } from '../store/index.ts';
-import { CliError } from './command.ts';
+import { CliError, optionValue } from './command.ts';
 
 export interface MetadataArgs {
   enabled: boolean;
@@ -41,11 +41,7 @@ export function takeMetadataArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value`);
-      return v;
-    };
+    const val = () => optionValue(a, argv[++i]);
     if (a === '--metadata-fetch') metadata.enabled = true;
     else if (a === '--metadata-ipfs-gateway') metadata.ipfsGateway = gateway(val(), a);
     else if (a === '--metadata-rps') metadata.hostRps = rps(val(), a);

@@ -1,12 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { CliError, type Command } from '../command.ts';
+import { CliError, intOption, type Command } from '../command.ts';
 import { generateDevnet, type StatesMode } from '../../devnet/generate/index.ts';
-
-function intArg(name: string, v: string | undefined, min: number, max: number): number {
-  if (v === undefined) throw new CliError(`${name} needs a value`);
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${v}"`);
-  return Number(v);
-}
 
 export const devnetGenerateCommand: Command = {
   name: 'devnet generate',
@@ -42,10 +36,10 @@ export const devnetGenerateCommand: Command = {
         const v = argv[++i];
         if (v === undefined || !/^[0-9A-Za-z_-]{1,64}$/.test(v)) throw new CliError('--seed needs a value (letters, digits, - or _)');
         seed = v;
-      } else if (a === '--blocks') blocks = intArg('--blocks', argv[++i], 1, 1_000_000);
-      else if (a === '--bulk') bulk = intArg('--bulk', argv[++i], 0, 10_000);
-      else if (a === '--fanout') fanout = intArg('--fanout', argv[++i], 1, 4);
-      else if (a === '--port') port = intArg('--port', argv[++i], 0, 65535);
+      } else if (a === '--blocks') blocks = intOption('--blocks', argv[++i], 1, 1_000_000);
+      else if (a === '--bulk') bulk = intOption('--bulk', argv[++i], 0, 10_000);
+      else if (a === '--fanout') fanout = intOption('--fanout', argv[++i], 1, 4);
+      else if (a === '--port') port = intOption('--port', argv[++i], 0, 65535);
       else if (a === '--states') {
         const v = argv[++i];
         if (v !== 'all' && v !== 'last' && v !== 'none') throw new CliError('--states must be all, last or none');

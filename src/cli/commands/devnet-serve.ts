@@ -1,14 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, type Command } from '../command.ts';
+import { CliError, intOption, type Command } from '../command.ts';
 import { ChainLoadError } from '../../devnet/chain/index.ts';
 import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
-
-function intArg(name: string, v: string | undefined, min: number, max: number): number {
-  if (v === undefined) throw new CliError(`${name} needs a value`);
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new CliError(`${name} must be an integer from ${min} to ${max}, got "${v}"`);
-  return Number(v);
-}
 
 /** The port DIR/liteserver.json names, if any (so clients configured from it keep working). */
 function configuredPort(dir: string): number | undefined {
@@ -41,8 +35,8 @@ export const devnetServeCommand: Command = {
     let seed = 'devnet';
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
-      if (a === '--port') port = intArg('--port', argv[++i], 0, 65535);
-      else if (a === '--live') live = intArg('--live', argv[++i], 1, 3_600_000);
+      if (a === '--port') port = intOption('--port', argv[++i], 0, 65535);
+      else if (a === '--live') live = intOption('--live', argv[++i], 1, 3_600_000);
       else if (a === '--host') {
         const v = argv[++i];
         if (!v || !/^\d{1,3}(\.\d{1,3}){3}$/.test(v)) throw new CliError('--host needs an IPv4 address, e.g. 127.0.0.1');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { z } from 'zod';
 import YAML from 'yaml';
-import { CliError, type Command } from '../command.ts';
+import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import type { NetworkContext } from '../../api/server.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { metricsRegistry } from '../../../pipelines/metrics.ts';
@@ -108,17 +108,10 @@ export const serveCommand: Command = {
     let keysPath: string | undefined;
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
-      const val = () => {
-        const v = argv[++i];
-        if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value`);
-        return v;
-      };
+      const val = () => optionValue(a, argv[++i]);
       if (a === '--config') configPath = val();
-      else if (a === '--port') {
-        const v = val();
-        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new CliError(`--port must be 0..65535, got "${v}"`);
-        port = Number(v);
-      } else if (a === '--host') host = val();
+      else if (a === '--port') port = portOption(argv[++i]);
+      else if (a === '--host') host = val();
       else if (a === '--network') network = val();
       else if (a === '--keys') keysPath = val();
       else if (a === '--hash-key') {

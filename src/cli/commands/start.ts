@@ -4,7 +4,7 @@
  * data directory, so the API cannot be a second process on the embedded store).
  */
 import pino from 'pino';
-import { CliError, type Command } from '../command.ts';
+import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
@@ -25,16 +25,9 @@ function splitServeArgs(argv: string[]): ServeArgs {
   const out: ServeArgs = { port: 8080, host: '0.0.0.0', rest: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new CliError(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--port') {
-      const v = val();
-      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new CliError(`--port must be 0..65535, got "${v}"`);
-      out.port = Number(v);
-    } else if (a === '--host') out.host = val();
+    const val = () => optionValue(a, argv[++i]);
+    if (a === '--port') out.port = portOption(argv[++i]);
+    else if (a === '--host') out.host = val();
     else if (a === '--keys') out.keysPath = val();
     else out.rest.push(a);
   }

@@ -15,6 +15,7 @@ import { SHARD_ALL, type BlockIdExt } from '../chain/block.ts';
 import type { ChainBlock, ChainSource } from '../chain/source.ts';
 import { ErrorCode, LiteServerError, notApplied } from './errors.ts';
 import { dictPath, ProofBuilder, serializeBocRoots } from './proof.ts';
+import { readBlockId, tlBlockId } from './tl-ids.ts';
 
 /** Collator's SKIP_EXTERNALS_QUEUE_SIZE (collator.cpp): above this queue size externals are skipped. */
 export const EXT_MSG_QUEUE_SIZE_LIMIT = 8000;
@@ -23,19 +24,6 @@ const MAX_LINKS = 16;
 /** The config params a forward link's config proof must show (catchain config and current validators). */
 const VALIDATOR_PARAMS = [28, 34];
 
-function tlId(id: BlockIdExt): TlObject {
-  return { workchain: id.workchain, shard: BigInt.asIntN(64, id.shard), seqno: id.seqno, root_hash: id.rootHash, file_hash: id.fileHash };
-}
-
-function readId(o: TlObject): BlockIdExt {
-  return {
-    workchain: o.workchain as number,
-    shard: BigInt.asUintN(64, o.shard as bigint),
-    seqno: o.seqno as number,
-    rootHash: o.root_hash as Buffer,
-    fileHash: o.file_hash as Buffer,
-  };
-}
 
 function str(id: { workchain: number; shard: bigint; seqno: number }): string {
   return `(${id.workchain},${BigInt.asUintN(64, id.shard).toString(16)},${id.seqno})`;
@@ -99,7 +87,7 @@ export class BlockProofs {
 
   /** A masterchain block id the chain knows (both hashes checked), or the zero state. */
   private mcPoint(o: TlObject, what: string): McPoint {
-    const id = readId(o);
+    const id = readBlockId(o);
     if (id.workchain !== -1 || id.shard !== SHARD_ALL || id.seqno < 0) {
       throw new LiteServerError(ErrorCode.fatal, `${what} block ${str(id)} is not a valid masterchain block id`);
     }
@@ -176,7 +164,7 @@ export class BlockProofs {
       }
       cur = next;
     }
-    return { _: 'liteServer.partialBlockProof', complete: sameId(cur.id, to.id), from: tlId(from.id), to: tlId(cur.id), steps };
+    return { _: 'liteServer.partialBlockProof', complete: sameId(cur.id, to.id), from: tlBlockId(from.id), to: tlBlockId(cur.id), steps };
   }
 
   /** liteServer.blockLinkBack: `next` (older) is in OldMcBlocksInfo of cur's state. */
@@ -199,8 +187,8 @@ export class BlockProofs {
     return {
       _: 'liteServer.blockLinkBack',
       to_key_block: this.isKey(next),
-      from: tlId(cur.id),
-      to: tlId(next.id),
+      from: tlBlockId(cur.id),
+      to: tlBlockId(next.id),
       dest_proof: next.block ? headerProof(next.block).toBoc() : Buffer.alloc(0),
       proof: headerProof(cur.block, true).toBoc(),
       state_proof: sp.proof().toBoc(),
@@ -234,8 +222,8 @@ export class BlockProofs {
     return {
       _: 'liteServer.blockLinkForward',
       to_key_block: next.block.header.keyBlock,
-      from: tlId(cur.id),
-      to: tlId(next.id),
+      from: tlBlockId(cur.id),
+      to: tlBlockId(next.id),
       dest_proof: headerProof(next.block).toBoc(),
       config_proof: configProof.toBoc(),
       signatures: {
@@ -292,10 +280,10 @@ export class BlockProofs {
    * link names the next block down and proves the current one (mc: its shard hashes; shard: its prev refs).
    */
   shardBlockProof(q: TlObject): TlObject {
-    const id = readId(q.id as TlObject);
+    const id = readBlockId(q.id as TlObject);
     if (id.workchain === -1) {
       if (id.shard !== SHARD_ALL) throw new LiteServerError(ErrorCode.fatal, 'invalid block id');
-      return { _: 'liteServer.shardBlockProof', masterchain_id: tlId(id), links: [] };
+      return { _: 'liteServer.shardBlockProof', masterchain_id: tlBlockId(id), links: [] };
     }
     const target = this.source.getBlock(id);
     if (!target || !target.id.rootHash.equals(id.rootHash) || !target.id.fileHash.equals(id.fileHash)) throw notApplied();
@@ -327,7 +315,7 @@ export class BlockProofs {
         prev = { workchain: h.workchain, shard: prevShards[i], seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash };
         proof = headerProof(cur);
       }
-      links.push({ id: tlId(prev), proof: proof.toBoc() });
+      links.push({ id: tlBlockId(prev), proof: proof.toBoc() });
       if (sameId(prev, target.id)) break;
       // Chains of shard blocks between masterchain blocks are at most 8 long (collator.cpp).
       if (links.length === 8) throw new LiteServerError(ErrorCode.fatal, 'proof chain is too long');
@@ -335,7 +323,7 @@ export class BlockProofs {
       if (!nb) throw notApplied();
       cur = nb;
     }
-    return { _: 'liteServer.shardBlockProof', masterchain_id: tlId(mc.id), links };
+    return { _: 'liteServer.shardBlockProof', masterchain_id: tlBlockId(mc.id), links };
   }
 
   /** Number of messages in the out queue of the state after block `b` (OutMsgQueueExtra's out_queue_size). */
@@ -373,7 +361,7 @@ export class BlockProofs {
     }
     return {
       _: 'liteServer.outMsgQueueSizes',
-      shards: blocks.map((b) => ({ id: tlId(b.id), size: Number(this.queueSize(b).size) })),
+      shards: blocks.map((b) => ({ id: tlBlockId(b.id), size: Number(this.queueSize(b).size) })),
       ext_msg_queue_size_limit: EXT_MSG_QUEUE_SIZE_LIMIT,
     };
   }
@@ -388,6 +376,6 @@ export class BlockProofs {
       sp.path(0);
       proof = serializeBocRoots([headerProof(b, true), sp.proof()]);
     }
-    return { _: 'liteServer.blockOutMsgQueueSize', mode, id: tlId(b.id), size, proof };
+    return { _: 'liteServer.blockOutMsgQueueSize', mode, id: tlBlockId(b.id), size, proof };
   }
 }

@@ -6,29 +6,18 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, convertToMerkleProof, Dictionary, loadAccount, loadCurrencyCollection, parseTuple, type TupleItem } from '@ton/core';
 import { defaultConfig, Executor } from '@ton/sandbox';
 import type { TlObject } from '../../tl/index.ts';
-import { SHARD_ALL, type BlockIdExt, type BlockRef } from '../chain/block.ts';
+import { SHARD_ALL, type BlockRef } from '../chain/block.ts';
 import { ChainMessageError, type ChainBlock, type ChainSource, type ChainTx } from '../chain/source.ts';
 import { ErrorCode, invalidBlockId, LiteServerError, notApplied, notFoundInDb, unknownQuery } from './errors.ts';
 import { BlockProofs } from './block-proof.ts';
+import { readBlockId, tlBlockId } from './tl-ids.ts';
 import { dictPath, prunedBranch, ProofBuilder, serializeBocRoots, type DictWalk } from './proof.ts';
 
 /** What getVersion reports: version 0x101 with capabilities 7 (like current liteservers). */
 export const LS_VERSION = 0x101;
 export const LS_CAPABILITIES = 7n;
 
-export function tlBlockId(id: BlockIdExt): TlObject {
-  return { workchain: id.workchain, shard: BigInt.asIntN(64, id.shard), seqno: id.seqno, root_hash: id.rootHash, file_hash: id.fileHash };
-}
-
-function readBlockId(o: TlObject): BlockIdExt {
-  return {
-    workchain: o.workchain as number,
-    shard: BigInt.asUintN(64, o.shard as bigint),
-    seqno: o.seqno as number,
-    rootHash: o.root_hash as Buffer,
-    fileHash: o.file_hash as Buffer,
-  };
-}
+export { tlBlockId } from './tl-ids.ts';
 
 /** The shard is a valid 64-bit shard id (a 1 bit ending a prefix of at most 60 bits). */
 function validShard(workchain: number, shard: bigint): boolean {
