@@ -18,7 +18,9 @@ export type Interface =
   | 'multisig_v2' | 'multisig_order_v2' | 'vesting'
   /** getgems fix-price sale or auction v1-v3 (`get_sale_data`; the magic it returns tells which) */
   | 'nft_sale'
-  | 'getgems_sale_v4' | 'getgems_auction_v4' | 'telemint';
+  | 'getgems_sale_v4' | 'getgems_auction_v4' | 'telemint'
+  /** DEX and staking contracts of the action cases (method names checked on their mainnet codes in test/fixtures/codes) */
+  | 'dedust_pool' | 'dedust_vault' | 'tonstakers_pool';
 
 /** Get-method ids by name (crc16 | 0x10000). */
 const M = Object.fromEntries(
@@ -26,6 +28,7 @@ const M = Object.fromEntries(
     'get_jetton_data', 'get_wallet_address', 'get_wallet_data', 'get_collection_data', 'get_nft_address_by_index', 'get_nft_data',
     'dnsresolve', 'get_multisig_data', 'get_order_data', 'get_vesting_data', 'get_sale_data', 'get_fix_price_data_v4',
     'get_auction_data_v4', 'get_telemint_token_name', 'get_telemint_auction_state',
+    'get_assets', 'get_reserves', 'estimate_swap_out', 'get_asset', 'get_pool_full_data',
   ].map((n) => [n, methodIdOf(n)]),
 ) as Record<string, number>;
 
@@ -65,6 +68,10 @@ export function interfacesOfMethods(methods: Iterable<number>): Interface[] {
   if (has.has(M.get_fix_price_data_v4)) out.push('getgems_sale_v4');
   if (has.has(M.get_auction_data_v4)) out.push('getgems_auction_v4');
   if (has.has(M.get_telemint_token_name) && has.has(M.get_telemint_auction_state)) out.push('telemint');
+  // DeDust (dedust.io pool.fc / vault.fc): a pool prices swaps between its two assets; a vault holds one asset
+  if (has.has(M.get_assets) && has.has(M.get_reserves) && has.has(M.estimate_swap_out)) out.push('dedust_pool');
+  else if (has.has(M.get_asset) && !has.has(M.get_assets)) out.push('dedust_vault');
+  if (has.has(M.get_pool_full_data)) out.push('tonstakers_pool');
   return out;
 }
 

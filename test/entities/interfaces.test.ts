@@ -58,6 +58,12 @@ describe('interfaces of the fixture codes', () => {
     ['getgems-nft-fixprice-sale-v4r1.boc', ['getgems_sale_v4']],
     ['getgems-nft-auction-v3r2.boc', ['nft_sale']],
     ['getgems-nft-auction-v4r1.boc', ['getgems_auction_v4']],
+    // a DeDust pool is also the jetton master of its LP token
+    ['mainnet-state-dedust-pool.mainnet-state.boc', ['dedust_pool', 'jetton_master']],
+    ['mainnet-state-dedust-jetton-vault.inferred.boc', ['dedust_vault']],
+    ['mainnet-state-tonstakers-liquid-pool.mainnet-state.boc', ['tonstakers_pool']],
+    // STON.fi v2 is deployed as library cells: no method table to read
+    ['mainnet-state-stonfi-v2-pool.library-cell.mainnet-state.boc', []],
     ['getgems-nft-marketplace-v2.boc', []],
     ['nominator-pool-v1.boc', []],
   ];
