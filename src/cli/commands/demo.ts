@@ -3,17 +3,15 @@
  * once, serves it over ADNL from this process releasing one masterchain block at a time, and runs `start`
  * against it: indexing, traces, actions and both APIs, with no network at all.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, type Command } from '../command.ts';
+import { CliError, intOption, type Command } from '../command.ts';
 import { generateDevnet } from '../../devnet/generate/index.ts';
 import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
 import { startCommand } from './start.ts';
 
-function intOpt(name: string, v: string | undefined, min: number, max: number): number {
-  if (v === undefined || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new CliError(`${name} must be an integer in ${min}..${max}, got "${v ?? ''}"`);
-  return Number(v);
-}
+/** The demo serves one local user: the anonymous limit of a public gateway (1 request/s) would only get in the way. */
+const DEMO_KEYS = { anonymous: { rps: 100 } };
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -37,9 +35,9 @@ export const demoCommand: Command = {
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       if (a === '--dir') dir = argv[++i] ?? '';
-      else if (a === '--blocks') blocks = intOpt('--blocks', argv[++i], 4, 100_000);
-      else if (a === '--live') live = intOpt('--live', argv[++i], 1, 3_600_000);
-      else if (a === '--port') port = String(intOpt('--port', argv[++i], 0, 65535));
+      else if (a === '--blocks') blocks = intOption('--blocks', argv[++i], 4, 100_000);
+      else if (a === '--live') live = intOption('--live', argv[++i], 1, 3_600_000);
+      else if (a === '--port') port = String(intOption('--port', argv[++i], 0, 65535));
       else if (a === '--data') data = argv[++i] ?? '';
       else throw new CliError(`unknown option "${a}" (see --help)`);
     }
@@ -58,7 +56,10 @@ export const demoCommand: Command = {
     try {
       // A fresh store starts at the devnet's first block; an existing one resumes from its checkpoint.
       const from = existsSync(data) ? [] : ['--from-seqno', '1'];
-      return await startCommand.run(['--config', join(dir, 'liteserver.json'), ...from, '--data', data, '--port', port]);
+      mkdirSync(data, { recursive: true });
+      const keys = join(data, 'demo-keys.json');
+      writeFileSync(keys, JSON.stringify(DEMO_KEYS));
+      return await startCommand.run(['--config', join(dir, 'liteserver.json'), ...from, '--data', data, '--port', port, '--keys', keys]);
     } finally {
       clearInterval(timer);
       await server.close();
