@@ -336,6 +336,42 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
 const MAX_RECENT_STATES = 50_000;
 const recentStates = new WeakMap<StoreClient, Map<string, AccountSnapshot>>();
 
+/**
+ * Addresses the store has no jetton wallet / NFT item / NFT sale row for. Such a row only appears after a change of
+ * the account's state; a changed account is dropped from these sets and not added back while its rows may still be
+ * unwritten (UNWRITTEN_BATCHES), so an address is asked for again whenever it may have a row.
+ * Without this every batch asked the three tables for every address it names, most of them plain wallets.
+ */
+interface Absent {
+  jetton: Set<string>;
+  nft: Set<string>;
+  sale: Set<string>;
+  /** batch counter, and the batch in which each account last changed */
+  batch: number;
+  changedAt: Map<string, number>;
+}
+const MAX_ABSENT = 200_000;
+/**
+ * Rows of a changed account may stay unwritten for this many batches (the traces stage writes up to 32 seqnos at
+ * once); an account changed that recently is never recorded as absent.
+ */
+const UNWRITTEN_BATCHES = 64;
+const absentByStore = new WeakMap<StoreClient, Absent>();
+
+function absentFor(store: StoreClient): Absent {
+  let a = absentByStore.get(store);
+  if (!a) absentByStore.set(store, (a = { jetton: new Set(), nft: new Set(), sale: new Set(), batch: 0, changedAt: new Map() }));
+  return a;
+}
+
+function remember(absent: Absent, set: Set<string>, asked: readonly string[], found: ReadonlySet<string>): void {
+  if (set.size > MAX_ABSENT) set.clear();
+  for (const a of asked) {
+    const at = absent.changedAt.get(a);
+    if (!found.has(a) && (at === undefined || absent.batch - at >= UNWRITTEN_BATCHES)) set.add(a);
+  }
+}
+
 function snapshotOf(st: AccountStateRow): AccountSnapshot {
   return {
     status: st.account_status,
@@ -376,6 +412,16 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
   while (recent.size > MAX_RECENT_STATES) recent.delete(recent.keys().next().value as string);
 
   const all = [...input.addresses];
+  const absent = absentFor(store);
+  absent.batch++;
+  for (const st of input.states) {
+    absent.jetton.delete(st.account);
+    absent.nft.delete(st.account);
+    absent.sale.delete(st.account);
+    absent.changedAt.delete(st.account); // re-insert: the map's order is the eviction order
+    absent.changedAt.set(st.account, absent.batch);
+  }
+  while (absent.changedAt.size > MAX_ABSENT) absent.changedAt.delete(absent.changedAt.keys().next().value as string);
   const missing: string[] = [];
   for (const a of all) {
     if (states.has(a)) continue;
@@ -410,15 +456,16 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
   const jettonWallets = new Map<string, KnownJettonWallet>(input.known?.jettonWallets ?? []);
   const nftItems = new Map<string, KnownNftItem>();
   for (const [a, n] of input.known?.nftItems ?? []) nftItems.set(a, { index: n.index, collection: n.collection });
-  const askJetton = all.filter((a) => !jettonWallets.has(a));
+  const askJetton = all.filter((a) => !jettonWallets.has(a) && !absent.jetton.has(a));
   if (askJetton.length) {
     const rows = await store.query<{ address: string; owner: string; jetton: string; balance: string }>(
       'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
       { a: askJetton },
     );
     for (const r of rows) jettonWallets.set(r.address, { owner: r.owner, jetton: r.jetton, balance: BigInt(r.balance) });
+    remember(absent, absent.jetton, askJetton, new Set(rows.map((r) => r.address)));
   }
-  const askNft = all.filter((a) => !nftItems.has(a) && !jettonWallets.has(a));
+  const askNft = all.filter((a) => !nftItems.has(a) && !jettonWallets.has(a) && !absent.nft.has(a));
   if (askNft.length) {
     const rows = await store.query<{ address: string; init: boolean | number; index: string; collection_address: string | null; owner_address: string | null }>(
       'SELECT address, init, `index`, collection_address, owner_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
@@ -427,13 +474,16 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     for (const r of rows) {
       nftItems.set(r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init) });
     }
+    remember(absent, absent.nft, askNft, new Set(rows.map((r) => r.address)));
   }
   const sales = new Map<string, KnownSale>();
-  if (all.length) {
+  const askSale = all.filter((a) => !absent.sale.has(a));
+  if (askSale.length) {
     const rows = await store.query<{ address: string; type: KnownSale['type']; nft_address: string | null; nft_owner_address: string | null; marketplace_address: string | null; details: string }>(
       'SELECT address, type, nft_address, nft_owner_address, marketplace_address, details FROM nft_sales FINAL WHERE address IN {a:Array(String)}',
-      { a: all },
+      { a: askSale },
     );
+    remember(absent, absent.sale, askSale, new Set(rows.map((r) => r.address)));
     for (const r of rows) {
       let details: Record<string, unknown> = {};
       try {

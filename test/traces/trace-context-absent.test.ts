@@ -1,0 +1,70 @@
+// The trace context's memory of addresses without entity rows (trace-context.ts `Absent`): it saves the queries for
+// plain accounts, and never hides a row that appears after the account changes, even while that row is unwritten.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeJsonLines, openStore, type StoreClient } from '../../src/store/index.ts';
+import type { AccountStateRow } from '../../src/ton/index.ts';
+import { loadTraceContext } from '../../src/traces/trace-context.ts';
+
+const X = '0:' + '1A'.repeat(32);
+const Y = '0:' + '2B'.repeat(32);
+const OWNER = '0:' + '3C'.repeat(32);
+const MASTER = '0:' + '4D'.repeat(32);
+
+function state(account: string, lt: bigint): AccountStateRow {
+  return {
+    account, hash: 'ab'.repeat(32), last_trans_hash: 'cd'.repeat(32), last_trans_lt: lt, balance: 1n, balance_extra_currencies: {},
+    account_status: 'active', frozen_hash: null, code_hash: null, data_hash: null, code_boc: null, data_boc: null, data_root_boc: null,
+  } as unknown as AccountStateRow;
+}
+
+describe('trace context: addresses known to have no entity rows', () => {
+  let dir: string;
+  let store: StoreClient;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tg-absent-'));
+    store = await openStore({ dataDir: dir });
+    const query = store.query.bind(store);
+    store.query = ((sql: string, ...rest: unknown[]) => {
+      const m = /FROM (jetton_wallets|nft_items|nft_sales)/.exec(sql);
+      if (m) asked.push(m[1]);
+      return (query as (...a: unknown[]) => Promise<unknown[]>)(sql, ...rest);
+    }) as typeof store.query;
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const load = (addresses: string[], states: AccountStateRow[] = []) => loadTraceContext(store, { addresses: new Set(addresses), states });
+  const wallet = (address: string, lt: bigint) =>
+    store.insertFormatted('jetton_wallets', encodeJsonLines([{ address, balance: 5n, owner: OWNER, jetton: MASTER, last_transaction_lt: lt }]), 'JSONEachRow');
+
+  it('a plain account is asked for once, then not again while it does not change', async () => {
+    asked.length = 0;
+    expect((await load([Y])).jettonWallets.has(Y)).toBe(false);
+    expect(asked).toEqual(['jetton_wallets', 'nft_items', 'nft_sales']);
+    asked.length = 0;
+    await load([Y]);
+    expect(asked).toEqual([]);
+  });
+
+  it('an account that changes is asked for again, and its new row is found', async () => {
+    await wallet(Y, 10n);
+    const ctx = await load([Y], [state(Y, 10n)]);
+    expect(ctx.jettonWallets.get(Y)).toMatchObject({ owner: OWNER, jetton: MASTER });
+  });
+
+  it('a row written batches after the change (grouped writes) is still found', async () => {
+    // X changes in this batch, its row is not written yet: not found, but not remembered as absent either
+    expect((await load([X], [state(X, 20n)])).jettonWallets.has(X)).toBe(false);
+    expect((await load([X])).jettonWallets.has(X)).toBe(false);
+    await wallet(X, 20n);
+    asked.length = 0;
+    expect((await load([X])).jettonWallets.get(X)).toMatchObject({ owner: OWNER });
+    expect(asked).toContain('jetton_wallets');
+  });
+});
