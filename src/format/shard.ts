@@ -1,4 +1,7 @@
-/** Shard ids: bigint in code (signed int64, as liteservers use), several text forms at the edges. */
+/**
+ * Shard ids: bigint in code (signed int64, as liteservers use), several text forms at the edges; and the
+ * arithmetic of shard ids, on their unsigned 64-bit form (the prefix bits, then one 1 bit marking the length).
+ */
 
 export class ShardError extends Error {
   constructor(message: string) {
@@ -37,4 +40,46 @@ export function formatShardSigned(shard: bigint): string {
 /** Unsigned upper-case hex without prefix, 16 digits (API v3, e.g. `8000000000000000`). */
 export function formatShardHex(shard: bigint): string {
   return BigInt.asUintN(64, shard).toString(16).toUpperCase().padStart(16, '0');
+}
+
+/** Lowest set bit of a shard id: the shard's size marker. */
+function lowBit(shard: bigint): bigint {
+  return shard & -shard;
+}
+
+/** Parent shard (one prefix bit shorter). */
+export function shardParent(shard: bigint): bigint {
+  const x = lowBit(shard);
+  return BigInt.asUintN(64, (shard - x) | (x << 1n));
+}
+
+/** Left and right children (one prefix bit longer). */
+export function shardChildren(shard: bigint): [bigint, bigint] {
+  const x = lowBit(shard) >> 1n;
+  return [shard - x, shard + x];
+}
+
+/** The left (`right` false) or right child. */
+export function shardChild(shard: bigint, right: boolean): bigint {
+  return shardChildren(shard)[right ? 1 : 0];
+}
+
+/** Prefix length in bits (0 for the whole workchain). */
+export function shardPrefixLength(shard: bigint): number {
+  let len = 63;
+  let s = shard;
+  while ((s & 1n) === 0n && len > 0) {
+    s >>= 1n;
+    len--;
+  }
+  return len;
+}
+
+/** True when the two shards overlap (one is an ancestor of the other, or they are equal). */
+export function shardsIntersect(a: bigint, b: bigint): boolean {
+  const x = lowBit(a);
+  const y = lowBit(b);
+  const z = x > y ? x : y;
+  const mask = BigInt.asUintN(64, -(z << 1n));
+  return (a & mask) === (b & mask);
 }

@@ -49,39 +49,4 @@ export function sameId(a: BlockIdExt, b: BlockIdExt): boolean {
   return sameRef(a, b) && a.rootHash === b.rootHash && a.fileHash === b.fileHash;
 }
 
-/** Lowest set bit of a shard id: the shard's size marker. */
-function lowBit(shard: bigint): bigint {
-  return shard & -shard;
-}
-
-/** Parent shard (one prefix bit shorter). */
-export function shardParent(shard: bigint): bigint {
-  const x = lowBit(shard);
-  return BigInt.asUintN(64, (shard - x) | (x << 1n));
-}
-
-/** Left and right children (one prefix bit longer). */
-export function shardChildren(shard: bigint): [bigint, bigint] {
-  const x = lowBit(shard) >> 1n;
-  return [shard - x, shard + x];
-}
-
-/** Prefix length in bits (0 for the whole workchain). */
-export function shardPrefixLength(shard: bigint): number {
-  let len = 63;
-  let s = shard;
-  while ((s & 1n) === 0n && len > 0) {
-    s >>= 1n;
-    len--;
-  }
-  return len;
-}
-
-/** True when the two shards overlap (one is an ancestor of the other, or they are equal). */
-export function shardsIntersect(a: bigint, b: bigint): boolean {
-  const x = lowBit(a);
-  const y = lowBit(b);
-  const z = x > y ? x : y;
-  const mask = BigInt.asUintN(64, -(z << 1n));
-  return (a & mask) === (b & mask);
-}
+export { shardChildren, shardParent, shardPrefixLength, shardsIntersect } from '../format/shard.ts';

@@ -3,6 +3,7 @@
  * Schemas quoted from crypto/block/block.tlb (ton-blockchain/ton).
  */
 import { Cell, Dictionary, loadShardStateUnsplit, type Slice } from '@ton/core';
+import { shardChildren, shardParent } from '../../format/shard.ts';
 import type { CatchainConfig, ValidatorDescr, ValidatorSet } from '../../ton/index.ts';
 
 export interface ExtBlkRef {
@@ -104,11 +105,9 @@ export function readBlockInfo(block: Cell): BlockInfo {
 
 /** Shards of the previous blocks: children after a merge, the parent after a split, else the same shard. */
 export function prevShards(info: BlockInfo): bigint[] {
-  const s = info.shard;
-  const low = s & -s;
-  if (info.afterMerge) return [s - (low >> 1n), s + (low >> 1n)];
-  if (info.afterSplit) return [(s - low) | (low << 1n)];
-  return [s];
+  if (info.afterMerge) return shardChildren(info.shard);
+  if (info.afterSplit) return [shardParent(info.shard)];
+  return [info.shard];
 }
 
 /** The Block cell inside a Merkle proof BoC (the proof's single ref). */

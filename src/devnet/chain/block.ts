@@ -106,13 +106,7 @@ export function shardHex(shard: bigint): string {
 }
 
 /** Whether one shard contains the other (split/merge ancestry) or they are equal. */
-export function shardOverlaps(a: bigint, b: bigint): boolean {
-  const la = a & -a;
-  const lb = b & -b;
-  const low = la > lb ? la : lb;
-  const mask = ~((low << 1n) - 1n) & 0xffffffffffffffffn;
-  return (a & mask) === (b & mask);
-}
+export { shardsIntersect as shardOverlaps } from '../../format/shard.ts';
 
 export function blockKey(ref: BlockRef): string {
   return `${ref.workchain}:${shardHex(ref.shard)}:${ref.seqno}`;

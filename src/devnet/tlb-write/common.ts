@@ -1,5 +1,6 @@
 /** Small shared TL-B writers (crypto/block/block.tlb, ton-blockchain/ton). */
 import { beginCell, type Builder, type Cell } from '@ton/core';
+import { shardPrefixLength } from '../../format/shard.ts';
 import type { AugKind } from './hashmap-aug.ts';
 
 /**
@@ -25,10 +26,8 @@ export function storeShardIdent(b: Builder, workchain: number, shard: bigint): v
 
 /** Number of prefix bits of a shard id (position of its lowest set bit). */
 export function shardPrefixBits(shard: bigint): number {
-  for (let i = 0; i < 64; i++) {
-    if ((shard >> BigInt(i)) & 1n) return 63 - i;
-  }
-  throw new Error('shard id 0 is invalid');
+  if (BigInt.asUintN(64, shard) === 0n) throw new Error('shard id 0 is invalid');
+  return shardPrefixLength(shard);
 }
 
 /** Identity of a block as the chain refers to it. */
@@ -71,15 +70,4 @@ export function inShard(addr: bigint, shard: bigint): boolean {
   return addr >> BigInt(256 - bits) === prefix;
 }
 
-/** Children of a shard (split one level deeper). */
-export function shardChildren(shard: bigint): [bigint, bigint] {
-  const low = shard & -shard;
-  const step = low >> 1n;
-  return [shard - step, shard + step];
-}
-
-/** Parent of a shard (merge one level up). */
-export function shardParent(shard: bigint): bigint {
-  const low = shard & -shard;
-  return (shard - low) | (low << 1n);
-}
+export { shardChildren, shardParent } from '../../format/shard.ts';

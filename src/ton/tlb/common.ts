@@ -133,16 +133,4 @@ export function loadShardIdent(s: Slice): { workchain: number; shard: bigint; pf
   return { workchain, shard, pfx_bits: pfxBits };
 }
 
-export const U64 = (1n << 64n) - 1n;
-
-/** left/right child shard ids */
-export function shardChild(shard: bigint, right: boolean): bigint {
-  const low = shard & -shard;
-  return right ? shard + (low >> 1n) : shard - (low >> 1n);
-}
-
-/** parent shard id */
-export function shardParent(shard: bigint): bigint {
-  const low = shard & -shard;
-  return ((shard - low) | (low << 1n)) & U64;
-}
+export { shardChild, shardParent } from '../../format/shard.ts';
