@@ -6,24 +6,14 @@
  * mints LP and returns leftovers (payout_internal 0xc0ffee21). The side that completes the pool is
  * reported in the second slot; a side that does not is a partial deposit of its own.
  */
-import { Address, type Slice } from '@ton/core';
 import { childWithOp, descendants, makeBlock, type Block, type Ctx, type EventNode } from '../core.ts';
 import type { Family } from '../family.ts';
-import { loadAddr, parseBody, rawAddr } from '../toolkit/cells.ts';
+import { loadAddr, parseBody } from '../toolkit/cells.ts';
+import { loadCoffeeAsset } from './coffee.ts';
 import { parseJettonInternalTransfer, parseJettonTransfer } from '../toolkit/jetton.ts';
 import { OP as COMMON } from '../toolkit/opcodes.ts';
 
 const OP = { depositNative: 0xc0ffee04, depositoryRequest: 0xc0ffee27, deploy: 0xc0ffee22, depositInternal: 0xc0ffee29, payoutInternal: 0xc0ffee21 } as const;
-
-function loadCoffeeAsset(s: Slice): string | null {
-  const tag = s.loadUint(2);
-  if (tag === 0) return null;
-  if (tag === 1) {
-    const wc = s.loadUint(8);
-    return rawAddr(new Address(wc > 127 ? wc - 256 : wc, s.loadBuffer(32)));
-  }
-  throw new Error('unsupported coffee asset');
-}
 
 function match(n: EventNode, ctx: Ctx): Block | null {
   if (n.extOut || n.msg?.opcode !== OP.depositoryRequest || !n.parent) return null;

@@ -15,7 +15,7 @@ import { swapTransfer } from './stonfi.ts';
 const OP = { swapNative: 0xc0ffee00, poolSwap: 0xc0ffee20, payout: 0xc0ffee21, okEvent: 0xc0ffee30, failEvent: 0xc0ffee31, nativePayout: 0xc0ffee32, nativePayoutWithPayload: 0xc0ffee36 } as const;
 
 // native$00 = Asset; jetton$01 chain:uint8 hash:uint256 = Asset; extra$10 id:uint32 = Asset;
-function loadCoffeeAsset(s: Slice): string | null {
+export function loadCoffeeAsset(s: Slice): string | null {
   const tag = s.loadUint(2);
   if (tag === 0) return null;
   if (tag === 1) {

@@ -412,14 +412,19 @@ export class LiteHandlers {
     );
   }
 
-  private accountState(q: TlObject): TlObject {
+  /** The account a query names at its block: the shard block holding it, its state and the proofs of it. */
+  private queriedAccount(q: TlObject) {
     const b = this.block(q.id as TlObject);
     const acc = q.account as TlObject;
     const workchain = acc.workchain as number;
     const account = acc.id as Buffer;
     const sb = this.shardBlockFor(b, workchain, account);
     const found = this.findAccount(sb, account);
-    const { proof, stateCell } = this.accountProofs(sb, found);
+    return { b, sb, workchain, account, ...this.accountProofs(sb, found) };
+  }
+
+  private accountState(q: TlObject): TlObject {
+    const { b, sb, proof, stateCell } = this.queriedAccount(q);
     const shardProof = b === sb ? Buffer.alloc(0) : this.shardProof(b);
     return {
       _: 'liteServer.accountState',
@@ -505,13 +510,7 @@ export class LiteHandlers {
 
   private async runSmcMethod(q: TlObject): Promise<TlObject> {
     const mode = q.mode as number;
-    const b = this.block(q.id as TlObject);
-    const acc = q.account as TlObject;
-    const workchain = acc.workchain as number;
-    const account = acc.id as Buffer;
-    const sb = this.shardBlockFor(b, workchain, account);
-    const found = this.findAccount(sb, account);
-    const { proof, stateCell } = this.accountProofs(sb, found);
+    const { b, sb, workchain, account, proof, stateCell } = this.queriedAccount(q);
     let params: TupleItem[] = [];
     const raw = q.params as Buffer;
     if (raw.length > 0) {
