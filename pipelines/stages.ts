@@ -109,9 +109,6 @@ export interface DecodeStageOptions {
   decoders?: number;
 }
 
-/** Tables whose rows carry trace_id and come from the traces stage when it runs. */
-export const TRACED_TABLES = ['transactions', 'messages'] as const;
-
 /** decode: raw block -> rows of every store table (pure CPU work; run N of these with Kafka). */
 export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}): Promise<Subscription> {
   const omitTraced = opts.tracesWriteRows ?? true;
@@ -124,8 +121,7 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
         const block = decodeShared(msg, opts.decoders ?? 1);
-        const rows = blockToRows(block, { mcSeqno: msg.mc_seqno });
-        if (omitTraced) for (const t of TRACED_TABLES) rows[t] = [];
+        const rows = blockToRows(block, { mcSeqno: msg.mc_seqno, tables: omitTraced ? 'untraced' : 'all' });
         out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });
       }
       const ms = performance.now() - t0;

@@ -45,6 +45,11 @@ export interface BlockToRowsOptions {
   mcSeqno?: number;
   /** trace id per transaction hash when already known (the traces stage fills it later otherwise). */
   traceIds?: ReadonlyMap<string, string>;
+  /**
+   * Which tables: every one (default); `untraced`, all but the two whose rows carry trace_id (`transactions`,
+   * `messages`: the traces stage writes those); `traced`, only those two.
+   */
+  tables?: 'all' | 'untraced' | 'traced';
 }
 
 export function emptyRows(): StoreRows {
@@ -109,13 +114,20 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   const mc = mcSeqnoOf(block, opts);
   const { id, info } = block;
   const shard = shardToBigint(id.shard);
+  const traced = opts.tables !== 'untraced';
+  const untraced = opts.tables !== 'traced';
 
   for (const tx of block.transactions) {
     const traceId = opts.traceIds?.get(tx.hash) ?? null;
     const wc = tx.block_ref?.workchain ?? id.workchain;
     const bshard = tx.block_ref ? shardToBigint(tx.block_ref.shard) : shard;
     const bseqno = tx.block_ref?.seqno ?? id.seqno;
-    rows.transactions.push(transactionRow(tx, { wc, shard: bshard, seqno: bseqno, mc, traceId }));
+    if (traced) {
+      rows.transactions.push(transactionRow(tx, { wc, shard: bshard, seqno: bseqno, mc, traceId }));
+      if (tx.in_msg) rows.messages.push(messageRow(tx, tx.in_msg, 'in', mc, traceId));
+      for (const m of tx.out_msgs) rows.messages.push(messageRow(tx, m, 'out', mc, traceId));
+    }
+    if (!untraced) continue;
     const account = addr(tx.account)!;
     rows.transactions_by_hash.push({ hash: hex(tx.hash), account, lt: tx.lt });
     rows.transactions_by_lt.push({
@@ -128,9 +140,10 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
       block_shard: bshard,
       block_seqno: bseqno,
     });
-    if (tx.in_msg) pushMessage(rows, tx, tx.in_msg, 'in', mc, traceId);
-    for (const m of tx.out_msgs) pushMessage(rows, tx, m, 'out', mc, traceId);
+    if (tx.in_msg) pushMessageIndexes(rows, tx, tx.in_msg, 'in');
+    for (const m of tx.out_msgs) pushMessageIndexes(rows, tx, m, 'out');
   }
+  if (!untraced) return;
 
   for (const st of block.account_states) {
     rows.account_states.push(accountStateRow(st));
@@ -307,17 +320,20 @@ function transactionRow(tx: TransactionRow, p: TxPlace): Row {
   };
 }
 
-function pushMessage(rows: StoreRows, tx: TransactionRow, m: MessageRow, direction: 'in' | 'out', mc: number, traceId: string | null): void {
-  const account = addr(tx.account)!;
+/** hash_norm when it differs from msg_hash (the row and the hash index keep it only then). */
+function normOf(m: MessageRow, msgHash: string): string | null {
+  return m.hash_norm && hex(m.hash_norm) !== msgHash ? hex(m.hash_norm) : null;
+}
+
+function messageRow(tx: TransactionRow, m: MessageRow, direction: 'in' | 'out', mc: number, traceId: string | null): Row {
   const msgHash = hex(m.msg_hash);
-  const norm = m.hash_norm && hex(m.hash_norm) !== msgHash ? hex(m.hash_norm) : null;
-  rows.messages.push({
-    tx_account: account,
+  return {
+    tx_account: addr(tx.account)!,
     tx_lt: tx.lt,
     direction,
     msg_hash: msgHash,
     tx_hash: hex(tx.hash),
-    msg_hash_norm: norm,
+    msg_hash_norm: normOf(m, msgHash),
     message_type: m.message_type,
     mc_seqno: mc,
     trace_id: traceId,
@@ -337,7 +353,14 @@ function pushMessage(rows: StoreRows, tx: TransactionRow, m: MessageRow, directi
     import_fee: m.import_fee,
     body_hash: hex(m.body_hash),
     init_state_hash: hexOrNull(m.init_state_hash),
-  });
+  };
+}
+
+/** The message's hash index rows and its body / init state contents. */
+function pushMessageIndexes(rows: StoreRows, tx: TransactionRow, m: MessageRow, direction: 'in' | 'out'): void {
+  const account = addr(tx.account)!;
+  const msgHash = hex(m.msg_hash);
+  const norm = normOf(m, msgHash);
   const txHash = hex(tx.hash);
   rows.message_hashes.push({ hash: msgHash, direction, is_norm: 0, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt, tx_hash: txHash });
   if (norm) rows.message_hashes.push({ hash: norm, direction, is_norm: 1, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt, tx_hash: txHash });

@@ -123,6 +123,7 @@ export async function processMcBatch(
   opts: { codes?: LiteserverCodeFetcher } = {},
 ): Promise<McBatchOutput> {
   const txs = blocks.flatMap((b) => b.transactions);
+  const states = blocks.flatMap((b) => b.account_states);
   const known = await loadKnownEntities(store, txs);
   if (unwritten) {
     // seqnos processed before this one but not written yet: their entities are newer than the store's
@@ -131,21 +132,21 @@ export async function processMcBatch(
   }
   // interfaces and account states of every account the traces this batch may complete name
   const addresses = rowAddresses([...txs, ...asm.continuedBy(txs)]);
-  const context = await loadTraceContext(store, { addresses, states: blocks.flatMap((b) => b.account_states), known });
+  const context = await loadTraceContext(store, { addresses, states, known });
   const batch = assembleBatch(asm, mcSeqno, txs, context);
   const entities = entityEvents(
     txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
-    blocks.flatMap((b) => b.account_states),
+    states,
     known,
   );
   // jetton masters, NFT collections, DNS, multisig, vesting, NFT sales from the changed account states
   const mc = blocks.find((b) => b.id.workchain === -1);
   const lookup = opts.codes ? withFetchedCodes(storeEntityLookup(store), opts.codes, mc ? blockIdExtOf(mc.id) : null) : storeEntityLookup(store);
-  const state = await entityStateRows(blocks.flatMap((b) => b.account_states), lookup);
+  const state = await entityStateRows(states, lookup);
   Object.assign(entities, state.tables);
   const traced = { transactions: [] as Row[], messages: [] as Row[] };
   for (const b of blocks) {
-    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds });
+    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds, tables: 'traced' });
     traced.transactions.push(...rows.transactions);
     traced.messages.push(...rows.messages);
   }
