@@ -70,6 +70,11 @@ store.insertFormatted = (table, body, format, columns) => {
   sql.insert.rows += body.length ? body.split('\n').length - 1 : 0;
   return insertFormatted(table, body, format, columns);
 };
+const insertRows = timed(store.insertRows.bind(store), sql.insert);
+store.insertRows = (table, rows, columns) => {
+  sql.insert.rows += rows.length;
+  return insertRows(table, rows, columns);
+};
 const pool = new LiteserverPool(loadLiteservers({ configPath: join(dir, 'liteserver.json') }), { timeoutMs: 30_000, concurrency: 64 });
 await pool.start();
 const bus = new MemoryBus({ capacity: 4096 });

@@ -59,7 +59,7 @@ async function timeIt<T>(label: string, inputs: T[], fn: (x: T) => Promise<unkno
   return row;
 }
 
-async function fill(store: StoreClient, templates: ReturnType<typeof templatesFromBlocks>, transactions: number, format: InsertFormat, firstCopy: number) {
+async function fill(store: StoreClient, templates: ReturnType<typeof templatesFromBlocks>, transactions: number, format: InsertFormat | 'Native', firstCopy: number) {
   const c0 = process.cpuUsage();
   const r = await fillSyntheticStore(store, templates, { transactions, firstCopy, writer: { format, maxRows: 300_000 } });
   const cpu = cpuSeconds(c0);
@@ -84,7 +84,7 @@ async function main() {
     const a = await fill(store, templates, FORMAT_TX, 'JSONEachRow', 0);
     const b = await fill(store, templates, FORMAT_TX, 'JSONCompactEachRow', a.nextCopy);
     const rest = Math.max(0, TX - a.transactions - b.transactions);
-    const main = await fill(store, templates, rest, 'JSONCompactEachRow', b.nextCopy);
+    const main = await fill(store, templates, rest, 'Native', b.nextCopy);
     const [{ n: total }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
 
     console.log(`\nlookups at ${Number(total).toLocaleString('en')} transactions (FINAL reads, unmerged parts as left by ingestion)`);
@@ -125,6 +125,7 @@ async function main() {
       insert: {
         json_each_row_tx_per_s: Math.round(a.transactions / (a.ms / 1000)),
         json_compact_tx_per_s: Math.round(b.transactions / (b.ms / 1000)),
+        native_tx_per_s: Math.round(main.transactions / (main.ms / 1000)),
         main_tx_per_s: Math.round(main.transactions / (main.ms / 1000)),
         main_rows_per_s: Math.round(main.rows / (main.ms / 1000)),
         main_cpu_s: +main.cpu.toFixed(1),

@@ -19,7 +19,7 @@
 import { Address, Cell } from '@ton/core';
 import type { Logger } from 'pino';
 import type { BlockIdExt } from '../source/index.ts';
-import { encodeJsonLines, type StoreClient } from '../store/index.ts';
+import type { StoreClient } from '../store/index.ts';
 import { decodeAccount, type BlockId } from '../ton/index.ts';
 import { methodIdsOfBoc } from './code-methods.ts';
 
@@ -205,9 +205,9 @@ export class LiteserverCodeFetcher {
     const boc = cell.toBoc().toString('base64');
     const methods = methodIdsOfBoc(boc);
     try {
-      await this.store.insertFormatted('contract_code', encodeJsonLines([{ code_hash: codeHash, code_boc: boc }]), 'JSONEachRow');
+      await this.store.insertRows('contract_code', [{ code_hash: codeHash, code_boc: boc }]);
       // stored unsigned, as the store stage does (the column is UInt32)
-      if (methods) await this.store.insertFormatted('contract_methods', encodeJsonLines([{ code_hash: codeHash, methods: methods.map((m) => m >>> 0) }]), 'JSONEachRow');
+      if (methods) await this.store.insertRows('contract_methods', [{ code_hash: codeHash, methods: methods.map((m) => m >>> 0) }]);
     } catch (err) {
       // the code still serves this process; the store gets it when a block or a later fetch carries it again
       this.log?.warn({ codeHash, err: (err as Error).message }, 'code fetch: writing contract_code failed');

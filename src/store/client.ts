@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { Session } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import type { InsertFormat } from './encode.ts';
+import { encodeNative, type TableSchema } from './native.ts';
+import type { Row } from './rows.ts';
 import { lockDataDir, type DataDirLock } from './lock.ts';
 
 /** Where the store lives: embedded chdb under a data dir, or a ClickHouse server. */
@@ -45,6 +49,12 @@ export interface StoreClient {
   command(sql: string, params?: QueryParams): Promise<void>;
   /** Insert pre-serialized rows: JSONEachRow objects, or JSONCompactEachRow arrays over `columns`. */
   insertFormatted(table: string, body: string, format: InsertFormat, columns?: readonly string[]): Promise<void>;
+  /**
+   * Insert rows as one Native block typed by the table's columns (read once from system.columns): the
+   * fastest path for both engines. Columns are the union of the rows' keys unless given; a column a row
+   * lacks gets null (the column default when not Nullable), as in JSONEachRow.
+   */
+  insertRows(table: string, rows: readonly Row[], columns?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +73,12 @@ const EMBEDDED_INSERT_SETTINGS = { input_format_parallel_parsing: 0, optimize_on
 
 function insertTarget(table: string, columns?: readonly string[]): string {
   return columns?.length ? `${ident(table)} (${columns.map(ident).join(', ')})` : ident(table);
+}
+
+function keysOf(rows: readonly Row[]): string[] {
+  const keys = new Set<string>();
+  for (const r of rows) for (const k in r) keys.add(k);
+  return [...keys];
 }
 
 function ident(name: string): string {
@@ -94,12 +110,17 @@ async function openServer(config: StoreConfig): Promise<StoreClient> {
     database,
     clickhouse_settings: BASE_SETTINGS,
   });
-  return wrap('server', client, `${config.url} database ${database}`, async (table, body, format, columns) => {
-    await client.exec({
+  const read: Reader = async (sql, format, params, settings) => {
+    const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
+    return rs.text();
+  };
+  return wrap('server', client, `${config.url} database ${database}`, read, async (table, body, format, columns) => {
+    const rs = await client.exec({
       query: `INSERT INTO ${insertTarget(table, columns)} FORMAT ${format}`,
       values: Readable.from([body]),
       clickhouse_settings: { optimize_on_insert: 0 },
     });
+    rs.stream.resume();
   });
 }
 
@@ -108,18 +129,48 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
   try {
     const path = join(dataDir, 'clickhouse');
     mkdirSync(path, { recursive: true });
+    // Reads go straight to a chdb session: @clickhouse/client's chdb connection turns every setting into
+    // a `SET` statement run before each query, and its stream plumbing doubled the cost of a point
+    // read (bench/README.md). Sessions on one path share the engine connection, so the base settings
+    // given at connect hold for the client too; per-query settings travel in a SETTINGS clause.
+    const session = new Session(path, { connectionArgs: Object.entries(BASE_SETTINGS).map(([k, v]) => `--${k}=${v}`) });
     const connection = createChdbConnection({ path });
-    const client = createClient({ connection: connection as never, clickhouse_settings: BASE_SETTINGS });
-    // chdb's raw insert hands the bytes to the engine's parser without the client's stream plumbing.
-    const raw = connection.chdb;
+    const client = createClient({ connection: connection as never });
+    const read: Reader = async (sql, format, params, settings) => {
+      const text = withSettingsClause(sql, settings);
+      // Engine errors are chdb's ChdbQueryError, carrying `clickhouseCode` as the server's errors do.
+      const result = params && Object.keys(params).length > 0 ? await session.queryBindAsync(text, params, { format }) : await session.queryAsync(text, { format });
+      return result.text();
+    };
+    // Inserts are staged in a file the engine reads with file(): chdb's inline raw insert takes text
+    // formats only, and parsed the same JSON 3x slower (bench/README.md). The directory is ours alone
+    // (the data dir lock), so leftovers of a crash are removed here.
+    const staging = join(path, 'insert-staging');
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    let seq = 0;
     return wrap(
       'embedded',
       client,
       dataDir,
+      read,
       async (table, body, format, columns) => {
-        await raw.rawInsert({ table: ident(table), values: Buffer.from(body), format, columns: columns?.map(ident), settings: EMBEDDED_INSERT_SETTINGS });
+        const file = join(staging, `${process.pid}-${seq++}.${format}`);
+        await writeFile(file, body);
+        try {
+          await client.command({
+            query: `INSERT INTO ${insertTarget(table, columns)} SELECT * FROM file({file:String}, ${format})`,
+            query_params: { file },
+            clickhouse_settings: EMBEDDED_INSERT_SETTINGS,
+          });
+        } finally {
+          await unlink(file).catch(() => undefined);
+        }
       },
-      () => lock.release(),
+      () => {
+        session.close();
+        lock.release();
+      },
     );
   } catch (err) {
     lock.release();
@@ -127,32 +178,79 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
   }
 }
 
+/** Runs a SELECT and returns its result text in `format`. */
+type Reader = (sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) => Promise<string>;
+
+/** Per-query settings as a trailing SETTINGS clause (values are numbers, booleans or plain words). */
+export function withSettingsClause(sql: string, settings?: Record<string, unknown>): string {
+  const entries = Object.entries(settings ?? {}).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return sql;
+  const list = entries.map(([k, v]) => {
+    const value = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+    if (typeof value === 'number' && Number.isFinite(value)) return `${ident(k)} = ${value}`;
+    if (typeof value === 'string' && /^[A-Za-z0-9_.]+$/.test(value)) return `${ident(k)} = '${value}'`;
+    throw new Error(`setting ${k}: unsupported value ${JSON.stringify(v)}`);
+  });
+  return `${sql.replace(/[\s;]+$/, '')}\nSETTINGS ${list.join(', ')}`;
+}
+
 function wrap(
   kind: 'embedded' | 'server',
   client: ClickHouseClient,
   location: string,
-  insertFormatted: (table: string, body: string, format: InsertFormat, columns?: readonly string[]) => Promise<void>,
+  read: Reader,
+  send: (table: string, body: string | Buffer, format: InsertFormat | 'Native', columns?: readonly string[]) => Promise<void>,
   onClose?: () => void,
 ): StoreClient {
   let closed = false;
+  const schemas = new Map<string, TableSchema>();
+  async function schemaOf(table: string, refresh = false): Promise<TableSchema> {
+    let schema = refresh ? undefined : schemas.get(table);
+    if (!schema) {
+      const rs = await client.query({
+        query: `SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = {table:String} AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`,
+        query_params: { table },
+        format: 'JSONEachRow',
+      });
+      const cols = (await rs.json()) as { name: string; type: string }[];
+      if (cols.length === 0) throw new Error(`table ${table} does not exist`);
+      schema = new Map(cols.map((c) => [c.name, c.type]));
+      schemas.set(table, schema);
+    }
+    return schema;
+  }
   return {
     kind,
     client,
     location,
     async query<T>(sql: string, params?: QueryParams, settings?: Record<string, unknown>) {
-      const rs = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings as never });
-      return (await rs.json()) as T[];
+      const text = await read(sql, 'JSONEachRow', params, settings);
+      const rows: T[] = [];
+      let start = 0;
+      for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+        if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
+      }
+      if (start < text.length && text.slice(start).trim()) rows.push(JSON.parse(text.slice(start)) as T);
+      return rows;
     },
-    async queryText(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) {
-      const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
-      return rs.text();
+    queryText(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) {
+      return read(sql, format, params, settings);
     },
     async command(sql: string, params?: QueryParams) {
       await client.command({ query: sql, query_params: params });
     },
     async insertFormatted(table: string, body: string, format: InsertFormat, columns?: readonly string[]) {
       if (body.length === 0) return;
-      await insertFormatted(table, body, format, columns);
+      await send(table, body, format, columns);
+    },
+    async insertRows(table: string, rows: readonly Row[], columns?: readonly string[]) {
+      if (rows.length === 0) return;
+      let schema = await schemaOf(table);
+      const cols = columns ?? keysOf(rows);
+      // A migration applied since the schema was read (a long-running process) adds columns.
+      if (cols.some((c) => !schema.has(c))) schema = await schemaOf(table, true);
+      const block = encodeNative(rows, schema, table, cols);
+      await send(table, block.body, 'Native', block.columns);
     },
     async close() {
       if (closed) return;

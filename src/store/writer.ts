@@ -1,6 +1,7 @@
 import type { DecodedBlock } from '../ton/block/types.ts';
 import type { StoreClient } from './client.ts';
 import { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
+import { RowEncodeError } from './native.ts';
 import { appendBlockRows, BLOCK_TABLES, emptyRows, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 
 export interface WriterOptions {
@@ -13,8 +14,8 @@ export interface WriterOptions {
   /** Attempts per insert before the writer fails. Default 6 (backoff 100 ms doubling, max 5 s). */
   attempts?: number;
   backoffMs?: number;
-  /** Wire format of inserts (default JSONCompactEachRow: measured faster, see bench/store.ts). */
-  format?: InsertFormat;
+  /** Wire format of inserts: Native (default, measured fastest, see bench/README.md) or a JSON text format. */
+  format?: InsertFormat | 'Native';
   /** Called after each batch is fully written. */
   onFlush?: (stats: FlushStats) => void;
 }
@@ -72,7 +73,7 @@ export class StoreWriter {
       maxQueuedBatches: opts.maxQueuedBatches ?? 2,
       attempts: opts.attempts ?? 6,
       backoffMs: opts.backoffMs ?? 100,
-      format: opts.format ?? 'JSONCompactEachRow',
+      format: opts.format ?? 'Native',
       onFlush: opts.onFlush,
     };
   }
@@ -184,11 +185,14 @@ export class StoreWriter {
 
   private async insert(table: BlockTable, rows: Row[]): Promise<void> {
     if (rows.length === 0) return;
-    const { body, columns } = this.opts.format === 'JSONEachRow' ? { body: encodeJsonLines(rows), columns: undefined } : encodeCompact(rows);
+    const format = this.opts.format;
+    const text = format === 'Native' ? null : format === 'JSONEachRow' ? { body: encodeJsonLines(rows), columns: undefined } : encodeCompact(rows);
     let delay = this.opts.backoffMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.store.insertFormatted(table, body, this.opts.format, columns);
+        // blockToRows rows of one table share their keys: the first row names the columns.
+        if (text === null) await this.store.insertRows(table, rows, Object.keys(rows[0]));
+        else await this.store.insertFormatted(table, text.body, format as InsertFormat, text.columns);
         return;
       } catch (err) {
         const transient = isTransient(err);
@@ -211,6 +215,7 @@ export class StoreWriter {
 const TRANSIENT_CODES = new Set([159, 164, 202, 209, 210, 241, 242, 252, 285, 319, 425, 439, 999, 1000]);
 
 function isTransient(err: unknown): boolean {
+  if (err instanceof RowEncodeError) return false;
   const code = (err as { code?: unknown; clickhouseCode?: unknown })?.code;
   const n = Number(typeof code === 'string' && /^\d+$/.test(code) ? code : (err as { clickhouseCode?: unknown })?.clickhouseCode);
   return Number.isFinite(n) && n > 0 ? TRANSIENT_CODES.has(n) : true;

@@ -7,7 +7,7 @@
 import { classifyTrace } from '../actions/classify.ts';
 import type { ActionRow } from '../actions/model.ts';
 import type { Row, StoreClient } from '../store/index.ts';
-import { blockToRows, encodeJsonLines } from '../store/index.ts';
+import { blockToRows } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver-codes.ts';
@@ -57,7 +57,7 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
 }
 
 async function insertRows(store: StoreClient, table: string, rows: Row[]): Promise<void> {
-  if (rows.length) await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
+  await store.insertRows(table, rows);
 }
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
