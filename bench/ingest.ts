@@ -94,6 +94,11 @@ await h.stop();
 await bus.close();
 await pool.close();
 const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL');
+// the engine's own counters: what its threads spent the run on (merges, reads, inserts)
+const events = await store.query<{ event: string; value: string }>(
+  `SELECT event, value FROM system.events WHERE event IN ('Merge', 'MergedRows', 'MergeTotalMilliseconds', 'SelectedRows', 'SelectedParts',
+     'InsertedRows', 'InsertQuery', 'SelectQuery', 'OSCPUVirtualTimeMicroseconds', 'UserTimeMicroseconds') ORDER BY event`,
+);
 await store.close();
 server.kill('SIGTERM');
 await once(server, 'exit');
@@ -111,5 +116,6 @@ console.log(
 );
 if (process.env.BENCH_SQL_DETAIL) {
   for (const [k, v] of [...byQuery].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`  ${(v.ms / 1000).toFixed(2).padStart(6)} s ${String(v.n).padStart(5)}x  ${k}`);
+  console.log(`  engine counters: ${events.map((e) => `${e.event} ${Number(e.value).toLocaleString('en')}`).join(', ')}`);
 }
 console.log(`indexer process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${(stats.txStored / ((cpu.user + cpu.system) / 1e6)).toFixed(0)} tx per CPU-second; chdb's engine threads included)`);

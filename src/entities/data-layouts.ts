@@ -4,6 +4,7 @@
  * Refs may be pruned (a block's state_update prunes unchanged subtrees): only the root cell's bits are read.
  */
 import { Cell, type Slice } from '@ton/core';
+import '../format/ton-core-sha256.ts'; // native SHA-256 under @ton/core's cell hashing
 import { loadAddr } from '../actions/toolkit/cells.ts';
 
 export interface JettonWalletData {

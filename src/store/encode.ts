@@ -1,6 +1,6 @@
 import type { Row } from './rows.ts';
 
-/** Insert formats the writer can produce (both understood by chdb's raw insert and the server). */
+/** Text insert formats the writer can produce (the default is Native, see native.ts). */
 export type InsertFormat = 'JSONEachRow' | 'JSONCompactEachRow';
 
 /**

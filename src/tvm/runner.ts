@@ -4,6 +4,7 @@
  */
 import { Address, beginCell, Cell, Dictionary, parseTuple, type TupleItem } from '@ton/core';
 import { Executor } from '@ton/sandbox';
+import '../format/ton-core-sha256.ts'; // native SHA-256 under @ton/core's cell hashing
 import { methodIdOf } from './method-id.ts';
 
 let executorPromise: Promise<Executor> | null = null;

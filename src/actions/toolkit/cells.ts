@@ -1,5 +1,6 @@
 /** Small helpers over @ton/core cells for the message body parsers. */
 import { Address, Cell, type Slice } from '@ton/core';
+import '../../format/ton-core-sha256.ts'; // native SHA-256 under @ton/core's cell hashing
 
 /** Raw upper-case form `wc:HEX` of an internal address (API v3 style). */
 export function rawAddr(a: Address | null | undefined): string | null {
