@@ -71,7 +71,7 @@ export function entityEvents(txs: readonly BatchTx[], states: readonly AccountSt
   const items = new Map<string, { index: bigint; collection: string | null }>(known.nftItems);
 
   for (const st of states) {
-    if (st.account_status !== 'active') continue;
+    if (st.account_status !== 'active' || !(cand.jetton.has(st.account) || cand.nft.has(st.account))) continue;
     const data = cellOf(st.data_root_boc);
     if (!data) continue;
     const jw: JettonWalletData | null = cand.jetton.has(st.account) ? parseJettonWalletData(data) : null;

@@ -32,6 +32,9 @@ import type { StoreClient } from '../store/index.ts';
 import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
 
 /** An account's latest state as the pipeline knows it. */
+
+/** Interfaces whose account data the context reads (jetton wallet, NFT item kinds). */
+const DATA_READ_INTERFACES: ReadonlySet<Interface> = new Set<Interface>(['jetton_wallet', 'telemint', 'dns_item', 'nft_item']);
 export interface AccountSnapshot {
   status: string;
   balance: bigint;
@@ -285,8 +288,11 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
     const codeHash = st?.codeHash ?? null;
     let ifaces: Interface[] = [];
     if (codeHash && !isWalletCodeHash(codeHash)) ifaces = detectInterfaces(codeHash, src.codes.get(codeHash) ?? codes.get(codeHash) ?? null);
-    const data = st?.status === 'active' ? cellOf(st.dataBoc) : null;
     const sale = src.sales.get(a);
+    // The data cell is parsed only for an account that may be a jetton wallet or an NFT item: most trace
+    // accounts are wallets, and parsing every state's data was a visible share of the stage's time.
+    const mayReadData = jettonCand.has(a) || nftCand.has(a) || sale?.type === 'telemint' || ifaces.some((i) => DATA_READ_INTERFACES.has(i));
+    const data = mayReadData && st?.status === 'active' ? cellOf(st.dataBoc) : null;
 
     // the state, when it reads as one, is at least as new as the store's row (balance); owner / jetton never change
     let jw: KnownJettonWallet | undefined;
