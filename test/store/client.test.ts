@@ -1,41 +1,29 @@
 // The embedded read path (a chdb session beside the client's connection): per-query settings, engine
 // error codes and 64-bit values behave as through @clickhouse/client.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TupleParam } from '@clickhouse/client';
 import { Db } from '../../src/api/v3/db.ts';
 import { ApiError } from '../../src/api/errors.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
 import { withSettingsClause } from '../../src/store/client.ts';
-
-const dir = mkdtempSync(join(tmpdir(), 'tg-store-client-'));
+import { tempStore } from './helpers.ts';
 
 describe('embedded store client reads', () => {
-  let store: StoreClient;
-  beforeAll(async () => {
-    store = await openStore({ dataDir: dir });
-  });
-  afterAll(async () => {
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ref = tempStore('tg-store-client-');
 
   it('per-query settings hold for that query only: a timeout is ClickHouse error 159, and Db maps it to 504', async () => {
     const slow = 'SELECT count() FROM numbers(100000000000) WHERE cityHash64(number) = 7';
-    const err = await store.query(slow, undefined, { max_execution_time: 0.05, timeout_overflow_mode: 'throw' }).catch((e: unknown) => e);
+    const err = await ref.store.query(slow, undefined, { max_execution_time: 0.05, timeout_overflow_mode: 'throw' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ clickhouseCode: 159 });
-    const api = await new Db(store, 50).q(slow).catch((e: unknown) => e);
+    const api = await new Db(ref.store, 50).q(slow).catch((e: unknown) => e);
     expect(api).toBeInstanceOf(ApiError);
     expect(api).toMatchObject({ status: 504 });
     // the next query has no limit left over from the last one
-    const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM numbers(20000000) WHERE cityHash64(number) % 3 = 0');
+    const [{ n }] = await ref.store.query<{ n: string }>('SELECT count() AS n FROM numbers(20000000) WHERE cityHash64(number) % 3 = 0');
     expect(Number(n)).toBeGreaterThan(6_000_000);
   });
 
   it('64-bit and 128-bit values come back as strings; params bind arrays, tuples and big integers', async () => {
-    const rows = await store.query<Record<string, unknown>>(
+    const rows = await ref.store.query<Record<string, unknown>>(
       'SELECT toUInt64({a:UInt64}) AS u64, toUInt128({b:UInt128}) AS u128, {c:Array(String)} AS arr, {d:Array(Tuple(Int32, UInt64))} AS tup',
       { a: '18446744073709551615', b: '340282366920938463463374607431768211455', c: ["it's", 'b'], d: [new TupleParam([-1, 9223372036854775808n])] },
     );

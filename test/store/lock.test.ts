@@ -2,44 +2,37 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations, openStore, type StoreClient } from '../../src/store/index.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadMigrations, openStore } from '../../src/store/index.ts';
+import { tempStore } from './helpers.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'tg-store-lock-'));
 
 function cli(...args: string[]) {
   return spawnSync(process.execPath, [join(ROOT, 'bin/ton-gateway.js'), ...args], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, CLICKHOUSE_URL: '' } });
 }
 
 describe('data directory lock', { timeout: 300_000 }, () => {
-  let store: StoreClient;
-  beforeAll(async () => {
-    store = await openStore({ dataDir: dir });
-  });
-  afterAll(async () => {
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ref = tempStore('tg-store-lock-');
 
   it('writes our pid into DIR/store.lock', () => {
-    expect(readFileSync(join(dir, 'store.lock'), 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(join(ref.dir, 'store.lock'), 'utf8')).toBe(String(process.pid));
   });
 
   it('a second process on the same dir gets "data directory DIR in use by pid N", not a crash', () => {
-    const r = cli('sql', 'SELECT 1', '--data', dir);
+    const r = cli('sql', 'SELECT 1', '--data', ref.dir);
     expect(r.status).toBe(1);
-    expect(r.stderr.trim()).toBe(`ton-gateway sql: data directory ${dir} in use by pid ${process.pid}`);
+    expect(r.stderr.trim()).toBe(`ton-gateway sql: data directory ${ref.dir} in use by pid ${process.pid}`);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
   it('the same process may open the dir again (one engine per process)', async () => {
-    const again = await openStore({ dataDir: dir, migrate: false });
+    const again = await openStore({ dataDir: ref.dir, migrate: false });
     const [row] = await again.query<{ n: string }>('SELECT count() AS n FROM schema_migrations FINAL');
     expect(Number(row.n)).toBe(loadMigrations().length);
     await again.close();
     // closing the inner handle keeps the lock for the outer one
-    expect(existsSync(join(dir, 'store.lock'))).toBe(true);
+    expect(existsSync(join(ref.dir, 'store.lock'))).toBe(true);
   });
 });
 

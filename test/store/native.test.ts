@@ -1,36 +1,25 @@
 // The Native encoder against the engine itself: the same rows inserted as Native and as JSONEachRow
 // (ClickHouse's own parser) must read back identically, for every table of every fixture block and
 // for the edge values of each column type the schema uses.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOCK_TABLES, blockToRows, encodeJsonLines, openStore, type Row, type StoreClient } from '../../src/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { BLOCK_TABLES, blockToRows, encodeJsonLines, type Row } from '../../src/store/index.ts';
 import { encodeNative, parseType, RowEncodeError } from '../../src/store/native.ts';
+import { tempStore } from './helpers.ts';
 import { decodedFixtures } from './suite.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-store-native-'));
-
 describe('Native insert', () => {
-  let store: StoreClient;
-  beforeAll(async () => {
-    store = await openStore({ dataDir: dir });
-  });
-  afterAll(async () => {
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ref = tempStore('tg-store-native-');
 
   /** Inserts `rows` into two copies of `like`, Native and JSONEachRow; returns both tables' rows, sorted. */
   async function both(like: string, rows: Row[], tag: string): Promise<[unknown[], unknown[]]> {
     const a = `${tag}_native`;
     const b = `${tag}_json`;
-    for (const t of [a, b]) await store.command(`CREATE TABLE ${t} AS ${like} ENGINE = MergeTree ORDER BY tuple()`);
-    await store.insertRows(a, rows);
-    await store.insertFormatted(b, encodeJsonLines(rows), 'JSONEachRow');
+    for (const t of [a, b]) await ref.store.command(`CREATE TABLE ${t} AS ${like} ENGINE = MergeTree ORDER BY tuple()`);
+    await ref.store.insertRows(a, rows);
+    await ref.store.insertFormatted(b, encodeJsonLines(rows), 'JSONEachRow');
     // ingested_at defaults to the insert time: the one column that differs by construction
     const read = async (t: string) =>
-      (await store.query<Row>(`SELECT * FROM ${t} ORDER BY toString(tuple(*))`)).map(({ ingested_at: _, ...r }) => r);
+      (await ref.store.query<Row>(`SELECT * FROM ${t} ORDER BY toString(tuple(*))`)).map(({ ingested_at: _, ...r }) => r);
     return [await read(a), await read(b)];
   }
 
@@ -52,7 +41,7 @@ describe('Native insert', () => {
   });
 
   it('edge values of each type: extremes, nulls, enums, maps, tuples, non-ASCII and long strings', async () => {
-    await store.command(`CREATE TABLE edge (
+    await ref.store.command(`CREATE TABLE edge (
       u8 UInt8, u16 UInt16, u32 UInt32, u64 UInt64, u128 UInt128, u256 UInt256,
       i8 Int8, i32 Int32, i64 Int64, b Bool, f Float64,
       s String, ns Nullable(String), fs FixedString(4), nfs Nullable(FixedString(4)), lc LowCardinality(String),

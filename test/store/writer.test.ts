@@ -1,35 +1,26 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockToRows, getCheckpoint, openStore, setCheckpoint, StoreWriter, tableCounts, type FlushStats, type StoreClient } from '../../src/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, tableCounts, type FlushStats } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
-import { FIXTURES } from './helpers.ts';
+import { FIXTURES, tempStore } from './helpers.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-store-writer-'));
 const block = (rel: string) => decodeBlock(readFileSync(join(FIXTURES, 'blocks', rel)));
 
 describe('StoreWriter', () => {
-  let store: StoreClient;
-  beforeAll(async () => {
-    store = await openStore({ dataDir: dir });
-  });
-  afterAll(async () => {
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ref = tempStore('tg-store-writer-');
 
   it('splits into bounded batches, keeps at most maxQueuedBatches waiting, writes everything', async () => {
     const blocks = ['mainnet/mainnet-wc0-8000000000000000-40484416.boc', 'mainnet/mainnet-wc0-8000000000000000-40484438.boc', 'mainnet/mainnet-mc-17734191.boc'].map(block);
     const flushes: FlushStats[] = [];
-    const writer = new StoreWriter(store, { maxRows: 2000, maxQueuedBatches: 1, onFlush: (s) => flushes.push(s) });
+    const writer = new StoreWriter(ref.store, { maxRows: 2000, maxQueuedBatches: 1, onFlush: (s) => flushes.push(s) });
     for (const b of blocks) await writer.writeBlock(b, { mcSeqno: 1 });
     await writer.flush();
     // 479 + 510 transactions with their messages: several batches, each under ~2000 rows + one block
     expect(flushes.length).toBeGreaterThanOrEqual(3);
     expect(flushes.reduce((n, f) => n + f.blocks, 0)).toBe(3);
     expect(flushes.reduce((n, f) => n + f.transactions, 0)).toBe(479 + 510 + 6);
-    const counts = await tableCounts(store, ['transactions', 'blocks', 'ingested_blocks']);
+    const counts = await tableCounts(ref.store, ['transactions', 'blocks', 'ingested_blocks']);
     expect(counts).toEqual({ transactions: 995, blocks: 3, ingested_blocks: 3 });
   });
 
@@ -37,30 +28,30 @@ describe('StoreWriter', () => {
     const b = block('mainnet/mainnet-wc0-8000000000000000-34703989.boc');
     const rows = blockToRows(b, { mcSeqno: 2 });
     rows.transactions[0] = { ...rows.transactions[0], orig_status: 'bogus' };
-    const writer = new StoreWriter(store, { attempts: 2, backoffMs: 10 });
+    const writer = new StoreWriter(ref.store, { attempts: 2, backoffMs: 10 });
     await writer.writeRows(rows);
     await expect(writer.flush()).rejects.toThrow(/^insert into transactions failed: .*bogus/);
-    const [marker] = await store.query<{ n: string }>(
+    const [marker] = await ref.store.query<{ n: string }>(
       'SELECT count() AS n FROM ingested_blocks FINAL WHERE seqno = {s:UInt32} AND root_hash = {h:FixedString(64)}',
       { s: b.id.seqno, h: b.id.root_hash },
     );
     expect(marker.n).toBe('0');
-    const [blk] = await store.query<{ n: string }>('SELECT count() AS n FROM blocks FINAL WHERE seqno = {s:UInt32}', { s: b.id.seqno });
+    const [blk] = await ref.store.query<{ n: string }>('SELECT count() AS n FROM blocks FINAL WHERE seqno = {s:UInt32}', { s: b.id.seqno });
     expect(blk.n).toBe('0');
     // the writer stays failed: later writes are refused with the same error
     await expect(writer.writeRows(blockToRows(b))).rejects.toThrow(/insert into transactions failed/);
     // rewriting the block correctly afterwards completes it (the partial rows are simply replaced)
-    const ok = new StoreWriter(store);
+    const ok = new StoreWriter(ref.store);
     await ok.writeBlock(b, { mcSeqno: 2 });
     await ok.flush();
-    const [done] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL WHERE block_seqno = {s:UInt32}', { s: b.id.seqno });
+    const [done] = await ref.store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL WHERE block_seqno = {s:UInt32}', { s: b.id.seqno });
     expect(Number(done.n)).toBe(b.transactions.length);
   });
 
   it('checkpoints: the latest value wins', async () => {
-    expect(await getCheckpoint(store, 'ingest')).toBeNull();
-    await setCheckpoint(store, 'ingest', 10);
-    await setCheckpoint(store, 'ingest', 11);
-    expect(await getCheckpoint(store, 'ingest')).toBe(11);
+    expect(await getCheckpoint(ref.store, 'ingest')).toBeNull();
+    await setCheckpoint(ref.store, 'ingest', 10);
+    await setCheckpoint(ref.store, 'ingest', 11);
+    expect(await getCheckpoint(ref.store, 'ingest')).toBe(11);
   });
 });
