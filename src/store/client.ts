@@ -194,6 +194,17 @@ export function withSettingsClause(sql: string, settings?: Record<string, unknow
   return `${sql.replace(/[\s;]+$/, '')}\nSETTINGS ${list.join(', ')}`;
 }
 
+/** JSONEachRow text -> rows. */
+function jsonLines<T>(text: string): T[] {
+  const rows: T[] = [];
+  let start = 0;
+  for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+    if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
+  }
+  if (start < text.length && text.slice(start).trim()) rows.push(JSON.parse(text.slice(start)) as T);
+  return rows;
+}
+
 function wrap(
   kind: 'embedded' | 'server',
   client: ClickHouseClient,
@@ -207,12 +218,13 @@ function wrap(
   async function schemaOf(table: string, refresh = false): Promise<TableSchema> {
     let schema = refresh ? undefined : schemas.get(table);
     if (!schema) {
-      const rs = await client.query({
-        query: `SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = {table:String} AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`,
-        query_params: { table },
-        format: 'JSONEachRow',
-      });
-      const cols = (await rs.json()) as { name: string; type: string }[];
+      const cols = jsonLines<{ name: string; type: string }>(
+        await read(
+          `SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = {table:String} AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`,
+          'JSONEachRow',
+          { table },
+        ),
+      );
       if (cols.length === 0) throw new Error(`table ${table} does not exist`);
       schema = new Map(cols.map((c) => [c.name, c.type]));
       schemas.set(table, schema);
@@ -224,14 +236,7 @@ function wrap(
     client,
     location,
     async query<T>(sql: string, params?: QueryParams, settings?: Record<string, unknown>) {
-      const text = await read(sql, 'JSONEachRow', params, settings);
-      const rows: T[] = [];
-      let start = 0;
-      for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
-        if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
-      }
-      if (start < text.length && text.slice(start).trim()) rows.push(JSON.parse(text.slice(start)) as T);
-      return rows;
+      return jsonLines<T>(await read(sql, 'JSONEachRow', params, settings));
     },
     queryText(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) {
       return read(sql, format, params, settings);
