@@ -1,9 +1,19 @@
 /**
  * Validator set (config param 34) and block signature writers (crypto/block/block.tlb, ton-blockchain/ton).
  */
-import { beginCell, convertToMerkleProof, Dictionary, type Builder, type Cell } from '@ton/core';
+import { beginCell, convertToMerkleProof, Dictionary, type Builder, type Cell, type DictionaryValue } from '@ton/core';
 import { storeShardIdent } from './common.ts';
 import { prunedBranch } from './merkle.ts';
+
+/** Dictionary values the devnet only writes. */
+function writeOnly<V>(serialize: (v: V, b: Builder) => void): DictionaryValue<V> {
+  return {
+    serialize,
+    parse: () => {
+      throw new Error('write only');
+    },
+  };
+}
 
 export interface ValidatorEntry {
   publicKey: Buffer;
@@ -17,14 +27,12 @@ export interface ValidatorEntry {
  *   total_weight:uint64 list:(HashmapE 16 ValidatorDescr) = ValidatorSet;
  */
 export function validatorSetCell(v: { utimeSince: number; utimeUntil: number; main: number; list: ValidatorEntry[] }): Cell {
-  const dict = Dictionary.empty(Dictionary.Keys.Uint(16), {
-    serialize: (e: ValidatorEntry, b: Builder) => {
+  const dict = Dictionary.empty(
+    Dictionary.Keys.Uint(16),
+    writeOnly((e: ValidatorEntry, b: Builder) => {
       b.storeUint(0x53, 8).storeUint(0x8e81278a, 32).storeBuffer(e.publicKey, 32).storeUint(e.weight, 64);
-    },
-    parse: () => {
-      throw new Error('write only');
-    },
-  });
+    }),
+  );
   v.list.forEach((e, i) => dict.set(i, e));
   const total = v.list.reduce((t, e) => t + e.weight, 0n);
   return beginCell()
@@ -52,14 +60,12 @@ export interface SignaturePair {
  * ed25519_signature#5 R:bits256 s:bits256 = CryptoSignatureSimple;
  */
 export function blockSignaturesCell(s: { validatorListHashShort: number; catchainSeqno: number; weight: bigint; signatures: SignaturePair[] }): Cell {
-  const dict = Dictionary.empty(Dictionary.Keys.Uint(16), {
-    serialize: (p: SignaturePair, b: Builder) => {
+  const dict = Dictionary.empty(
+    Dictionary.Keys.Uint(16),
+    writeOnly((p: SignaturePair, b: Builder) => {
       b.storeBuffer(p.nodeIdShort, 32).storeUint(5, 4).storeBuffer(p.signature, 64);
-    },
-    parse: () => {
-      throw new Error('write only');
-    },
-  });
+    }),
+  );
   s.signatures.forEach((p, i) => dict.set(i, p));
   return beginCell()
     .storeUint(0x11, 8)
