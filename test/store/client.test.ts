@@ -5,7 +5,7 @@ import { TupleParam } from '@clickhouse/client';
 import { Db } from '../../src/api/v3/db.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import { withSettingsClause } from '../../src/store/client.ts';
-import { tempStore } from './helpers.ts';
+import { tempStore } from '../helpers/store.ts';
 
 describe('embedded store client reads', () => {
   const ref = tempStore('tg-store-client-');

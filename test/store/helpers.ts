@@ -1,9 +1,6 @@
 // Shared imports and fixture helpers of the store suites (tests read only test/fixtures/).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
 
 export { loadMigrations, migrate, openClient, openStore, type StoreClient } from '../../src/store/index.ts';
 export { splitStatements as splitStatementsForTest } from '../../src/store/migrate.ts';
@@ -48,20 +45,4 @@ export interface TxIndexEntry {
 
 export function txIndex(): TxIndexEntry[] {
   return JSON.parse(readFileSync(join(FIXTURES, 'blocks/tx-index.json'), 'utf8')) as TxIndexEntry[];
-}
-
-/**
- * A fresh migrated chdb store in a temp dir for the enclosing describe block: opened before its tests,
- * closed and removed after. Read `ref.store` inside tests (it is set once beforeAll ran).
- */
-export function tempStore(prefix: string): { readonly dir: string; readonly store: StoreClient } {
-  const ref = { dir: mkdtempSync(join(tmpdir(), prefix)), store: undefined as unknown as StoreClient };
-  beforeAll(async () => {
-    ref.store = await openStore({ dataDir: ref.dir });
-  });
-  afterAll(async () => {
-    await ref.store?.close();
-    rmSync(ref.dir, { recursive: true, force: true });
-  });
-  return ref;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMigrations, openStore } from '../../src/store/index.ts';
-import { tempStore } from './helpers.ts';
+import { tempStore } from '../helpers/store.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

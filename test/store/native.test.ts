@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_TABLES, blockToRows, encodeJsonLines, type Row } from '../../src/store/index.ts';
 import { encodeNative, parseType, RowEncodeError } from '../../src/store/native.ts';
-import { tempStore } from './helpers.ts';
+import { tempStore } from '../helpers/store.ts';
 import { decodedFixtures } from './suite.ts';
 
 describe('Native insert', () => {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, tableCounts, type FlushStats } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
-import { FIXTURES, tempStore } from './helpers.ts';
+import { tempStore } from '../helpers/store.ts';
+import { FIXTURES } from './helpers.ts';
 
 const block = (rel: string) => decodeBlock(readFileSync(join(FIXTURES, 'blocks', rel)));
 

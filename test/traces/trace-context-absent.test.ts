@@ -1,12 +1,10 @@
 // The trace context's memory of addresses without entity rows (trace-context.ts `Absent`): it saves the queries for
 // plain accounts, and never hides a row that appears after the account changes, even while that row is unwritten.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeJsonLines, openStore, type StoreClient } from '../../src/store/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeJsonLines, type StoreClient } from '../../src/store/index.ts';
 import type { AccountStateRow } from '../../src/ton/index.ts';
 import { loadTraceContext } from '../../src/traces/trace-context.ts';
+import { tempStore } from '../helpers/store.ts';
 
 const X = '0:' + '1A'.repeat(32);
 const Y = '0:' + '2B'.repeat(32);
@@ -21,22 +19,17 @@ function state(account: string, lt: bigint): AccountStateRow {
 }
 
 describe('trace context: addresses known to have no entity rows', () => {
-  let dir: string;
+  const ref = tempStore('tg-absent-');
   let store: StoreClient;
   const asked: string[] = [];
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tg-absent-'));
-    store = await openStore({ dataDir: dir });
+  beforeAll(() => {
+    store = ref.store;
     const query = store.query.bind(store);
     store.query = ((sql: string, ...rest: unknown[]) => {
       const m = /FROM (jetton_wallets|nft_items|nft_sales)/.exec(sql);
       if (m) asked.push(m[1]);
       return (query as (...a: unknown[]) => Promise<unknown[]>)(sql, ...rest);
     }) as typeof store.query;
-  });
-  afterAll(async () => {
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const load = (addresses: string[], states: AccountStateRow[] = []) => loadTraceContext(store, { addresses: new Set(addresses), states });

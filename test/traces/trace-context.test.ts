@@ -6,21 +6,21 @@
 //   queries and the actions are checked against the cases' expected results (toncenter's YAML);
 // - real blocks through processMcBatch on chdb: jetton transfers get their owner and jetton from the block's own
 //   account data, checked with an independent @ton/core reader of the block's Merkle state update.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell, loadMessage, loadShardAccount, loadTransaction, type Slice } from '@ton/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
 import type { Block } from '../../src/actions/core.ts';
 import { checkEntry, Mismatch } from '../../src/actions/conformance/check.ts';
 import { comparableRow, loadCases, traceFile, type ConformanceCase } from '../../src/actions/conformance/runner.ts';
 import type { ActionRow, Trace } from '../../src/actions/model.ts';
-import { encodeJsonLines, openStore, type Row, type StoreClient } from '../../src/store/index.ts';
+import { encodeJsonLines, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { assembleBatch, processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { tempStore } from '../helpers/store.ts';
 import { bodyAddresses, emptyTraceContext, loadTraceContext, traceAddresses, traceContext } from '../../src/traces/trace-context.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
@@ -99,21 +99,16 @@ const show = (rows: ActionRow[]) => JSON.stringify(rows.map(comparableRow), (_k,
 describe('toncenter classifier cases through the pipeline context (chdb)', () => {
   const cases = loadCases(TC_DIR);
   const docs = new Map<string, J>();
-  let dir: string;
+  const ref = tempStore('tg-trace-context-');
   let store: StoreClient;
 
   beforeAll(async () => {
     for (const c of cases) docs.set(c.traceId, json(readFileSync(traceFile(TC_DIR, c.traceId), 'utf8')));
-    dir = mkdtempSync(join(tmpdir(), 'tg-trace-context-'));
-    store = await openStore({ dataDir: dir });
+    store = ref.store;
     const all: Record<string, Row[]> = {};
     for (const doc of docs.values()) for (const [t, rows] of Object.entries(storeRowsOf(doc))) (all[t] ??= []).push(...rows);
     for (const [t, rows] of Object.entries(all)) await insert(store, t, rows);
   }, 120_000);
-  afterAll(async () => {
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   /** The trace as the pipeline would classify it: the JSON's transactions, the context from the store. */
   async function pipelineTrace(c: ConformanceCase): Promise<Trace> {
@@ -269,17 +264,12 @@ function transferAmount(block: Cell, txHash: string): bigint {
 }
 
 describe('processMcBatch over a real block (chdb): jetton transfers get owner and jetton from the block', () => {
-  let dir: string;
+  const ref = tempStore('tg-trace-context-block-');
   let store: StoreClient;
   let decoded: DecodedBlock;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tg-trace-context-block-'));
-    store = await openStore({ dataDir: dir });
+  beforeAll(() => {
+    store = ref.store;
     decoded = decodeBlock(blockBytes());
-  }, 60_000);
-  afterAll(async () => {
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('classifies jetton_transfer with the sending wallet’s owner and master, as its data in the block says', async () => {
@@ -311,15 +301,10 @@ describe('processMcBatch over a real block (chdb): jetton transfers get owner an
 });
 
 describe('processMcBatch over real blocks (chdb): NFT transfers get the item’s collection and index from the block', () => {
-  let dir: string;
+  const ref = tempStore('tg-trace-context-nft-');
   let store: StoreClient;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tg-trace-context-nft-'));
-    store = await openStore({ dataDir: dir });
-  }, 60_000);
-  afterAll(async () => {
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    store = ref.store;
   });
 
   it('TEP-62 items (index:uint64) and a .ton DNS item (index:uint256, dns-contract)', async () => {
@@ -355,15 +340,10 @@ describe('processMcBatch over real blocks (chdb): NFT transfers get the item’s
 });
 
 describe('a jetton transfer trace cut across two masterchain batches (chdb)', () => {
-  let dir: string;
+  const ref = tempStore('tg-trace-context-cut-');
   let store: StoreClient;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tg-trace-context-cut-'));
-    store = await openStore({ dataDir: dir });
-  }, 60_000);
-  afterAll(async () => {
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    store = ref.store;
   });
 
   it('gets the context of the accounts the first batch saw: from the open trace and the states folded before', async () => {
