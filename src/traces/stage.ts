@@ -56,17 +56,13 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
   return { traceIds, tables, traces, actions };
 }
 
-async function insertRows(store: StoreClient, table: string, rows: Row[]): Promise<void> {
-  await store.insertRows(table, rows);
-}
-
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
 export async function writeTraceTables(store: StoreClient, tables: TraceTables): Promise<void> {
-  for (const t of TRACE_TABLES) await insertRows(store, t, tables[t]);
+  for (const t of TRACE_TABLES) await store.insertRows(t, tables[t]);
 }
 
 export async function saveAssemblerState(store: StoreClient, mcSeqno: number, asm: TraceAssembler): Promise<void> {
-  await insertRows(store, 'trace_assembler_state', [{ name: STATE_NAME, mc_seqno: mcSeqno, state: encodeState(asm.snapshot()) }]);
+  await store.insertRows('trace_assembler_state', [{ name: STATE_NAME, mc_seqno: mcSeqno, state: encodeState(asm.snapshot()) }]);
 }
 
 /** The saved assembler and the masterchain seqno it has folded up to (null: start empty). */
@@ -203,10 +199,10 @@ export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
 
 /** Writes what processMcBatch produced, then the assembler state: after this the batch is durable. */
 export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
-  for (const t of ENTITY_TABLES) await insertRows(store, t, out.entities[t]);
+  for (const t of ENTITY_TABLES) await store.insertRows(t, out.entities[t]);
   // trace_version makes these rows win over the ones the store stage wrote without trace_id
-  await insertRows(store, 'transactions', out.traced.transactions);
-  await insertRows(store, 'messages', out.traced.messages);
+  await store.insertRows('transactions', out.traced.transactions);
+  await store.insertRows('messages', out.traced.messages);
   await writeTraceTables(store, out.tables);
   await saveAssemblerState(store, mcSeqno, asm);
 }
