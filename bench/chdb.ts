@@ -1,0 +1,106 @@
+/**
+ * Engine-level measurements behind bench/README.md's "What bounds the figures" (npm run bench:chdb): how chdb
+ * takes inserts (inline raw insert, file() of JSON, file() of Native), what a statement costs before it reads
+ * anything, what a wide row costs, and a point read of `transactions` under other table layouts.
+ *
+ * Env: BENCH_TX synthetic transactions for the insert and layout parts (default 50000), BENCH_LAYOUT_TX for the
+ * layout part (default 200000), BENCH_SAMPLES reads per figure (default 60).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Session } from 'chdb';
+import { BLOCK_TABLES, emptyRows, encodeCompact, fillSyntheticStore, openStore, syntheticBlocks, templatesFromBlocks, type Row, type StoreClient } from '../src/store/index.ts';
+import { encodeNative } from '../src/store/native.ts';
+import { fixtureBlocks } from './fixtures.ts';
+
+const TX = Number(process.env.BENCH_TX ?? 50_000);
+const LAYOUT_TX = Number(process.env.BENCH_LAYOUT_TX ?? 200_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
+
+async function ms(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/** p50 of SAMPLES runs (after 5 warm-up runs) of fn(i). */
+async function p50(fn: (i: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 5; i++) await fn(i);
+  const t: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) t.push(await ms(() => fn(i)));
+  return t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
+}
+
+const line = (label: string, v: number, unit = 'ms') => console.log(`  ${label.padEnd(62)} ${v.toFixed(1).padStart(8)} ${unit}`);
+
+async function inserts(store: StoreClient, session: Session, rows: Row[]) {
+  console.log(`\ninsert of ${rows.length} transactions rows into a Null-engine copy of transactions (parsing only)`);
+  await store.command('CREATE TABLE tx_null AS transactions ENGINE = Null');
+  let json = encodeCompact(rows);
+  line('JS: encode JSONCompactEachRow', await ms(() => (json = encodeCompact(rows))));
+  const schema = new Map((await store.query<{ name: string; type: string }>("SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'transactions'")).map((c) => [c.name, c.type]));
+  line('JS: encode Native', await ms(() => encodeNative(rows, schema, 'transactions')));
+  line('engine: chdb inline raw insert, JSONCompactEachRow', await ms(() => session.insert({ table: 'tx_null', values: Buffer.from(json.body), format: 'JSONCompactEachRow', columns: [...json.columns], settings: { input_format_parallel_parsing: 0 } })));
+  line('file() of JSONCompactEachRow (insertFormatted), incl. write', await ms(() => store.insertFormatted('tx_null', json.body, 'JSONCompactEachRow', json.columns)));
+  line('file() of Native (insertRows), incl. encode + write', await ms(() => store.insertRows('tx_null', rows, Object.keys(rows[0]))));
+}
+
+async function statements(store: StoreClient, session: Session) {
+  console.log(`\nstatement cost before reading anything (p50 of ${SAMPLES})`);
+  line('chdb session: SELECT 1', await p50(() => session.queryAsync('SELECT 1', { format: 'JSONEachRow' })));
+  line('@clickhouse/client on chdb: bound SELECT, 4 settings', await p50(() =>
+    store.client.query({ query: 'SELECT {a:UInt32} AS x', query_params: { a: 1 }, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 1, output_format_json_quote_decimals: 1, max_execution_time: 3, timeout_overflow_mode: 'throw' } }).then((r) => r.json())));
+  line('store.query: the same via the session, SETTINGS clause', await p50(() => store.query('SELECT {a:UInt32} AS x', { a: 1 }, { max_execution_time: 3, timeout_overflow_mode: 'throw' })));
+  await store.command('CREATE TABLE tx_mem AS transactions ENGINE = Memory');
+  await store.command('INSERT INTO tx_mem SELECT * FROM transactions LIMIT 100');
+  line('SELECT * LIMIT 1 from a 100-row Memory copy of transactions', await p50(() => store.query('SELECT * FROM tx_mem LIMIT 1')));
+  line('the same, 10 columns', await p50(() => store.query('SELECT hash, account, lt, now, orig_status, end_status, total_fees, descr, aborted, destroyed FROM tx_mem LIMIT 1')));
+}
+
+async function layouts(store: StoreClient) {
+  const variants: Record<string, string> = {
+    'index_granularity 8192 (the schema)': '',
+    'index_granularity 256': 'index_granularity = 256',
+    '256 + 4-16 KiB compress blocks': 'index_granularity = 256, min_compress_block_size = 4096, max_compress_block_size = 16384',
+    '256 + small blocks + compact parts': 'index_granularity = 256, min_compress_block_size = 4096, max_compress_block_size = 16384, min_bytes_for_wide_part = 1000000000000, min_rows_for_wide_part = 1000000000000',
+  };
+  const [{ create }] = await store.query<{ create: string }>("SELECT create_table_query AS create FROM system.tables WHERE database = currentDatabase() AND name = 'transactions'");
+  const keys = await store.query<{ account: string; lt: string }>('SELECT account, lt FROM transactions ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
+  const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions');
+  console.log(`\nSELECT * point read by (account, lt) of a merged single-part copy of ${Number(n).toLocaleString('en')} transactions (p50 of ${SAMPLES})`);
+  let i = 0;
+  for (const [label, settings] of Object.entries(variants)) {
+    const t = `tx_layout_${i++}`;
+    let sql = create.replace(/CREATE TABLE (\S+)\.transactions/, `CREATE TABLE $1.${t}`);
+    if (settings) sql = /SETTINGS/.test(sql) ? sql.replace(/SETTINGS (.*)$/s, `SETTINGS $1, ${settings}`) : `${sql} SETTINGS ${settings}`;
+    await store.command(sql);
+    await store.command(`INSERT INTO ${t} SELECT * FROM transactions`);
+    await store.command(`OPTIMIZE TABLE ${t} FINAL`);
+    const [{ size }] = await store.query<{ size: string }>('SELECT sum(bytes_on_disk) AS size FROM system.parts WHERE active AND database = currentDatabase() AND table = {t:String}', { t });
+    const v = await p50((k) => store.query(`SELECT * FROM ${t} WHERE account = {a:String} AND lt = {l:UInt64}`, { a: keys[k].account, l: keys[k].lt }));
+    console.log(`  ${label.padEnd(40)} ${v.toFixed(1).padStart(8)} ms   ${(Number(size) / 2 ** 20).toFixed(1).padStart(7)} MiB`);
+  }
+}
+
+async function main() {
+  console.log(`bench:chdb  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const templates = templatesFromBlocks(fixtureBlocks());
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-chdb-'));
+  const store = await openStore({ dataDir: dir });
+  const session = new Session(join(dir, 'clickhouse'));
+  try {
+    const all = emptyRows();
+    for (const b of syntheticBlocks(templates, { transactions: TX })) for (const t of BLOCK_TABLES) for (const r of b.rows[t]) all[t].push(r);
+    await inserts(store, session, all.transactions);
+    await fillSyntheticStore(store, templates, { transactions: LAYOUT_TX });
+    await statements(store, session);
+    await layouts(store);
+  } finally {
+    session.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
