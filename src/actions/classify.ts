@@ -76,25 +76,28 @@ export function classifyTrace(trace: Trace, opts: ClassifyOptions = {}): Classif
   if (top.length === 0) top.push(...failedExternalBlocks(ctx));
 
   const rows: ActionRow[] = [];
-  const ids = new Set<string>();
+  const byId = new Map<string, ActionRow>();
   const sorted = [...top, ...deployBlocks].sort((a, b) => cmpBlocks(a, b));
+  // one row per block, built once: a trace of a large fan-out has thousands of blocks
+  const idOf = new Map<Block, string>();
   for (const b of sorted) {
     const row = blockToRow(b, trace);
-    if (ids.has(row.action_id)) continue;
-    ids.add(row.action_id);
+    idOf.set(b, row.action_id);
+    if (byId.has(row.action_id)) continue;
+    byId.set(row.action_id, row);
     rows.push(row);
   }
   // child actions of non-v1 actions are stored too, marked with their ancestors
   for (const b of sorted) {
     if (V1_TYPES.has(b.outType ?? b.type)) continue;
-    const parentId = rows.find((r) => r.type === (b.outType ?? b.type) && blockToRow(b, trace).action_id === r.action_id)?.action_id;
-    if (!parentId) continue;
+    const parentId = idOf.get(b)!;
+    if (byId.get(parentId)?.type !== (b.outType ?? b.type)) continue;
     for (const child of childBlocks(b)) {
       const row = blockToRow(child, trace);
-      if (row.action_id === parentId || ids.has(row.action_id)) continue;
+      if (row.action_id === parentId || byId.has(row.action_id)) continue;
       row.parent_action_id = parentId;
       row.ancestor_type = [b.type];
-      ids.add(row.action_id);
+      byId.set(row.action_id, row);
       rows.push(row);
     }
   }

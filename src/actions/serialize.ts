@@ -62,8 +62,9 @@ export function blockToRow(block: Block, trace: Trace): ActionRow {
   }
   const root = earliest(nodes, (n) => n.tx.lt);
   const initiating = block.initiating !== undefined ? block.initiating : root.parent;
-  const row: ActionRow = {
-    ...emptyRow(),
+  // Object.assign, not a literal opening with a spread: V8 built that one about 9x slower here (45 µs
+  // against 5 µs per row, most of the classifier's time in bench:ingest)
+  const row: ActionRow = Object.assign(emptyRow(), {
     action_id: actionId(block),
     type: block.outType ?? block.type,
     trace_id: trace.traceId,
@@ -80,8 +81,7 @@ export function blockToRow(block: Block, trace: Trace): ActionRow {
     trace_external_hash: trace.externalHash,
     trace_external_hash_norm: trace.externalHashNorm ?? null,
     trace_mc_seqno_end: trace.mcSeqnoEnd,
-    ...block.columns,
-  };
+  }, block.columns);
   accounts.push(row.source, row.source_secondary);
   if (!block.ghost) accounts.push(row.destination, row.destination_secondary);
   accounts.push(...(block.extraAccounts ?? []));

@@ -29,7 +29,7 @@ import type { KnownEntities } from '../entities/events.ts';
 import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/interfaces.ts';
 import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
-import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
+import { CELL_ORDINARY, parseBoc, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
 
 /** An account's latest state as the pipeline knows it. */
 
@@ -89,30 +89,41 @@ const ADDR_STD_PREFIXES: ReadonlyArray<[string, number]> = [['100' + '00000000',
 
 const BYTE_BITS = Array.from({ length: 256 }, (_, b) => b.toString(2).padStart(8, '0'));
 
-/** A cell's bits as a '0'/'1' string (whole bytes through a table: this runs over every body of a batch). */
-function bitString(c: Cell): string {
-  const n = c.bits.length;
-  const whole = n - (n % 8);
-  const buf = whole ? c.bits.subbuffer(0, whole) : null;
+/** Cell `c`'s bits as a '0'/'1' string (whole bytes through a table: this runs over every body of a batch). */
+function bitString(cells: Cells, c: number): string {
+  const n = cells.bits[c];
+  const off = cells.dataOff[c];
+  const whole = n >> 3;
   let s = '';
-  if (buf) for (const b of buf) s += BYTE_BITS[b];
-  for (let i = buf ? whole : 0; i < n; i++) s += c.bits.at(i) ? '1' : '0';
+  for (let i = 0; i < whole; i++) s += BYTE_BITS[cells.buf[off + i]];
+  if (n & 7) s += BYTE_BITS[cells.buf[off + whole]].slice(0, n & 7);
   return s;
 }
 
+/** A one-root BoC's structure (no hashes: nothing here reads one), or null when it does not parse. */
+function bodyCells(boc: string): Cells | null {
+  try {
+    const cells = parseBoc(Buffer.from(boc, 'base64'), { hash: false });
+    return cells.roots.length === 1 ? cells : null;
+  } catch {
+    return null;
+  }
+}
+
 function scanBody(boc: string): string[] {
-  const root = cellFromBoc(boc);
-  if (!root) return [];
+  const cells = bodyCells(boc);
+  if (!cells) return [];
   const out = new Set<string>();
-  const queue = [root];
-  const seen = new Set<Cell>();
+  // breadth first from the root, each cell once, ordinary cells only
+  const queue = [cells.roots[0]];
+  const seen = new Set<number>();
   for (let i = 0; i < queue.length && seen.size < MAX_BODY_CELLS; i++) {
     const c = queue[i];
-    if (seen.has(c) || c.isExotic) continue;
+    if (seen.has(c) || cells.type[c] !== CELL_ORDINARY) continue;
     seen.add(c);
-    queue.push(...c.refs);
-    if (c.bits.length < 267) continue;
-    const bits = bitString(c);
+    for (let r = 0; r < cells.refCount[c]; r++) queue.push(cells.refs[c * 4 + r]);
+    if (cells.bits[c] < 267) continue;
+    const bits = bitString(cells, c);
     for (const [prefix, wc] of ADDR_STD_PREFIXES) {
       for (let at = bits.indexOf(prefix); at >= 0 && at + 267 <= bits.length; at = bits.indexOf(prefix, at + 1)) {
         out.add(`${wc}:${BigInt('0b' + bits.slice(at + 11, at + 267)).toString(16).padStart(64, '0').toUpperCase()}`);

@@ -42,6 +42,16 @@ describe('parseBoc + hashing', () => {
     expect(cellHash(boc)).toBe(roots[0].hash().toString('hex'));
   });
 
+  it('hash: false reads the same structure and no hashes', () => {
+    for (const f of files.slice(0, 60)) {
+      const boc = read(f);
+      const full = parseBoc(boc);
+      const bare = parseBoc(boc, { hash: false });
+      expect([bare.count, bare.roots, bare.hashes.length, bare.depths.length], f).toEqual([full.count, full.roots, 0, 0]);
+      expect([bare.dataOff, bare.bits, bare.refCount, bare.refs, bare.type], f).toEqual([full.dataOff, full.bits, full.refCount, full.refs, full.type]);
+    }
+  });
+
   it('full blocks carry a Merkle update whose children have pruned branches (levels 1)', () => {
     const cells = parseBoc(read('blocks/mainnet/mainnet-wc0-8000000000000000-71398501.boc'));
     const root = cells.roots[0];

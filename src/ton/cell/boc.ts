@@ -40,7 +40,8 @@ export class Cells {
   /** 4 depth slots per cell */
   readonly depths: Uint16Array;
 
-  constructor(buf: Buffer, count: number, roots: number[]) {
+  /** `hashed` false: a structure-only parse, `hashes` / `depths` are empty */
+  constructor(buf: Buffer, count: number, roots: number[], hashed = true) {
     this.buf = buf;
     this.count = count;
     this.roots = roots;
@@ -50,8 +51,8 @@ export class Cells {
     this.refs = new Int32Array(count * 4);
     this.type = new Uint8Array(count);
     this.levelMask = new Uint8Array(count);
-    this.hashes = Buffer.allocUnsafe(count * 128);
-    this.depths = new Uint16Array(count * 4);
+    this.hashes = Buffer.allocUnsafe(hashed ? count * 128 : 0);
+    this.depths = new Uint16Array(hashed ? count * 4 : 0);
   }
 
   /** Hash index used for level `level` (0..3) of cell `c`. */
@@ -92,8 +93,12 @@ function readBE(buf: Buffer, off: number, n: number): number {
   return v;
 }
 
-/** Parse a BoC (any root count) and hash every cell. Throws DecodeError on malformed input. */
-export function parseBoc(input: Uint8Array): Cells {
+/**
+ * Parse a BoC (any root count) and hash every cell. Throws DecodeError on malformed input.
+ * `hash: false` reads the structure only (data offsets, bits, refs, exotic types) for callers that never
+ * read a hash: hashing is most of the cost.
+ */
+export function parseBoc(input: Uint8Array, opts: { hash?: boolean } = {}): Cells {
   const buf = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   if (buf.length < 6) throw new DecodeError(`not a BoC: ${buf.length} bytes is too short`);
   const magic = buf.readUInt32BE(0);
@@ -136,7 +141,7 @@ export function parseBoc(input: Uint8Array): Cells {
   const dataStart = p;
   if (buf.length < dataStart + totSize + (hasCrc ? 4 : 0)) throw new DecodeError(`truncated BoC: ${buf.length} bytes, needs ${dataStart + totSize + (hasCrc ? 4 : 0)}`);
   const end = dataStart + totSize;
-  const cells = new Cells(buf, count, roots);
+  const cells = new Cells(buf, count, roots, opts.hash !== false);
   for (let i = 0; i < count; i++) {
     if (p + 2 > end) throw new DecodeError(`truncated BoC: cell ${i} of ${count} starts past the data`);
     const d1 = buf[p];
@@ -173,7 +178,7 @@ export function parseBoc(input: Uint8Array): Cells {
     }
   }
   if (p > end) throw new DecodeError('bad BoC: cell data overruns tot_cells_size');
-  for (let i = count - 1; i >= 0; i--) hashCell(cells, i);
+  if (opts.hash !== false) for (let i = count - 1; i >= 0; i--) hashCell(cells, i);
   return cells;
 }
 
