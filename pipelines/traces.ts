@@ -16,7 +16,7 @@ import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStat
 import type { StoreClient } from '../src/store/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 import { decodeShared } from './shared-decode.ts';
-import { loadAssembler, mergeMcBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
+import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
 import { recordEntityStats } from './metrics.ts';
 
 export const TRACES_GROUP = 'traces';
@@ -27,6 +27,13 @@ export const TRACES_GROUP = 'traces';
  */
 const MAX_SEQNOS_PER_WRITE = 32;
 const MAX_ROWS_PER_WRITE = 200_000;
+
+/** Rows of the `transactions` and `messages` tables the stage writes for these blocks. */
+function tracedRowCount(blocks: readonly DecodedBlock[]): number {
+  let n = 0;
+  for (const b of blocks) for (const tx of b.transactions) n += 1 + (tx.in_msg ? 1 : 0) + tx.out_msgs.length;
+  return n;
+}
 
 const blockKey = (id: { workchain: number; shard: string; seqno: number }) => `${id.workchain}:${id.shard}:${id.seqno}`;
 
@@ -90,24 +97,31 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       }
       // every consecutive seqno whose blocks are all here, up to a bound, is processed and then written at once
       const t0 = performance.now();
-      const outs: McBatchOutput[] = [];
-      const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
+      const ready: { seqno: number; ids: string[]; blocks: DecodedBlock[] }[] = [];
       let rows = 0;
-      let seqno = next;
-      while (outs.length < MAX_SEQNOS_PER_WRITE && rows < MAX_ROWS_PER_WRITE) {
+      for (let seqno = next; ready.length < MAX_SEQNOS_PER_WRITE && rows < MAX_ROWS_PER_WRITE; seqno++) {
         const marker = markers.get(seqno);
         if (!marker) break;
         const ids = marker.blocks.map(blockKey);
         if (!ids.every((k) => blocks.has(k))) break;
-        const out = await processMcBatch(store, asm, seqno, ids.map((k) => blocks.get(k)!), unwritten, { codes });
+        const bs = ids.map((k) => blocks.get(k)!);
+        ready.push({ seqno, ids, blocks: bs });
+        rows += tracedRowCount(bs);
+      }
+      if (!ready.length) return;
+      // the store's context rows for the whole group in one query per table (a query per seqno waited behind
+      // the store stage's inserts each time)
+      const prefetched = ready.length > 1 ? await prefetchForBatches(store, asm, ready.map((r) => r.blocks)) : undefined;
+      const outs: McBatchOutput[] = [];
+      const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
+      for (const r of ready) {
+        const out = await processMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched });
         rememberEntities(unwritten, out);
         outs.push(out);
-        rows += out.traced.transactions.length + out.traced.messages.length;
-        for (const k of ids) blocks.delete(k);
-        markers.delete(seqno);
-        seqno++;
+        for (const k of r.ids) blocks.delete(k);
+        markers.delete(r.seqno);
       }
-      if (!outs.length) return;
+      const seqno = ready[ready.length - 1].seqno + 1;
       const last = seqno - 1;
       const out = mergeMcBatches(outs);
       await writeMcBatch(store, asm, last, out);

@@ -16,7 +16,7 @@ import { storeEntityLookup, withFetchedCodes } from '../entities/store-lookup.ts
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
 import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
-import { loadTraceContext, rowAddresses, type TraceContextSource } from './trace-context.ts';
+import { loadTraceContext, prefetchTraceContext, rowAddresses, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
 
 const STATE_NAME = 'main';
 
@@ -75,22 +75,41 @@ export async function loadAssembler(store: StoreClient): Promise<{ assembler: Tr
   return { assembler: new TraceAssembler(decodeState(rows[0].state)), mcSeqno: Number(rows[0].mc_seqno) };
 }
 
-/** Jetton wallets / NFT items of earlier batches among the batch's candidate accounts. */
-export async function loadKnownEntities(store: StoreClient, txs: readonly TransactionRow[]): Promise<KnownEntities> {
+/**
+ * Jetton wallets / NFT items of earlier batches among the batch's candidate accounts (`prefetched`: the store's
+ * rows read for a group of batches, taken where they cover an address).
+ */
+export async function loadKnownEntities(store: StoreClient, txs: readonly TransactionRow[], prefetched?: StoreContextRows): Promise<KnownEntities> {
   const cand = candidates(txs.map((tx) => ({ tx, mcSeqno: 0, traceId: null })));
   const jettonWallets = new Map<string, { owner: string; jetton: string }>();
   const nftItems = new Map<string, { index: bigint; collection: string | null }>();
-  if (cand.jetton.size) {
+  const askJetton: string[] = [];
+  for (const a of cand.jetton) {
+    if (!prefetched?.asked.jetton.has(a)) askJetton.push(a);
+    else {
+      const w = prefetched.jettonWallets.get(a);
+      if (w) jettonWallets.set(a, { owner: w.owner, jetton: w.jetton });
+    }
+  }
+  const askNft: string[] = [];
+  for (const a of cand.nft) {
+    if (!prefetched?.asked.nft.has(a)) askNft.push(a);
+    else {
+      const n = prefetched.nftItems.get(a);
+      if (n && n.index !== null) nftItems.set(a, { index: n.index, collection: n.collection });
+    }
+  }
+  if (askJetton.length) {
     const rows = await store.query<{ address: string; owner: string; jetton: string }>(
       'SELECT address, owner, jetton FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
-      { a: [...cand.jetton] },
+      { a: askJetton },
     );
     for (const r of rows) jettonWallets.set(r.address, { owner: r.owner, jetton: r.jetton });
   }
-  if (cand.nft.size) {
+  if (askNft.length) {
     const rows = await store.query<{ address: string; index: string; collection_address: string | null }>(
       'SELECT address, `index`, collection_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
-      { a: [...cand.nft] },
+      { a: askNft },
     );
     for (const r of rows) nftItems.set(r.address, { index: BigInt(r.index), collection: r.collection_address });
   }
@@ -116,11 +135,11 @@ export async function processMcBatch(
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
-  opts: { codes?: LiteserverCodeFetcher } = {},
+  opts: { codes?: LiteserverCodeFetcher; prefetched?: StoreContextRows } = {},
 ): Promise<McBatchOutput> {
   const txs = blocks.flatMap((b) => b.transactions);
   const states = blocks.flatMap((b) => b.account_states);
-  const known = await loadKnownEntities(store, txs);
+  const known = await loadKnownEntities(store, txs, opts.prefetched);
   if (unwritten) {
     // seqnos processed before this one but not written yet: their entities are newer than the store's
     for (const [k, v] of unwritten.jettonWallets) (known.jettonWallets as Map<string, typeof v>).set(k, v);
@@ -128,7 +147,7 @@ export async function processMcBatch(
   }
   // interfaces and account states of every account the traces this batch may complete name
   const addresses = rowAddresses([...txs, ...asm.continuedBy(txs)]);
-  const context = await loadTraceContext(store, { addresses, states, known });
+  const context = await loadTraceContext(store, { addresses, states, known, prefetched: opts.prefetched });
   const batch = assembleBatch(asm, mcSeqno, txs, context);
   const entities = entityEvents(
     txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
@@ -147,6 +166,16 @@ export async function processMcBatch(
     traced.messages.push(...rows.messages);
   }
   return { ...batch, entities, entityStats: state.stats, traced };
+}
+
+/**
+ * The store's context rows for a group of consecutive batches read at once (see prefetchTraceContext): every
+ * address their transactions name, and those of the open traces they continue (traces the group itself opens
+ * are made of its own transactions).
+ */
+export function prefetchForBatches(store: StoreClient, asm: TraceAssembler, groups: readonly (readonly DecodedBlock[])[]): Promise<StoreContextRows> {
+  const txs = groups.flatMap((blocks) => blocks.flatMap((b) => b.transactions));
+  return prefetchTraceContext(store, rowAddresses([...txs, ...asm.continuedBy(txs)]));
 }
 
 /** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */

@@ -406,6 +406,128 @@ export interface TraceContextInput {
   states: readonly AccountStateRow[];
   /** jetton wallets / NFT items already loaded for the batch (the store's and the unwritten seqnos') */
   known?: KnownEntities;
+  /** the store's rows for these addresses, read once for the consecutive batches this one is part of */
+  prefetched?: StoreContextRows;
+}
+
+/**
+ * The store's context rows for a set of addresses. `asked`: the addresses each table was read for; an asked
+ * address without a row has none in the store.
+ */
+export interface StoreContextRows {
+  asked: { states: ReadonlySet<string>; jetton: ReadonlySet<string>; nft: ReadonlySet<string>; sale: ReadonlySet<string> };
+  states: ReadonlyMap<string, AccountSnapshot>;
+  jettonWallets: ReadonlyMap<string, KnownJettonWallet>;
+  nftItems: ReadonlyMap<string, KnownNftItem>;
+  sales: ReadonlyMap<string, KnownSale>;
+}
+
+/** IN lists of at most this many addresses (a group of batches can name tens of thousands). */
+const READ_CHUNK = 20_000;
+
+async function readChunked<T>(addresses: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < addresses.length; i += READ_CHUNK) out.push(...(await read(addresses.slice(i, i + READ_CHUNK))));
+  return out;
+}
+
+async function readStates(store: StoreClient, addresses: readonly string[]): Promise<Map<string, AccountSnapshot>> {
+  const out = new Map<string, AccountSnapshot>();
+  const rows = await readChunked(addresses, (a) =>
+    store.query<{ account: string; account_status: string; balance: string; code_hash: string | null; data_boc: string | null; last_trans_lt: string }>(
+      'SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
+      { a },
+    ),
+  );
+  for (const r of rows) {
+    out.set(r.account, { status: r.account_status, balance: BigInt(r.balance), codeHash: r.code_hash?.toLowerCase() ?? null, dataBoc: r.data_boc, lastTransLt: BigInt(r.last_trans_lt) });
+  }
+  return out;
+}
+
+async function readJettonWallets(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownJettonWallet>> {
+  const rows = await readChunked(addresses, (a) =>
+    store.query<{ address: string; owner: string; jetton: string; balance: string }>('SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}', { a }),
+  );
+  return new Map(rows.map((r) => [r.address, { owner: r.owner, jetton: r.jetton, balance: BigInt(r.balance) }]));
+}
+
+async function readNftItems(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownNftItem>> {
+  const rows = await readChunked(addresses, (a) =>
+    store.query<{ address: string; init: boolean | number; index: string; collection_address: string | null; owner_address: string | null }>(
+      'SELECT address, init, `index`, collection_address, owner_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
+      { a },
+    ),
+  );
+  return new Map(rows.map((r) => [r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init) }]));
+}
+
+async function readSales(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownSale>> {
+  const rows = await readChunked(addresses, (a) =>
+    store.query<{ address: string; type: KnownSale['type']; nft_address: string | null; nft_owner_address: string | null; marketplace_address: string | null; details: string }>(
+      'SELECT address, type, nft_address, nft_owner_address, marketplace_address, details FROM nft_sales FINAL WHERE address IN {a:Array(String)}',
+      { a },
+    ),
+  );
+  const out = new Map<string, KnownSale>();
+  for (const r of rows) {
+    let details: Record<string, unknown> = {};
+    try {
+      details = JSON.parse(r.details) as Record<string, unknown>;
+    } catch {
+      // a row without readable details still names its NFT
+    }
+    out.set(r.address, { type: r.type, nftAddress: r.nft_address, nftOwner: r.nft_owner_address, marketplace: r.marketplace_address, details });
+  }
+  return out;
+}
+
+/**
+ * Rows `want` needs from one table: those `prefetched` covers (its rows, or none), the rest read by `read`; the
+ * addresses read are recorded as absent where the store had no row (when `absentSet` is given).
+ */
+async function rowsFor<V>(
+  want: readonly string[],
+  prefetched: { asked: ReadonlySet<string>; rows: ReadonlyMap<string, V> } | undefined,
+  read: (addresses: string[]) => Promise<Map<string, V>>,
+  into: Map<string, V>,
+  absent?: { state: Absent; set: Set<string> },
+): Promise<void> {
+  const ask: string[] = [];
+  for (const a of want) {
+    if (!prefetched?.asked.has(a)) ask.push(a);
+    else {
+      const r = prefetched.rows.get(a);
+      if (r !== undefined) into.set(a, r);
+    }
+  }
+  if (!ask.length) return;
+  const rows = await read(ask);
+  for (const [a, r] of rows) into.set(a, r);
+  if (absent) remember(absent.state, absent.set, ask, new Set(rows.keys()));
+}
+
+/**
+ * The store's context rows for every address of several consecutive batches, in one query per table instead of
+ * one per table and batch: each statement waits behind the inserts queued in the engine, so the count matters
+ * more than the size. Addresses known absent, or whose state this process already holds, are not asked.
+ */
+export async function prefetchTraceContext(store: StoreClient, addresses: ReadonlySet<string>): Promise<StoreContextRows> {
+  const recent = recentStates.get(store);
+  const absent = absentFor(store);
+  const all = [...addresses];
+  const askStates = all.filter((a) => !recent?.has(a));
+  const askJetton = all.filter((a) => !absent.jetton.has(a));
+  const askNft = all.filter((a) => !absent.nft.has(a));
+  const askSale = all.filter((a) => !absent.sale.has(a));
+  const states = askStates.length ? await readStates(store, askStates) : new Map<string, AccountSnapshot>();
+  const jettonWallets = askJetton.length ? await readJettonWallets(store, askJetton) : new Map<string, KnownJettonWallet>();
+  const nftItems = askNft.length ? await readNftItems(store, askNft) : new Map<string, KnownNftItem>();
+  const sales = askSale.length ? await readSales(store, askSale) : new Map<string, KnownSale>();
+  remember(absent, absent.jetton, askJetton, new Set(jettonWallets.keys()));
+  remember(absent, absent.nft, askNft, new Set(nftItems.keys()));
+  remember(absent, absent.sale, askSale, new Set(sales.keys()));
+  return { asked: { states: new Set(askStates), jetton: new Set(askJetton), nft: new Set(askNft), sale: new Set(askSale) }, states, jettonWallets, nftItems, sales };
 }
 
 /** Loads the context of one masterchain batch: a few batched queries whatever the number of traces. */
@@ -446,21 +568,8 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     if (r) states.set(a, r);
     else missing.push(a);
   }
-  if (missing.length) {
-    const rows = await store.query<{ account: string; account_status: string; balance: string; code_hash: string | null; data_boc: string | null; last_trans_lt: string }>(
-      'SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
-      { a: missing },
-    );
-    for (const r of rows) {
-      states.set(r.account, {
-        status: r.account_status,
-        balance: BigInt(r.balance),
-        codeHash: r.code_hash?.toLowerCase() ?? null,
-        dataBoc: r.data_boc,
-        lastTransLt: BigInt(r.last_trans_lt),
-      });
-    }
-  }
+  const pre = input.prefetched;
+  await rowsFor(missing, pre && { asked: pre.asked.states, rows: pre.states }, (a) => readStates(store, a), states);
 
   // code of the accounts whose interfaces their code tells (wallets are told by the hash alone)
   const wantCode = new Set<string>();
@@ -474,42 +583,11 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
   const nftItems = new Map<string, KnownNftItem>();
   for (const [a, n] of input.known?.nftItems ?? []) nftItems.set(a, { index: n.index, collection: n.collection });
   const askJetton = all.filter((a) => !jettonWallets.has(a) && !absent.jetton.has(a));
-  if (askJetton.length) {
-    const rows = await store.query<{ address: string; owner: string; jetton: string; balance: string }>(
-      'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
-      { a: askJetton },
-    );
-    for (const r of rows) jettonWallets.set(r.address, { owner: r.owner, jetton: r.jetton, balance: BigInt(r.balance) });
-    remember(absent, absent.jetton, askJetton, new Set(rows.map((r) => r.address)));
-  }
+  await rowsFor(askJetton, pre && { asked: pre.asked.jetton, rows: pre.jettonWallets }, (a) => readJettonWallets(store, a), jettonWallets, { state: absent, set: absent.jetton });
   const askNft = all.filter((a) => !nftItems.has(a) && !jettonWallets.has(a) && !absent.nft.has(a));
-  if (askNft.length) {
-    const rows = await store.query<{ address: string; init: boolean | number; index: string; collection_address: string | null; owner_address: string | null }>(
-      'SELECT address, init, `index`, collection_address, owner_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
-      { a: askNft },
-    );
-    for (const r of rows) {
-      nftItems.set(r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init) });
-    }
-    remember(absent, absent.nft, askNft, new Set(rows.map((r) => r.address)));
-  }
+  await rowsFor(askNft, pre && { asked: pre.asked.nft, rows: pre.nftItems }, (a) => readNftItems(store, a), nftItems, { state: absent, set: absent.nft });
   const sales = new Map<string, KnownSale>();
   const askSale = all.filter((a) => !absent.sale.has(a));
-  if (askSale.length) {
-    const rows = await store.query<{ address: string; type: KnownSale['type']; nft_address: string | null; nft_owner_address: string | null; marketplace_address: string | null; details: string }>(
-      'SELECT address, type, nft_address, nft_owner_address, marketplace_address, details FROM nft_sales FINAL WHERE address IN {a:Array(String)}',
-      { a: askSale },
-    );
-    remember(absent, absent.sale, askSale, new Set(rows.map((r) => r.address)));
-    for (const r of rows) {
-      let details: Record<string, unknown> = {};
-      try {
-        details = JSON.parse(r.details) as Record<string, unknown>;
-      } catch {
-        // a row without readable details still names its NFT
-      }
-      sales.set(r.address, { type: r.type, nftAddress: r.nft_address, nftOwner: r.nft_owner_address, marketplace: r.marketplace_address, details });
-    }
-  }
+  await rowsFor(askSale, pre && { asked: pre.asked.sale, rows: pre.sales }, (a) => readSales(store, a), sales, { state: absent, set: absent.sale });
   return { states, codes, jettonWallets, nftItems, sales };
 }

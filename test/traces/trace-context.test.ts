@@ -21,7 +21,7 @@ import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { assembleBatch, processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
 import { tempStore } from '../helpers/store.ts';
-import { bodyAddresses, emptyTraceContext, loadTraceContext, traceAddresses, traceContext } from '../../src/traces/trace-context.ts';
+import { bodyAddresses, emptyTraceContext, loadTraceContext, prefetchTraceContext, traceAddresses, traceContext, type TraceContextSource } from '../../src/traces/trace-context.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
 const TC_DIR = join(FIX, 'traces/toncenter-indexer/');
@@ -128,6 +128,35 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
       expect(show(classifyTrace(trace).actions)).toBe(show(reference));
     });
   }
+
+  it('one prefetch for every case gives each case the same context, with no further reads of the context tables', async () => {
+    const traces = cases.map((c) => ({ ...traceFromToncenterJson(docs.get(c.traceId)), interfaces: undefined }));
+    const every = new Set<string>();
+    for (const t of traces) for (const a of traceAddresses(t.transactions)) every.add(a);
+    const prefetched = await prefetchTraceContext(store, every);
+    expect(prefetched.jettonWallets.size + prefetched.nftItems.size + prefetched.sales.size).toBeGreaterThan(10);
+    const dump = (ctx: TraceContextSource) =>
+      JSON.stringify([ctx.states, ctx.jettonWallets, ctx.nftItems, ctx.sales].map((m) => [...m].sort()), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const query = store.query.bind(store);
+    const asked: string[] = [];
+    try {
+      for (const t of traces) {
+        const addresses = traceAddresses(t.transactions);
+        const plain = await loadTraceContext(store, { addresses, states: [] });
+        store.query = ((sql: string, ...rest: unknown[]) => {
+          asked.push(sql);
+          return (query as (...a: unknown[]) => unknown)(sql, ...rest);
+        }) as typeof store.query;
+        const pre = await loadTraceContext(store, { addresses, states: [], prefetched });
+        store.query = query;
+        expect(dump(pre)).toBe(dump(plain));
+        expect(show(classifyTrace({ ...t, ...traceContext(t, pre) }).actions)).toBe(show(classifyTrace({ ...t, ...traceContext(t, plain) }).actions));
+      }
+    } finally {
+      store.query = query;
+    }
+    expect(asked.filter((q) => /latest_account_states|jetton_wallets|nft_items|nft_sales/.test(q))).toEqual([]);
+  });
 
   it('without the context the interface-dependent cases fail (the check can fail)', () => {
     const failing = cases.filter((c) => {
