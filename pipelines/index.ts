@@ -113,7 +113,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       subs.push(traces);
     }
     const until = opts.untilSeqno;
-    const ingest = runIngest(opts.bus, opts.source, { fromSeqno, untilSeqno: until, prefetch: opts.prefetch, logger: log, signal: abort.signal, stats });
+    const ingest = runIngest(opts.bus, opts.source, { fromSeqno, untilSeqno: until, prefetch: opts.prefetch, logger: log, signal: abort.signal, stats, shareParsed: decoders > 0 });
     ingest.catch((err) => log?.error({ err: (err as Error).message }, 'ingest stopped'));
     if (until !== undefined && roles.has('checkpoint')) {
       const target = until;

@@ -13,7 +13,7 @@ import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJso
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type McStep } from '../src/source/index.ts';
 import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
-import { decodeShared } from './shared-decode.ts';
+import { decodeShared, shareParsed } from './shared-decode.ts';
 import { metrics } from './metrics.ts';
 
 export const CHECKPOINT_NAME = 'ingest';
@@ -64,6 +64,8 @@ export interface IngestOptions {
   logger?: Logger;
   signal?: AbortSignal;
   stats?: PipelineStats;
+  /** a decoder runs in this process: hand it the parsed BoCs (shared-decode.ts) */
+  shareParsed?: boolean;
 }
 
 /** Follows the masterchain and publishes every verified block; resolves at untilSeqno (or on abort). */
@@ -83,6 +85,9 @@ export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptio
   })) {
     stats.stageMs.fetch += performance.now() - t;
     const { raw, marker } = stepMessages(step);
+    if (opts.shareParsed) {
+      for (const [i, b] of [...step.shardBlocks, step.mc].entries()) if (b.cells) shareParsed(raw[i].value.id, b.cells);
+    }
     await bus.publish(TOPICS.rawBlocks, raw);
     await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
     stats.mcFetched++;

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Cell, Dictionary, type Slice } from '@ton/core';
-import { decodeBlock, decodeBlockHeader, type BlockInfo as TonBlockInfo, type ExtBlkRef as TonExtBlkRef, type ShardDescr as TonShardDescr } from '../ton/index.ts';
+import { decodeBlock, decodeBlockHeader, parseBoc, type Cells, type BlockInfo as TonBlockInfo, type ExtBlkRef as TonExtBlkRef, type ShardDescr as TonShardDescr } from '../ton/index.ts';
 import { MASTER_SHARD, type BlockIdExt, type BlockRef } from './block-id.ts';
 
 /** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
@@ -204,6 +204,8 @@ export interface VerifiedBlock {
   header: BlockHeader;
   /** Masterchain blocks: the shard tops they register; null for shard blocks. */
   shardTops: ShardTop[] | null;
+  /** The parsed BoC, every cell hashed (verifying needs the root hash): a decoder in this process reuses it */
+  cells?: Cells;
 }
 
 function extRef(r: TonExtBlkRef): ExtBlkRef {
@@ -238,8 +240,10 @@ export function verifyBlock(id: BlockIdExt, boc: Buffer): VerifiedBlock {
   const fileHash = sha256Hex(boc);
   if (fileHash !== id.fileHash) throw new BlockHashMismatch(`file_hash of ${describe(id)} is ${fileHash}, expected ${id.fileHash}`);
   let decoded: { id: { root_hash: string }; global_id: number; info: TonBlockInfo; shards?: TonShardDescr[] | null };
+  let cells: Cells;
   try {
-    decoded = id.workchain === -1 ? decodeBlock(boc) : decodeBlockHeader(boc);
+    cells = parseBoc(boc);
+    decoded = id.workchain === -1 ? decodeBlock(boc, cells) : decodeBlockHeader(boc, cells);
   } catch (err) {
     throw new BlockHashMismatch(`block ${describe(id)} is not a valid block BoC: ${(err as Error).message}`);
   }
@@ -263,7 +267,7 @@ export function verifyBlock(id: BlockIdExt, boc: Buffer): VerifiedBlock {
         }))
         .sort((a, b) => a.workchain - b.workchain || (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0))
     : null;
-  return { id, boc, header, shardTops };
+  return { id, boc, header, shardTops, cells };
 }
 
 function describe(id: BlockRef): string {

@@ -133,8 +133,10 @@ function scanBody(boc: string): string[] {
   return [...out];
 }
 
-// the stage scans a batch's bodies before assembly and again per completed trace
+// the stage scans a group's bodies for its prefetch, again per batch and per completed trace: the cache holds a
+// group's worth (a full clear when it filled made the group scans all misses)
 const scanned = new Map<string, string[]>();
+const MAX_SCANNED = 65_536;
 
 /** Every standard basechain / masterchain address written anywhere in a body's cells (raw upper-case). */
 export function bodyAddresses(boc: string | null | undefined, out: Set<string> = new Set()): Set<string> {
@@ -142,7 +144,7 @@ export function bodyAddresses(boc: string | null | undefined, out: Set<string> =
   let found = scanned.get(boc);
   if (!found) {
     found = scanBody(boc);
-    if (scanned.size >= 8192) scanned.clear();
+    if (scanned.size >= MAX_SCANNED) scanned.delete(scanned.keys().next().value!);
     scanned.set(boc, found);
   }
   for (const a of found) out.add(a);

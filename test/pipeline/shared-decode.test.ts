@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeShared, sharedDecodeStats } from '../../pipelines/shared-decode.ts';
-import { decodeBlockHeader } from '../../src/ton/index.ts';
+import { decodeShared, shareParsed, sharedDecodeStats } from '../../pipelines/shared-decode.ts';
+import { decodeBlock, decodeBlockHeader, parseBoc } from '../../src/ton/index.ts';
 import type { RawBlockMessage } from '../../schemas/bus/index.ts';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'blocks', 'localnet');
@@ -33,5 +33,20 @@ describe('decodeShared', () => {
   it('one consumer keeps nothing', () => {
     const a = decodeShared(msg, 1);
     expect(decodeShared(msg, 1)).not.toBe(a);
+  });
+
+  it("reuses ingest's parse of the very block, and only of that block", () => {
+    const bytes = Buffer.from(msg.boc, 'base64');
+    const before = sharedDecodeStats.parsedReused;
+    shareParsed(msg.id, parseBoc(bytes));
+    expect(decodeShared(msg, 1)).toEqual(decodeBlock(bytes));
+    expect(sharedDecodeStats.parsedReused - before).toBe(1);
+    // taken once: the next decode parses again
+    decodeShared(msg, 1);
+    expect(sharedDecodeStats.parsedReused - before).toBe(1);
+    // another file hash under the same id is not this block
+    shareParsed({ ...msg.id, file_hash: 'f'.repeat(64) }, parseBoc(bytes));
+    decodeShared(msg, 1);
+    expect(sharedDecodeStats.parsedReused - before).toBe(1);
   });
 });

@@ -38,9 +38,9 @@ export function fileHash(boc: Uint8Array): string {
   return createHash('sha256').update(boc).digest('hex');
 }
 
-function openBlock(boc: Uint8Array): { cells: Cells; root: number; s: Slice } {
+function openBlock(boc: Uint8Array, parsed?: Cells): { cells: Cells; root: number; s: Slice } {
   if (!(boc instanceof Uint8Array)) throw new DecodeError('block BoC must be bytes');
-  const cells = parseBoc(boc);
+  const cells = parsed ?? parseBoc(boc);
   const root = cells.roots[0];
   if (cells.type[root] === CELL_MERKLE_PROOF) throw new DecodeError('not a block: the BoC root is a Merkle proof (a block proof, not a full block)');
   if (cells.type[root] !== 0) throw new DecodeError(`not a block: the BoC root is an exotic cell (type ${cells.type[root]})`);
@@ -58,9 +58,9 @@ export function blockRootHash(boc: Uint8Array): string {
   return cells.hashHex(cells.roots[0]);
 }
 
-/** id, global_id and BlockInfo, without transactions or states. */
-export function decodeBlockHeader(boc: Uint8Array): BlockHeader {
-  const { cells, root, s } = openBlock(boc);
+/** id, global_id and BlockInfo, without transactions or states. `parsed`: `parseBoc(boc)` done already. */
+export function decodeBlockHeader(boc: Uint8Array, parsed?: Cells): BlockHeader {
+  const { cells, root, s } = openBlock(boc, parsed);
   const global_id = s.int(32);
   const info = readBlockInfo(cells, s.loadRef());
   return {
@@ -70,9 +70,12 @@ export function decodeBlockHeader(boc: Uint8Array): BlockHeader {
   };
 }
 
-/** Decode a full Block BoC (as liteServer.getBlock returns it). Throws DecodeError for anything else. */
-export function decodeBlock(boc: Uint8Array): DecodedBlock {
-  const { cells, root, s } = openBlock(boc);
+/**
+ * Decode a full Block BoC (as liteServer.getBlock returns it). Throws DecodeError for anything else.
+ * `parsed`: `parseBoc(boc)` done already (hashing every cell is the larger part of a decode).
+ */
+export function decodeBlock(boc: Uint8Array, parsed?: Cells): DecodedBlock {
+  const { cells, root, s } = openBlock(boc, parsed);
   const global_id = s.int(32);
   const info = readBlockInfo(cells, s.loadRef());
   s.loadRef(); // value_flow
