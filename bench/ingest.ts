@@ -3,7 +3,8 @@
  * Indexes a generated devnet chain end to end: a local liteserver (`ton-gateway devnet serve DIR` in its own
  * process, as a real liteserver is another machine; real ADNL socket) -> LiteserverPool -> follower ->
  * in-process bus -> decode -> store (chdb in a temp dir) -> traces -> checkpoint.
- * Prints transactions/s and blocks/s, the time split per stage and the CPU time of this process. DIR defaults
+ * Prints transactions/s and blocks/s, the time split per stage and the CPU time of this process.
+ * The bus is the embedded default (MemoryBus, capacity 256; BENCH_BUS_CAPACITY=N to try another). DIR defaults
  * to data/bench-devnet, generated on first use (`ton-gateway devnet generate`; slow: it runs the TVM emulator).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -78,7 +79,7 @@ store.insertRows = (table, rows, columns) => {
 };
 const pool = new LiteserverPool(loadLiteservers({ configPath: join(dir, 'liteserver.json') }), { timeoutMs: 30_000, concurrency: 64 });
 await pool.start();
-const bus = new MemoryBus({ capacity: 4096 });
+const bus = process.env.BENCH_BUS_CAPACITY ? new MemoryBus({ capacity: Number(process.env.BENCH_BUS_CAPACITY) }) : new MemoryBus();
 const stats = newStats();
 const start = performance.now();
 const cpu0 = process.cpuUsage();

@@ -12,7 +12,7 @@ import { decodeBlock, type Cells, type DecodedBlock } from '../src/ton/index.ts'
 
 /** Blocks decoded by one stage and not yet taken by the other; bounded so a stage that never asks costs nothing. */
 const waiting = new Map<string, DecodedBlock>();
-const MAX_WAITING = 256;
+const MAX_WAITING = 512; // above the in-process bus capacity: the lead of one decoding stage over the other
 
 export interface SharedDecodeStats {
   decoded: number;
@@ -26,7 +26,7 @@ export const sharedDecodeStats: SharedDecodeStats = { decoded: 0, shared: 0, par
 /** Parsed BoCs from ingest not yet decoded; bounded by count and bytes (a miss only parses again). */
 const parsed = new Map<string, Cells>();
 let parsedBytes = 0;
-const MAX_PARSED = 128;
+const MAX_PARSED = 256;
 const MAX_PARSED_BYTES = 64 << 20;
 
 const keyOf = (id: BlockIdJson) => `${id.workchain}:${id.shard}:${id.seqno}:${id.root_hash}:${id.file_hash}`;

@@ -7,7 +7,12 @@
 import type { BatchHandler, Bus, BusMessage, Delivery, SubscribeOptions, Subscription } from './types.ts';
 
 export interface MemoryBusOptions {
-  /** Max messages retained per topic that some group has not acknowledged yet. */
+  /**
+   * Max messages retained per topic that some group has not acknowledged yet (default 256). Small on purpose:
+   * ingest then stays within a few hundred blocks of the slowest stage, so raw blocks held in memory stay
+   * bounded and the stages of one process that decode the same block share the work
+   * (pipelines/shared-decode.ts keeps that many); a larger lead buys nothing, the slowest stage sets the pace.
+   */
   capacity?: number;
   /** Partitions per topic. */
   partitions?: number;
@@ -102,7 +107,7 @@ export class MemoryBus implements Bus {
   private readonly subs = new Set<Subscription>();
 
   constructor(opts: MemoryBusOptions = {}) {
-    this.capacity = opts.capacity ?? 10_000;
+    this.capacity = opts.capacity ?? 256;
     this.partitions = opts.partitions ?? 4;
   }
 
