@@ -38,3 +38,19 @@ describe('embedded store client reads', () => {
     expect(() => withSettingsClause('SELECT 1', { 'x; DROP': 1 })).toThrow(/invalid identifier/);
   });
 });
+
+describe('embedded store client inserts', () => {
+  const ref = tempStore('tg-store-client-ins-');
+
+  it('finds tables created and columns added after its first read of the schema; an unknown table is an error', async () => {
+    const { store } = ref;
+    await store.command('CREATE TABLE probe_first (k UInt32) ENGINE = MergeTree ORDER BY k');
+    await store.insertRows('probe_first', [{ k: 1 }]); // the schema is read here
+    await store.command('CREATE TABLE probe_late (k UInt32) ENGINE = MergeTree ORDER BY k');
+    await store.insertRows('probe_late', [{ k: 1 }]);
+    await store.command('ALTER TABLE probe_late ADD COLUMN v String');
+    await store.insertRows('probe_late', [{ k: 2, v: 'two' }]);
+    expect(await store.query('SELECT k, v FROM probe_late ORDER BY k')).toEqual([{ k: 1, v: '' }, { k: 2, v: 'two' }]);
+    await expect(store.insertRows('probe_missing', [{ k: 1 }])).rejects.toThrow('table probe_missing does not exist');
+  });
+});
