@@ -214,29 +214,33 @@ function wrap(
   onClose?: () => void,
 ): StoreClient {
   let closed = false;
-  let schemas = new Map<string, TableSchema>();
+  let schemas: Promise<Map<string, TableSchema>> | null = null;
   /**
-   * Column types of every table, read in one statement on first use and again when a table or column is
-   * missing (a migration applied since): a `system.columns` read costs 100-400 ms while the engine warms up,
-   * and one per table added seconds to the start of an index run.
+   * Column types of every table, read in one statement on first use (shared by the inserts that start
+   * together) and again when a table or column is missing (a migration applied since): a `system.columns`
+   * read costs 100-400 ms while the engine warms up, and one per table added seconds to the start of a run.
    */
-  async function schemaOf(table: string, refresh = false): Promise<TableSchema> {
-    if (refresh || !schemas.has(table)) {
-      const cols = jsonLines<{ table: string; name: string; type: string }>(
-        await read(
-          `SELECT table, name, type FROM system.columns WHERE database = currentDatabase() AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`,
-          'JSONEachRow',
-        ),
-      );
-      const next = new Map<string, Map<string, string>>();
-      for (const c of cols) {
-        let t = next.get(c.table);
-        if (!t) next.set(c.table, (t = new Map()));
-        t.set(c.name, c.type);
-      }
-      schemas = next;
+  async function readSchemas(): Promise<Map<string, TableSchema>> {
+    const cols = jsonLines<{ table: string; name: string; type: string }>(
+      await read(`SELECT table, name, type FROM system.columns WHERE database = currentDatabase() AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`, 'JSONEachRow'),
+    );
+    const out = new Map<string, Map<string, string>>();
+    for (const c of cols) {
+      let t = out.get(c.table);
+      if (!t) out.set(c.table, (t = new Map()));
+      t.set(c.name, c.type);
     }
-    const schema = schemas.get(table);
+    return out;
+  }
+  async function schemaOf(table: string, refresh = false): Promise<TableSchema> {
+    const current = schemas;
+    let all = current ? await current.catch(() => null) : null;
+    if (refresh || !all?.has(table)) {
+      // one refresh for everyone who found the same cache lacking
+      if (schemas === current) schemas = readSchemas();
+      all = await schemas!;
+    }
+    const schema = all.get(table);
     if (!schema) throw new Error(`table ${table} does not exist`);
     return schema;
   }
