@@ -85,9 +85,7 @@ export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptio
   })) {
     stats.stageMs.fetch += performance.now() - t;
     const { raw, marker } = stepMessages(step);
-    if (opts.shareParsed) {
-      for (const [i, b] of [...step.shardBlocks, step.mc].entries()) if (b.cells) shareParsed(raw[i].value.id, b.cells);
-    }
+    if (opts.shareParsed) for (const b of [...step.shardBlocks, step.mc]) if (b.cells) shareParsed(blockIdJson(b.id), b.cells);
     await bus.publish(TOPICS.rawBlocks, raw);
     await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
     stats.mcFetched++;

@@ -16,7 +16,7 @@ import { storeEntityLookup, withFetchedCodes } from '../entities/store-lookup.ts
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
 import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
-import { loadTraceContext, prefetchTraceContext, rowAddresses, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
+import { loadTraceContext, prefetchTraceContext, readEntityRows, rowAddresses, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
 
 const STATE_NAME = 'main';
 
@@ -81,38 +81,11 @@ export async function loadAssembler(store: StoreClient): Promise<{ assembler: Tr
  */
 export async function loadKnownEntities(store: StoreClient, txs: readonly TransactionRow[], prefetched?: StoreContextRows): Promise<KnownEntities> {
   const cand = candidates(txs.map((tx) => ({ tx, mcSeqno: 0, traceId: null })));
+  const rows = await readEntityRows(store, [...cand.jetton], [...cand.nft], prefetched);
   const jettonWallets = new Map<string, { owner: string; jetton: string }>();
   const nftItems = new Map<string, { index: bigint; collection: string | null }>();
-  const askJetton: string[] = [];
-  for (const a of cand.jetton) {
-    if (!prefetched?.asked.jetton.has(a)) askJetton.push(a);
-    else {
-      const w = prefetched.jettonWallets.get(a);
-      if (w) jettonWallets.set(a, { owner: w.owner, jetton: w.jetton });
-    }
-  }
-  const askNft: string[] = [];
-  for (const a of cand.nft) {
-    if (!prefetched?.asked.nft.has(a)) askNft.push(a);
-    else {
-      const n = prefetched.nftItems.get(a);
-      if (n && n.index !== null) nftItems.set(a, { index: n.index, collection: n.collection });
-    }
-  }
-  if (askJetton.length) {
-    const rows = await store.query<{ address: string; owner: string; jetton: string }>(
-      'SELECT address, owner, jetton FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
-      { a: askJetton },
-    );
-    for (const r of rows) jettonWallets.set(r.address, { owner: r.owner, jetton: r.jetton });
-  }
-  if (askNft.length) {
-    const rows = await store.query<{ address: string; index: string; collection_address: string | null }>(
-      'SELECT address, `index`, collection_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
-      { a: askNft },
-    );
-    for (const r of rows) nftItems.set(r.address, { index: BigInt(r.index), collection: r.collection_address });
-  }
+  for (const [a, w] of rows.jettonWallets) jettonWallets.set(a, { owner: w.owner, jetton: w.jetton });
+  for (const [a, n] of rows.nftItems) if (n.index !== null) nftItems.set(a, { index: n.index, collection: n.collection });
   return { jettonWallets, nftItems };
 }
 

@@ -509,6 +509,20 @@ async function rowsFor<V>(
   if (absent) remember(absent.state, absent.set, ask, new Set(rows.keys()));
 }
 
+/** The store's jetton wallet / NFT item rows of these addresses, `prefetched` ones first (no absent bookkeeping). */
+export async function readEntityRows(
+  store: StoreClient,
+  jetton: readonly string[],
+  nft: readonly string[],
+  prefetched?: StoreContextRows,
+): Promise<{ jettonWallets: Map<string, KnownJettonWallet>; nftItems: Map<string, KnownNftItem> }> {
+  const jettonWallets = new Map<string, KnownJettonWallet>();
+  const nftItems = new Map<string, KnownNftItem>();
+  await rowsFor(jetton, prefetched && { asked: prefetched.asked.jetton, rows: prefetched.jettonWallets }, (a) => readJettonWallets(store, a), jettonWallets);
+  await rowsFor(nft, prefetched && { asked: prefetched.asked.nft, rows: prefetched.nftItems }, (a) => readNftItems(store, a), nftItems);
+  return { jettonWallets, nftItems };
+}
+
 /**
  * The store's context rows for every address of several consecutive batches, in one query per table instead of
  * one per table and batch: each statement waits behind the inserts queued in the engine, so the count matters
