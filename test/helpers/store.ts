@@ -20,3 +20,19 @@ export function tempStore(prefix: string): { readonly dir: string; readonly stor
   });
   return ref;
 }
+
+/** Records the SQL of every `store.query` call from now until `restore()`. */
+export function recordQueries(store: StoreClient): { readonly sql: string[]; restore(): void } {
+  const query = store.query;
+  const sql: string[] = [];
+  store.query = ((text: string, ...rest: unknown[]) => {
+    sql.push(text);
+    return (query as (...a: unknown[]) => ReturnType<StoreClient['query']>).call(store, text, ...rest);
+  }) as StoreClient['query'];
+  return {
+    sql,
+    restore() {
+      store.query = query;
+    },
+  };
+}

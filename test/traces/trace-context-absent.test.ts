@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeJsonLines, type StoreClient } from '../../src/store/index.ts';
 import type { AccountStateRow } from '../../src/ton/index.ts';
 import { loadTraceContext } from '../../src/traces/trace-context.ts';
-import { tempStore } from '../helpers/store.ts';
+import { recordQueries, tempStore } from '../helpers/store.ts';
 
 const X = '0:' + '1A'.repeat(32);
 const Y = '0:' + '2B'.repeat(32);
@@ -21,28 +21,28 @@ function state(account: string, lt: bigint): AccountStateRow {
 describe('trace context: addresses known to have no entity rows', () => {
   const ref = tempStore('tg-absent-');
   let store: StoreClient;
-  const asked: string[] = [];
+  let recorded: string[] = [];
   beforeAll(() => {
     store = ref.store;
-    const query = store.query.bind(store);
-    store.query = ((sql: string, ...rest: unknown[]) => {
-      const m = /FROM (jetton_wallets|nft_items|nft_sales)/.exec(sql);
-      if (m) asked.push(m[1]);
-      return (query as (...a: unknown[]) => Promise<unknown[]>)(sql, ...rest);
-    }) as typeof store.query;
+    recorded = recordQueries(store).sql;
   });
+  /** the entity tables asked since the last reset, in order */
+  const asked = () => recorded.flatMap((sql) => /FROM (jetton_wallets|nft_items|nft_sales)/.exec(sql)?.[1] ?? []);
+  const reset = () => {
+    recorded.length = 0;
+  };
 
   const load = (addresses: string[], states: AccountStateRow[] = []) => loadTraceContext(store, { addresses: new Set(addresses), states });
   const wallet = (address: string, lt: bigint) =>
     store.insertFormatted('jetton_wallets', encodeJsonLines([{ address, balance: 5n, owner: OWNER, jetton: MASTER, last_transaction_lt: lt }]), 'JSONEachRow');
 
   it('a plain account is asked for once, then not again while it does not change', async () => {
-    asked.length = 0;
+    reset();
     expect((await load([Y])).jettonWallets.has(Y)).toBe(false);
-    expect(asked).toEqual(['jetton_wallets', 'nft_items', 'nft_sales']);
-    asked.length = 0;
+    expect(asked()).toEqual(['jetton_wallets', 'nft_items', 'nft_sales']);
+    reset();
     await load([Y]);
-    expect(asked).toEqual([]);
+    expect(asked()).toEqual([]);
   });
 
   it('an account that changes is asked for again, and its new row is found', async () => {
@@ -56,8 +56,8 @@ describe('trace context: addresses known to have no entity rows', () => {
     expect((await load([X], [state(X, 20n)])).jettonWallets.has(X)).toBe(false);
     expect((await load([X])).jettonWallets.has(X)).toBe(false);
     await wallet(X, 20n);
-    asked.length = 0;
+    reset();
     expect((await load([X])).jettonWallets.get(X)).toMatchObject({ owner: OWNER });
-    expect(asked).toContain('jetton_wallets');
+    expect(asked()).toContain('jetton_wallets');
   });
 });

@@ -20,7 +20,7 @@ import { encodeJsonLines, type Row, type StoreClient } from '../../src/store/ind
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { assembleBatch, processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
-import { tempStore } from '../helpers/store.ts';
+import { recordQueries, tempStore } from '../helpers/store.ts';
 import { bodyAddresses, emptyTraceContext, loadTraceContext, prefetchTraceContext, traceAddresses, traceContext, type TraceContextSource } from '../../src/traces/trace-context.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
@@ -137,23 +137,15 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
     expect(prefetched.jettonWallets.size + prefetched.nftItems.size + prefetched.sales.size).toBeGreaterThan(10);
     const dump = (ctx: TraceContextSource) =>
       JSON.stringify([ctx.states, ctx.jettonWallets, ctx.nftItems, ctx.sales].map((m) => [...m].sort()), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-    const query = store.query.bind(store);
     const asked: string[] = [];
-    try {
-      for (const t of traces) {
-        const addresses = traceAddresses(t.transactions);
-        const plain = await loadTraceContext(store, { addresses, states: [] });
-        store.query = ((sql: string, ...rest: unknown[]) => {
-          asked.push(sql);
-          return (query as (...a: unknown[]) => unknown)(sql, ...rest);
-        }) as typeof store.query;
-        const pre = await loadTraceContext(store, { addresses, states: [], prefetched });
-        store.query = query;
-        expect(dump(pre)).toBe(dump(plain));
-        expect(show(classifyTrace({ ...t, ...traceContext(t, pre) }).actions)).toBe(show(classifyTrace({ ...t, ...traceContext(t, plain) }).actions));
-      }
-    } finally {
-      store.query = query;
+    for (const t of traces) {
+      const addresses = traceAddresses(t.transactions);
+      const plain = await loadTraceContext(store, { addresses, states: [] });
+      const rec = recordQueries(store);
+      const pre = await loadTraceContext(store, { addresses, states: [], prefetched }).finally(() => rec.restore());
+      asked.push(...rec.sql);
+      expect(dump(pre)).toBe(dump(plain));
+      expect(show(classifyTrace({ ...t, ...traceContext(t, pre) }).actions)).toBe(show(classifyTrace({ ...t, ...traceContext(t, plain) }).actions));
     }
     expect(asked.filter((q) => /latest_account_states|jetton_wallets|nft_items|nft_sales/.test(q))).toEqual([]);
   });
