@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJson, type DecodedBlockMessage, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type McStep } from '../src/source/index.ts';
-import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
+import { blockToRows, PriorStates, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
 import { decodeShared, shareParsed } from './shared-decode.ts';
 import { metrics } from './metrics.ts';
 
@@ -116,6 +116,7 @@ export interface DecodeStageOptions {
 export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}): Promise<Subscription> {
   const omitTraced = opts.tracesWriteRows ?? true;
   const stats = opts.stats ?? newStats();
+  const priorStates = new PriorStates();
   return bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
@@ -124,7 +125,7 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
         const block = decodeShared(msg, opts.decoders ?? 1);
-        const rows = blockToRows(block, { mcSeqno: msg.mc_seqno, tables: omitTraced ? 'untraced' : 'all' });
+        const rows = blockToRows(block, { mcSeqno: msg.mc_seqno, tables: omitTraced ? 'untraced' : 'all', priorStates });
         out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });
       }
       const ms = performance.now() - t0;

@@ -1,4 +1,5 @@
 import type { DecodedBlock } from '../ton/block/types.ts';
+import { PriorStates } from './docs.ts';
 import type { StoreClient } from './client.ts';
 import { StoreWriter, type WriterOptions } from './writer.ts';
 
@@ -42,9 +43,10 @@ export interface ImportResult {
 export async function importBlocks(store: StoreClient, blocks: readonly DecodedBlock[], writerOptions: WriterOptions = {}): Promise<ImportResult> {
   const mc = assignMcSeqnos(blocks);
   const writer = new StoreWriter(store, writerOptions);
+  const priorStates = new PriorStates();
   let transactions = 0;
   for (const b of blocks) {
-    await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0 });
+    await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0, priorStates });
     transactions += b.transactions.length;
   }
   await writer.flush();

@@ -6,6 +6,7 @@ import type {
   TransactionRow,
 } from '../ton/block/types.ts';
 import { methodIdsOfBoc } from '../entities/code-methods.ts';
+import { blockDocRows, type PriorStates } from './docs.ts';
 
 /**
  * Pure mapping decoded block -> rows per ClickHouse table (no I/O). Values keep their code types
@@ -22,6 +23,7 @@ export const BLOCK_TABLES = [
   'transactions_by_hash',
   'transactions_by_lt',
   'messages',
+  'transaction_docs',
   'message_hashes',
   'message_contents',
   'account_states',
@@ -47,9 +49,11 @@ export interface BlockToRowsOptions {
   traceIds?: ReadonlyMap<string, string>;
   /**
    * Which tables: every one (default); `untraced`, all but the two whose rows carry trace_id (`transactions`,
-   * `messages`: the traces stage writes those); `traced`, only those two.
+   * `messages`, and their `transaction_docs`: the traces stage writes those); `traced`, only those three.
    */
   tables?: 'all' | 'untraced' | 'traced';
+  /** End states of earlier blocks, for the documents' states before (src/store/docs.ts); updated with this block's. */
+  priorStates?: PriorStates;
 }
 
 export function emptyRows(): StoreRows {
@@ -116,6 +120,9 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   const shard = shardToBigint(id.shard);
   const traced = opts.tables !== 'untraced';
   const untraced = opts.tables !== 'traced';
+  const stateRows = block.account_states.map(accountStateRow);
+  const firstTx = rows.transactions.length;
+  const firstMsg = rows.messages.length;
 
   for (const tx of block.transactions) {
     const traceId = opts.traceIds?.get(tx.hash) ?? null;
@@ -143,10 +150,24 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
     if (tx.in_msg) pushMessageIndexes(rows, tx, tx.in_msg, 'in');
     for (const m of tx.out_msgs) pushMessageIndexes(rows, tx, m, 'out');
   }
+  if (traced) {
+    const contents = new Map<string, string>();
+    for (const tx of block.transactions) {
+      for (const m of tx.in_msg ? [tx.in_msg, ...tx.out_msgs] : tx.out_msgs) {
+        contents.set(hex(m.body_hash), m.body_boc);
+        if (m.init_state_hash && m.init_state_boc) contents.set(hex(m.init_state_hash), m.init_state_boc);
+      }
+    }
+    const docs = blockDocRows(
+      { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows },
+      opts.priorStates,
+    );
+    for (const d of docs) rows.transaction_docs.push(d);
+  }
   if (!untraced) return;
 
-  for (const st of block.account_states) {
-    rows.account_states.push(accountStateRow(st));
+  for (const [i, st] of block.account_states.entries()) {
+    rows.account_states.push(stateRows[i]);
     rows.latest_account_states.push(latestStateRow(st));
     if (st.code_hash && st.code_boc) {
       rows.contract_code.push({ code_hash: hex(st.code_hash), code_boc: st.code_boc });

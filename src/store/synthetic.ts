@@ -1,4 +1,5 @@
 import type { StoreClient } from './client.ts';
+import { blockDocRows } from './docs.ts';
 import { blockToRows, BLOCK_TABLES, emptyRows, type Row, type StoreRows } from './rows.ts';
 import { StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 import type { DecodedBlock } from '../ton/block/types.ts';
@@ -100,7 +101,8 @@ export function copyBlockRows(template: StoreRows, k: number, blockIndex: number
   const seqno = k * templates + blockIndex + 1;
   const now = BASE_UTIME + k * 5;
   for (const t of BLOCK_TABLES) {
-    if (t === 'shard_state' || t === 'contract_code') continue;
+    // documents are rebuilt from the copied rows below
+    if (t === 'shard_state' || t === 'contract_code' || t === 'transaction_docs') continue;
     const hf = HASH_FIELDS[t] ?? [];
     const af = ADDR_FIELDS[t] ?? [];
     const lf = LT_FIELDS[t] ?? [];
@@ -118,6 +120,8 @@ export function copyBlockRows(template: StoreRows, k: number, blockIndex: number
       dst.push(r);
     }
   }
+  const contents = new Map(out.message_contents.map((c) => [c.hash as string, c.boc as string]));
+  out.transaction_docs = blockDocRows({ transactions: out.transactions, messages: out.messages, contents, states: out.account_states });
   return out;
 }
 

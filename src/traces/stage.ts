@@ -7,7 +7,7 @@
 import { classifyTrace } from '../actions/classify.ts';
 import type { ActionRow } from '../actions/model.ts';
 import type { Row, StoreClient } from '../store/index.ts';
-import { blockToRows } from '../store/index.ts';
+import { blockToRows, PriorStates } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver-codes.ts';
@@ -94,8 +94,15 @@ export interface McBatchOutput extends TraceBatch {
   /** what the entity-state rows of the batch counted (src/entities/state-rows.ts) */
   entityStats: StateStats;
   /** the batch's transactions and messages rows again, now with their trace_id */
-  traced: { transactions: Row[]; messages: Row[] };
+  traced: TracedRows;
 }
+
+/** The rows the stage writes with trace ids: transactions, messages and their documents. */
+export type TracedRows = Record<(typeof TRACED_TABLES)[number], Row[]>;
+const TRACED_TABLES = ['transactions', 'messages', 'transaction_docs'] as const;
+
+/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
+const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
 /**
  * One masterchain batch through the traces stage: trace ids, traces, actions, jetton / NFT entities and events.
@@ -132,11 +139,12 @@ export async function processMcBatch(
   const lookup = opts.codes ? withFetchedCodes(storeEntityLookup(store), opts.codes, mc ? blockIdExtOf(mc.id) : null) : storeEntityLookup(store);
   const state = await entityStateRows(states, lookup);
   Object.assign(entities, state.tables);
-  const traced = { transactions: [] as Row[], messages: [] as Row[] };
+  const traced: TracedRows = { transactions: [], messages: [], transaction_docs: [] };
+  let priorStates = priorStatesOf.get(asm);
+  if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
   for (const b of blocks) {
-    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds, tables: 'traced' });
-    traced.transactions.push(...rows.transactions);
-    traced.messages.push(...rows.messages);
+    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds, tables: 'traced', priorStates });
+    for (const t of TRACED_TABLES) for (const r of rows[t]) traced[t].push(r);
   }
   return { ...batch, entities, entityStats: state.stats, traced };
 }
@@ -195,7 +203,7 @@ export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
     actions: outs.flatMap((o) => o.actions),
     entities: cat((o) => o.entities, ENTITY_TABLES) as EntityTables,
     entityStats: outs.reduce((a, o) => addStateStats(a, o.entityStats), emptyStateStats()),
-    traced: cat((o) => o.traced, ['transactions', 'messages'] as const),
+    traced: cat((o) => o.traced, TRACED_TABLES),
   };
 }
 
@@ -203,8 +211,7 @@ export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
 export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
   for (const t of ENTITY_TABLES) await store.insertRows(t, out.entities[t]);
   // trace_version makes these rows win over the ones the store stage wrote without trace_id
-  await store.insertRows('transactions', out.traced.transactions);
-  await store.insertRows('messages', out.traced.messages);
+  for (const t of TRACED_TABLES) await store.insertRows(t, out.traced[t]);
   await writeTraceTables(store, out.tables);
   await saveAssemblerState(store, mcSeqno, asm);
 }

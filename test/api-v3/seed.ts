@@ -173,5 +173,11 @@ async function buildTrace(store: StoreClient, seqno: number): Promise<SeededTrac
     `INSERT INTO transactions SELECT * REPLACE ({tid:String} AS trace_id) FROM transactions FINAL WHERE hash IN {h:Array(FixedString(64))}`,
     { tid: root.hash, h: all.map((t) => t.hash) },
   );
+  // and writes their documents again with it (the transaction's and its messages' trace_id)
+  await store.command(
+    `INSERT INTO transaction_docs SELECT account, lt, hash, 1, replaceAll(doc, '"trace_id":null', concat('"trace_id":"', {tid:String}, '"'))
+     FROM transaction_docs FINAL WHERE hash IN {h:Array(FixedString(64))}`,
+    { tid: root.hash, h: all.map((t) => t.hash) },
+  );
   return { traceId: String(root.hash), txHashes: all.map((t) => String(t.hash)), accounts: [...new Set(all.map((t) => String(t.account)))], externalHash: String(root.ext), state, pendingEdges: pending };
 }

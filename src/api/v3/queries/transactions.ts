@@ -14,6 +14,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
+import { parseTxDoc, type TxDoc } from '../../../store/docs.ts';
 import { transactionJson, type TxContext } from '../render.ts';
 
 const TX_COLUMNS = '*';
@@ -86,16 +87,26 @@ function conditions(f: TxFilter, params: Record<string, unknown>): string[] {
   return c;
 }
 
-/** A page of transactions matching `f`, ordered (lt, account, hash) in `page.dir` (utime filters: now first). */
-export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise<Row[]> {
+/** Rendered page of transactions matching `f`, ordered (lt, account, hash) in `page.dir` (utime filters: now first). */
+export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise<Record<string, unknown>[]> {
   const params: Record<string, unknown> = { p_limit: page.limit, p_offset: page.offset };
   const c = conditions(f, params);
   const dir = page.dir;
   const byUtime = f.startUtime !== undefined || f.endUtime !== undefined;
   const order = `${byUtime ? `now ${dir}, ` : ''}lt ${dir}, account ${dir}, hash ${dir}`;
+  const hashes = f.hash;
+  if (hashes?.length && Object.entries(f).every(([k, v]) => k === 'hash' || v === undefined)) {
+    // by hash alone: the documents in one statement (hash -> (account, lt) inside it)
+    const docs = await docsByHash(db, hashes);
+    if (docs.length === new Set(hashes).size) {
+      const sorted = sortDocs(docs, dir).slice(page.offset, page.offset + page.limit);
+      return renderDocs(db, sorted);
+    }
+  }
   const selective = f.account?.length || f.hash?.length;
+  let keys: { account: string; lt: string }[];
   if (!selective) {
-    // global list: find the page's keys in the lt-ordered index, then read those rows by primary key
+    // global list: find the page's keys in the lt-ordered index
     const ic: string[] = [];
     if (f.lt !== undefined) ic.push('lt = {p_lt:UInt64}');
     if (f.startLt !== undefined) ic.push('lt >= {p_slt:UInt64}');
@@ -106,30 +117,114 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
     if (f.shard !== undefined) ic.push('block_shard = {p_shard:UInt64}');
     if (f.seqno !== undefined) ic.push('block_seqno = {p_seqno:UInt32}');
     if (f.mcSeqno !== undefined) ic.push('mc_block_seqno = {p_mc:UInt32}');
-    const keys = await db.q<{ account: string; lt: string }>(
+    keys = await db.q<{ account: string; lt: string }>(
       `SELECT account, lt FROM transactions_by_lt ${ic.length ? 'WHERE ' + ic.join(' AND ') : ''}
        ORDER BY ${order} LIMIT 1 BY lt, account LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
       params,
     );
-    if (keys.length === 0) return [];
-    return transactionsByKeys(db, keys.map((k) => [k.account, k.lt]), dir, order);
+  } else {
+    // the page's keys only: a narrow read (the rows themselves come from their documents)
+    keys = await db.q<{ account: string; lt: string }>(
+      `SELECT account, lt FROM transactions WHERE ${c.join(' AND ')}
+       ORDER BY ${order}, isNull(trace_id) LIMIT 1 BY account, lt LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
+      params,
+    );
   }
-  return db.q(
-    `SELECT ${TX_COLUMNS} FROM transactions WHERE ${c.join(' AND ')}
-     ORDER BY ${order}, isNull(trace_id) LIMIT 1 BY account, lt LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
-    params,
-  );
+  return renderByKeys(db, keys.map((k) => [k.account, k.lt]), 'given');
 }
 
-/** Transactions by (account, lt) keys, in `dir` order of (lt, account). */
-export async function transactionsByKeys(db: Db, keys: [string, string | bigint][], dir: 'ASC' | 'DESC' = 'DESC', order?: string): Promise<Row[]> {
+/** Flattened transaction rows by (account, lt) keys, in `dir` order of (lt, account): for keys without a document. */
+export async function transactionsByKeys(db: Db, keys: [string, string | bigint][], dir: 'ASC' | 'DESC' = 'DESC'): Promise<Row[]> {
   if (keys.length === 0) return [];
   return db.q(
     `SELECT ${TX_COLUMNS} FROM transactions WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))}
-     ORDER BY ${order ?? `lt ${dir}, account ${dir}, hash ${dir}`}, isNull(trace_id) LIMIT 1 BY account, lt`,
+     ORDER BY lt ${dir}, account ${dir}, hash ${dir}, isNull(trace_id) LIMIT 1 BY account, lt`,
     { k: keys.map(([a, l]) => [a, BigInt(l)]) },
   );
 }
+
+const DOC_DEDUP = 'ORDER BY account, lt, traced DESC LIMIT 1 BY account, lt';
+
+async function docsByHash(db: Db, hashes: string[]): Promise<TxDoc[]> {
+  const rows = await db.q<{ doc: string }>(
+    `SELECT doc FROM transaction_docs
+     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}) AND hash IN {h:Array(FixedString(64))}
+     ${DOC_DEDUP}`,
+    { h: hashes },
+  );
+  return rows.map((r) => parseTxDoc(r.doc));
+}
+
+function compareTx(a: Row, b: Row): number {
+  const la = BigInt(String(a.lt));
+  const lb = BigInt(String(b.lt));
+  if (la !== lb) return la < lb ? -1 : 1;
+  const aa = String(a.account);
+  const ab = String(b.account);
+  if (aa !== ab) return aa < ab ? -1 : 1;
+  const ha = String(a.hash);
+  const hb = String(b.hash);
+  return ha < hb ? -1 : ha > hb ? 1 : 0;
+}
+
+function sortDocs(docs: TxDoc[], dir: 'ASC' | 'DESC'): TxDoc[] {
+  const s = dir === 'ASC' ? 1 : -1;
+  return docs.sort((a, b) => s * compareTx(a.tx, b.tx));
+}
+
+/**
+ * Rendered transactions by (account, lt) keys: from their documents, and from the flattened tables for keys that
+ * have none (stored before documents existed). Order: as given, or (lt, account, hash) ASC / DESC.
+ */
+export async function renderByKeys(db: Db, keys: [string, string | bigint][], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<Record<string, unknown>[]> {
+  if (keys.length === 0) return [];
+  const k = keys.map(([a, l]) => [a, BigInt(l)]);
+  const docs = (await db.q<{ doc: string }>(`SELECT doc FROM transaction_docs WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))} ${DOC_DEDUP}`, { k })).map((r) =>
+    parseTxDoc(r.doc),
+  );
+  const have = new Set(docs.map((d) => `${d.tx.account}|${d.tx.lt}`));
+  const missing = keys.filter(([a, l]) => !have.has(`${a}|${l}`));
+  const [fromDocs, fromRows] = await Promise.all([
+    renderDocs(db, docs),
+    missing.length ? transactionsByKeys(db, missing).then((rows) => renderTransactions(db, rows)) : Promise.resolve([]),
+  ]);
+  const all = [...fromDocs, ...fromRows];
+  if (order === 'given') {
+    const pos = new Map(keys.map(([a, l], i) => [`${a}|${l}`, i]));
+    return all.sort((x, y) => (pos.get(`${x.account}|${x.lt}`) ?? 0) - (pos.get(`${y.account}|${y.lt}`) ?? 0));
+  }
+  const s = order === 'ASC' ? 1 : -1;
+  // rendered hashes are base64: compare the hex the store orders by
+  const hexOf = (t: Record<string, unknown>) => ({ lt: t.lt, account: t.account, hash: Buffer.from(String(t.hash), 'base64').toString('hex') });
+  return all.sort((x, y) => s * compareTx(hexOf(x), hexOf(y)));
+}
+
+/**
+ * Renders transactions from their documents. States the writer did not hold (a first transaction's state
+ * before, when its earlier block was not in the writer's memory) are read from account_states in one statement.
+ */
+export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, unknown>[]> {
+  const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
+  const lookup: [string, string][] = [];
+  for (const d of docs) {
+    const account = String(d.tx.account);
+    ctx.messages.set(`${account}|${d.tx.lt}`, d.msgs);
+    for (const [h, boc] of Object.entries(d.contents)) ctx.contents.set(h, boc);
+    for (const h of [d.tx.account_state_hash_before, d.tx.account_state_hash_after] as string[]) {
+      const st = d.states[h];
+      if (st) ctx.states.set(`${account}|${h}`, st);
+      else if (!d.absent.includes(h)) lookup.push([account, h]);
+    }
+  }
+  if (lookup.length) {
+    const rows = await db.q(`SELECT ${STATE_COLUMNS} FROM account_states WHERE (account, hash) IN {k:Array(Tuple(String, FixedString(64)))}`, { k: lookup });
+    for (const s of rows) ctx.states.set(`${s.account}|${s.hash}`, s);
+  }
+  return docs.map((d) => transactionJson(d.tx, ctx));
+}
+
+/** The account_states columns a transaction renders (accountStateJson). */
+const STATE_COLUMNS = 'account, hash, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash';
 
 /** Keeps the first row of each key (rows of immutable tables repeat only when a block is written twice). */
 export function uniqueBy<T extends Row>(rows: T[], key: (r: T) => string): T[] {
@@ -153,7 +248,7 @@ export async function hydrate(db: Db, txs: Row[]): Promise<TxContext> {
   }
   const [msgRows, stateRows] = await Promise.all([
     db.q(`SELECT * FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}`, { k: keys }),
-    db.q(`SELECT * FROM account_states WHERE (account, hash) IN {k:Array(Tuple(String, FixedString(64)))}`, { k: stateKeys }),
+    db.q(`SELECT ${STATE_COLUMNS} FROM account_states WHERE (account, hash) IN {k:Array(Tuple(String, FixedString(64)))}`, { k: stateKeys }),
   ]);
   const msgs = uniqueBy(msgRows, (m) => `${m.tx_account}|${m.tx_lt}|${m.direction}|${m.msg_hash}`);
   const states = uniqueBy(stateRows, (r) => `${r.account}|${r.hash}`);

@@ -8,7 +8,7 @@ import type { Row } from '../db.ts';
 import { LT_WINDOW, PAGE, PAGE_SORT, pageOf, type ParamSpec } from '../params.ts';
 import { b64, blockJson, messageJson, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { findTransactions, loadContents, mcBlockExists, renderTransactions, transactionsByKeys, txKeysByMessage } from '../queries/transactions.ts';
+import { findTransactions, loadContents, mcBlockExists, renderByKeys, txKeysByMessage } from '../queries/transactions.ts';
 import { indexStatus } from '../queries/status.ts';
 
 const BLOCK_COLS = '*';
@@ -16,8 +16,7 @@ const PAGING_DOC =
   'Paging: offset over a total, stable order (lt, then account, then hash; utime filters sort by now first). ' +
   'Pages never skip or repeat rows while the window is unchanged; for deep history prefer start_lt/end_lt (or utime) windows over large offsets.';
 
-export async function txResponse(ctx: Ctx, rows: Row[]): Promise<{ transactions: Record<string, unknown>[]; address_book: Record<string, unknown> }> {
-  const transactions = await renderTransactions(ctx.db, rows);
+export async function txResponse(ctx: Ctx, transactions: Record<string, unknown>[]): Promise<{ transactions: Record<string, unknown>[]; address_book: Record<string, unknown> }> {
   const address_book = ctx.noBook ? {} : await bookOf(ctx.db, transactionAddresses(transactions), ctx.testnet);
   return { transactions, address_book };
 }
@@ -179,7 +178,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
         pageOf(q),
       );
       const ex = q.exclude_account as string[] | undefined;
-      if (ex?.length) rows = rows.filter((r) => !ex.includes(r.account as string));
+      if (ex?.length) rows = rows.filter((t) => !ex.includes(t.account as string));
       return txResponse(ctx, rows);
     },
   });
@@ -238,9 +237,9 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
            ORDER BY tx_lt DESC, tx_account DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
           { bh: q.body_hash ?? '', op: q.opcode ?? 0, d: direction ?? '', limit: pg.limit, offset: pg.offset },
         );
-        return txResponse(ctx, await transactionsByKeys(db, rows.map((r) => [r.tx_account, r.tx_lt])));
+        return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.tx_account, r.tx_lt]), 'given'));
       }
-      const all = await transactionsByKeys(db, keys);
+      const all = await renderByKeys(db, keys);
       return txResponse(ctx, all.slice(pg.offset, pg.offset + pg.limit));
     },
   });
@@ -266,7 +265,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
         const hs = msgs.filter((m) => m.direction === dir).map((m) => m.msg_hash);
         if (hs.length) keys.push(...(await txKeysByMessage(db, hs, dir === 'in' ? 'out' : 'in')));
       }
-      const rows = (await transactionsByKeys(db, keys, 'ASC')).slice(pg.offset, pg.offset + pg.limit);
+      const rows = (await renderByKeys(db, keys, 'ASC')).slice(pg.offset, pg.offset + pg.limit);
       if (rows.length === 0) throw new ApiError(404, 'adjacent transactions not found');
       return txResponse(ctx, rows);
     },
@@ -396,7 +395,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
         p,
       );
       if (rows.length === 0) throw new ApiError(404, 'pending traces not found');
-      return txResponse(ctx, await transactionsByKeys(db, rows.map((r) => [r.account, r.lt])));
+      return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.account, r.lt]), 'given'));
     },
   });
   void z;

@@ -9,7 +9,7 @@ import type { Db, Row } from '../db.ts';
 import { LT_WINDOW, PAGE_SORT, pageOf, type Page, type Parsed } from '../params.ts';
 import { b64, num, str, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { mcBlockExists, renderTransactions, transactionsByKeys } from '../queries/transactions.ts';
+import { mcBlockExists, renderByKeys } from '../queries/transactions.ts';
 
 const MAX_TRACE_TXS = 4000;
 const PENDING_DOC =
@@ -87,12 +87,11 @@ async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, ty
       : Promise.resolve([]),
     includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
   ]);
-  const txRows = await transactionsByKeys(ctx.db, txKeys.map((k) => [k.account, k.lt]), 'ASC');
-  const rendered = await renderTransactions(ctx.db, txRows);
+  const rendered = await renderByKeys(ctx.db, txKeys.map((k) => [k.account, k.lt]), 'ASC');
   const byTrace = new Map<string, Record<string, unknown>[]>();
   const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.trace_id]));
-  rendered.forEach((t, i) => {
-    const id = traceOf.get(`${txRows[i].account}|${txRows[i].lt}`);
+  rendered.forEach((t) => {
+    const id = traceOf.get(`${t.account}|${t.lt}`);
     if (!id) return;
     const l = byTrace.get(id);
     if (l) l.push(t);
@@ -296,9 +295,8 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       if (q.include_transactions && rows.length) {
         const hashes = [...new Set(rows.flatMap((r) => r.tx_hashes as string[]))];
         const keys = await db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
-        const txRows = await transactionsByKeys(db, keys.map((k) => [k.account, k.lt]), 'ASC');
-        const rendered = await renderTransactions(db, txRows);
-        full = new Map(rendered.map((t, i) => [txRows[i].hash as string, t]));
+        const rendered = await renderByKeys(db, keys.map((k) => [k.account, k.lt]), 'ASC');
+        full = new Map(rendered.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
       }
       const actions = rows.map((r) =>
         actionJson(r, {
@@ -347,9 +345,8 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       if (q.include_transactions && rows.length) {
         const hashes = [...new Set(rows.flatMap((r) => r.tx_hashes as string[]))];
         const keys = await ctx.db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
-        const txRows = await transactionsByKeys(ctx.db, keys.map((k) => [k.account, k.lt]), 'ASC');
-        const rendered = await renderTransactions(ctx.db, txRows);
-        full = new Map(rendered.map((t, i) => [txRows[i].hash as string, t]));
+        const rendered = await renderByKeys(ctx.db, keys.map((k) => [k.account, k.lt]), 'ASC');
+        full = new Map(rendered.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
       }
       const actions = rows.map((r) =>
         actionJson(r, { transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined }),

@@ -1,0 +1,161 @@
+// Transaction documents (clickhouse/0012, src/store/docs.ts): the API renders a transaction from its document
+// exactly as from the flattened tables, on real mainnet blocks and on a generated devnet chain; a transaction
+// without a document (stored before 0012) still answers the same; and a point read is one statement.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Db } from '../../src/api/v3/db.ts';
+import { renderByKeys, renderTransactions, transactionsByKeys } from '../../src/api/v3/queries/transactions.ts';
+import { runDevnet } from '../../src/devnet/generate/index.ts';
+import { blockDocRows, blockToRows, importBlocks, parseTxDoc, PriorStates, type Row, type StoreClient } from '../../src/store/index.ts';
+import { decodeBlock } from '../../src/ton/index.ts';
+import { recordQueries, tempStore } from '../helpers/store.ts';
+import { get, mainnetBlockFiles, openFixture, type Fixture } from './helpers.ts';
+
+/** Every stored transaction rendered both ways: from documents, and from transactions + messages + contents + states. */
+async function bothWays(store: StoreClient): Promise<{ docs: Record<string, unknown>[]; flat: Record<string, unknown>[] }> {
+  const db = new Db(store);
+  const keys = (await store.query<{ account: string; lt: string }>('SELECT DISTINCT account, lt FROM transactions ORDER BY lt, account')).map(
+    (k) => [k.account, k.lt] as [string, string],
+  );
+  const docs = await renderByKeys(db, keys, 'ASC');
+  const flat = await renderTransactions(db, await transactionsByKeys(db, keys, 'ASC'));
+  return { docs, flat };
+}
+
+async function docsOf(store: StoreClient): Promise<ReturnType<typeof parseTxDoc>[]> {
+  return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs FINAL')).map((r) => parseTxDoc(r.doc));
+}
+
+describe('transaction documents on mainnet fixture blocks', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await openFixture();
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  it('render every transaction exactly as the flattened tables do', async () => {
+    const { docs, flat } = await bothWays(fx.store);
+    expect(flat.length).toBeGreaterThan(1000);
+    expect(docs).toEqual(flat);
+    const [{ n }] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs FINAL');
+    expect(Number(n)).toBe(flat.length);
+    // the answers carry real content: bodies, states before/after with balances
+    expect(flat.filter((t) => (t.in_msg as Row | null)?.message_content).length).toBeGreaterThan(500);
+    expect(flat.filter((t) => (t.account_state_after as Row).balance !== null).length).toBeGreaterThan(300);
+  });
+
+  it('a transaction by hash is one statement (the document, found through transactions_by_hash)', async () => {
+    // a transaction whose states the document holds or knows absent (not first of its account in its block)
+    const t = (await docsOf(fx.store))
+      .map((d) => ({ d, hash: String(d.tx.hash), account: String(d.tx.account) }))
+      .find(({ d }) => [d.tx.account_state_hash_before, d.tx.account_state_hash_after].every((h) => d.states[String(h)] || d.absent.includes(String(h))))!;
+    expect(t).toBeDefined();
+    const rec = recordQueries(fx.store);
+    try {
+      const r = await get(fx.app, `/api/v3/transactions?hash=${t.hash}`, { 'X-No-Address-Book': '1' });
+      expect(r.status).toBe(200);
+      expect((r.body.transactions as Row[]).map((x) => x.account)).toEqual([t.account]);
+    } finally {
+      rec.restore();
+    }
+    expect(rec.sql.length).toBe(1);
+    expect(rec.sql[0]).toMatch(/FROM transaction_docs/);
+  });
+
+  it('transactions stored without a document answer the same', async () => {
+    const [t] = await fx.store.query<{ account: string }>(
+      'SELECT account FROM transactions GROUP BY account HAVING count() >= 3 ORDER BY account LIMIT 1',
+    );
+    const url = `/api/v3/transactions?account=${t.account}&limit=20`;
+    const before = await get(fx.app, url);
+    expect((before.body.transactions as Row[]).length).toBeGreaterThanOrEqual(3);
+    // as a store written before migration 0012 has them: no document for this account's transactions
+    await fx.store.command('ALTER TABLE transaction_docs DELETE WHERE account = {a:String} SETTINGS mutations_sync = 1', { a: t.account });
+    const [{ n }] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs WHERE account = {a:String}', { a: t.account });
+    expect(Number(n)).toBe(0);
+    expect((await get(fx.app, url)).body).toEqual(before.body);
+    const one = (before.body.transactions as Row[])[1];
+    const byHash = await get(fx.app, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
+    expect(byHash.body.transactions).toEqual([one]);
+  });
+});
+
+describe('transaction documents on a devnet chain (consecutive blocks)', () => {
+  const ref = tempStore('tg-docs-devnet-');
+  beforeAll(async () => {
+    const res = await runDevnet({ seed: 5, blocks: 10, splitAt: 3, mergeAt: 7 });
+    await importBlocks(ref.store, res.devnet.blocks.map((b) => decodeBlock(b.boc)));
+  });
+
+  it('render every transaction exactly as the flattened tables do', async () => {
+    const { docs, flat } = await bothWays(ref.store);
+    expect(flat.length).toBeGreaterThan(50);
+    expect(docs).toEqual(flat);
+  });
+
+  it('states before come from the writer when it held the earlier block: the reader looks up only the rest', async () => {
+    const docs = await docsOf(ref.store);
+    let held = 0;
+    let lookups = 0;
+    for (const d of docs) {
+      const before = String(d.tx.account_state_hash_before);
+      if (d.states[before]) held++;
+      else if (!d.absent.includes(before)) lookups++;
+    }
+    // each account's first transaction of the import has no earlier block in memory; later ones do
+    const accounts = new Set(docs.map((d) => d.tx.account)).size;
+    expect(held).toBeGreaterThan(0);
+    expect(lookups).toBeLessThanOrEqual(accounts);
+    expect(held + lookups).toBeGreaterThan(lookups);
+  });
+});
+
+describe('blockDocRows (pure)', () => {
+  const block = decodeBlock(readFileSync(mainnetBlockFiles().find((f) => f.endsWith('mainnet-wc0-8000000000000000-71398501.boc'))!));
+  const rows = blockToRows(block, { mcSeqno: 1 });
+  const contents = new Map(rows.message_contents.map((c) => [c.hash as string, c.boc as string]));
+  const input = { transactions: rows.transactions, messages: rows.messages, contents, states: rows.account_states };
+
+  it('one document per transaction with its own messages and their bodies', () => {
+    const docs = blockDocRows(input).map((r) => parseTxDoc(String(r.doc)));
+    expect(docs).toHaveLength(rows.transactions.length);
+    for (const d of docs) {
+      const own = rows.messages.filter((m) => m.tx_account === d.tx.account && m.tx_lt === BigInt(String(d.tx.lt)));
+      expect(d.msgs.map((m) => m.msg_hash).sort()).toEqual(own.map((m) => m.msg_hash).sort());
+      for (const m of d.msgs) expect(d.contents[String(m.body_hash)]).toBe(contents.get(String(m.body_hash)));
+    }
+  });
+
+  it('states: the end state after the last transaction; intermediate hashes absent; prior states only on a hash match', () => {
+    const byAccount = new Map<string, Row[]>();
+    for (const t of rows.transactions) byAccount.set(String(t.account), [...(byAccount.get(String(t.account)) ?? []), t]);
+    const multi = [...byAccount.values()].find((l) => l.length >= 2)!;
+    expect(multi).toBeDefined();
+    const account = String(multi[0].account);
+    const end = rows.account_states.find((s) => s.account === account)!;
+    const firstBefore = String(multi[0].account_state_hash_before);
+
+    const wrong = new PriorStates();
+    wrong.set(account, { ...end, hash: 'f'.repeat(64) });
+    const right = new PriorStates();
+    right.set(account, { ...end, hash: firstBefore });
+    const docsOfAccount = (prior: PriorStates) =>
+      blockDocRows(input, prior)
+        .map((r) => parseTxDoc(String(r.doc)))
+        .filter((d) => d.tx.account === account);
+
+    const withWrong = docsOfAccount(wrong);
+    expect(withWrong[0].states[firstBefore]).toBeUndefined();
+    expect(withWrong[0].absent).not.toContain(firstBefore);
+    const last = withWrong[withWrong.length - 1];
+    expect(last.states[String(last.tx.account_state_hash_after)]).toEqual(JSON.parse(JSON.stringify(end, (_k, v) => (typeof v === 'bigint' ? String(v) : v))));
+    for (const d of withWrong.slice(1)) expect(d.absent).toContain(String(d.tx.account_state_hash_before));
+    for (const d of withWrong.slice(0, -1)) expect(d.absent).toContain(String(d.tx.account_state_hash_after));
+
+    expect(docsOfAccount(right)[0].states[firstBefore]?.hash).toBe(firstBefore);
+    // the block's end states replace the prior ones
+    expect(right.get(account)?.hash).toBe(end.hash);
+  });
+});
