@@ -159,3 +159,47 @@ describe('blockDocRows (pure)', () => {
     expect(right.get(account)?.hash).toBe(end.hash);
   });
 });
+
+describe('messages by hash from documents', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await openFixture();
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; one statement', async () => {
+    // internal messages with both ends stored, external-ins by their normalized hash, and external-outs
+    const both = await fx.store.query<{ msg_hash: string }>(
+      "SELECT msg_hash FROM messages GROUP BY msg_hash HAVING countDistinct(direction) = 2 ORDER BY msg_hash LIMIT 5",
+    );
+    const norm = await fx.store.query<{ h: string }>("SELECT msg_hash_norm AS h FROM messages WHERE msg_hash_norm IS NOT NULL ORDER BY h LIMIT 3");
+    const extOut = await fx.store.query<{ msg_hash: string }>("SELECT msg_hash FROM messages WHERE message_type = 'ext_out' ORDER BY msg_hash LIMIT 3");
+    expect(both.length).toBe(5);
+    expect(norm.length).toBe(3);
+    expect(extOut.length).toBe(3);
+    const hashes = [...both.map((r) => r.msg_hash), ...norm.map((r) => r.h), ...extOut.map((r) => r.msg_hash)];
+    const urls = [
+      `/api/v3/messages?${hashes.map((h) => `msg_hash=${h}`).join('&')}`,
+      `/api/v3/messages?${hashes.map((h) => `msg_hash=${h}`).join('&')}&sort=asc&limit=4&offset=2`,
+      `/api/v3/messages?hash=${norm[0].h}`,
+    ];
+    const fromDocs = [];
+    const rec = recordQueries(fx.store);
+    try {
+      for (const u of urls) fromDocs.push(await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
+    } finally {
+      rec.restore();
+    }
+    expect(rec.sql).toHaveLength(urls.length);
+    expect(rec.sql.every((q) => q.includes('FROM transaction_docs'))).toBe(true);
+    const first = fromDocs[0].body.messages as Row[];
+    expect(first).toHaveLength(11);
+    expect(first.filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);
+    expect(first.filter((m) => m.hash_norm)).toHaveLength(3);
+    // the same requests once the documents are gone (a store written before 0012) take the flattened tables
+    await fx.store.command('TRUNCATE TABLE transaction_docs');
+    for (const [i, u] of urls.entries()) expect((await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
+  });
+});

@@ -54,10 +54,19 @@ function interfaceName(codeHash: string | null): string[] {
   return [];
 }
 
-/** Address book over raw addresses (keys as given). `inputs` maps the key -> raw address (null = unparseable). */
-export async function addressBook(db: Db, keys: Map<string, string | null>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
+/**
+ * Address book over raw addresses (keys as given). `inputs` maps the key -> raw address (null = unparseable).
+ * `knownCodes`: code hashes the caller has just read from latest_account_states (those addresses are not asked again).
+ */
+export async function addressBook(
+  db: Db,
+  keys: Map<string, string | null>,
+  testnet: boolean,
+  knownCodes?: ReadonlyMap<string, string | null>,
+): Promise<Record<string, AddressBookRow>> {
   const raws = [...new Set([...keys.values()].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
-  const codes = new Map<string, string | null>();
+  const codes = new Map<string, string | null>(knownCodes);
+  const askCodes = raws.filter((r) => !codes.has(r));
   const domains = new Map<string, string>();
   const kinds = new Map<string, string[]>();
   if (raws.length) {
@@ -66,10 +75,12 @@ export async function addressBook(db: Db, keys: Map<string, string | null>, test
       .map(([t, k]) => `SELECT address, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`)
       .join(' UNION ALL ');
     const [states, dns, ent] = await Promise.all([
-      db.q<{ account: string; code_hash: string | null }>(
-        'SELECT account, code_hash FROM latest_account_states WHERE account IN {a:Array(String)} ORDER BY account, last_trans_lt DESC LIMIT 1 BY account',
-        { a: raws },
-      ),
+      askCodes.length
+        ? db.q<{ account: string; code_hash: string | null }>(
+            'SELECT account, code_hash FROM latest_account_states WHERE account IN {a:Array(String)} ORDER BY account, last_trans_lt DESC LIMIT 1 BY account',
+            { a: askCodes },
+          )
+        : Promise.resolve([]),
       live.has('dns_entries')
         ? db.q<{ w: string; domain: string }>(
             `SELECT dns_wallet AS w, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
@@ -100,11 +111,16 @@ export async function addressBook(db: Db, keys: Map<string, string | null>, test
   return out;
 }
 
-/** Address book over raw addresses found in a result (keys = the raw addresses). */
-export function bookOf(db: Db, raws: Iterable<string | null | undefined>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
+/** Address book over raw addresses found in a result (keys = the raw addresses); `knownCodes` as in addressBook. */
+export function bookOf(
+  db: Db,
+  raws: Iterable<string | null | undefined>,
+  testnet: boolean,
+  knownCodes?: ReadonlyMap<string, string | null>,
+): Promise<Record<string, AddressBookRow>> {
   const m = new Map<string, string | null>();
   for (const r of raws) if (r && /^-?\d+:[0-9A-Fa-f]{64}$/.test(r)) m.set(r, r);
-  return addressBook(db, m, testnet);
+  return addressBook(db, m, testnet, knownCodes);
 }
 
 export interface TokenInfo {

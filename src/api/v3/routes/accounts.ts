@@ -22,14 +22,16 @@ export async function latestStates(db: Db, accounts: string[], withBoc: boolean,
   );
   const codes = [...new Set(states.map((s) => s.code_hash).filter((c): c is string => typeof c === 'string'))];
   if (codes.length) {
-    const [bocs, methods] = await Promise.all([
-      withBoc
-        ? db.q<{ code_hash: string; code_boc: string }>('SELECT code_hash, any(code_boc) AS code_boc FROM contract_code WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash', { c: codes })
-        : Promise.resolve([]),
-      db.q<{ code_hash: string; methods: number[] }>('SELECT code_hash, any(methods) AS methods FROM contract_methods WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash', { c: codes }),
-    ]);
-    const bm = new Map(bocs.map((b) => [b.code_hash, b.code_boc]));
-    const mm = new Map(methods.map((m) => [m.code_hash, m.methods]));
+    // code and method ids in one statement (each statement has a fixed cost in the engine)
+    const rows = await db.q<{ code_hash: string; code_boc: string; methods: number[]; kind: string }>(
+      `${withBoc ? `SELECT code_hash, any(code_boc) AS code_boc, CAST([], 'Array(UInt32)') AS methods, 'code' AS kind FROM contract_code
+       WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash UNION ALL ` : ''}
+       SELECT code_hash, '' AS code_boc, any(methods) AS methods, 'methods' AS kind FROM contract_methods
+       WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash`,
+      { c: codes },
+    );
+    const bm = new Map(rows.filter((r) => r.kind === 'code').map((b) => [b.code_hash, b.code_boc]));
+    const mm = new Map(rows.filter((r) => r.kind === 'methods').map((m) => [m.code_hash, m.methods]));
     for (const s of states) {
       s.code_boc = bm.get(s.code_hash as string) ?? null;
       s.methods = mm.get(s.code_hash as string) ?? null;
@@ -124,7 +126,9 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
         return o;
       });
       const addrs = accounts.map((a) => a.address as string);
-      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      // the states just read carry the code hashes the address book wants: it reads no state of its own
+      const codes = new Map(states.map((s) => [s.account as string, (s.code_hash as string | null) ?? null]));
+      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet, codes), ctx.noMeta ? {} : metadataOf(db, addrs)]);
       for (const a of accounts) a.interfaces = (address_book as Record<string, { interfaces: string[] }>)[a.address as string]?.interfaces ?? [];
       return { accounts, address_book, metadata };
     },

@@ -10,6 +10,7 @@ import { b64, blockJson, messageJson, transactionAddresses } from '../render.ts'
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
 import { findTransactions, loadContents, mcBlockExists, renderByKeys, txKeysByMessage } from '../queries/transactions.ts';
 import { indexStatus } from '../queries/status.ts';
+import { messagesByHashFromDocs } from '../queries/messages.ts';
 
 const BLOCK_COLS = '*';
 const PAGING_DOC =
@@ -297,6 +298,14 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       const { q, db } = ctx;
       const pg = pageOf(q);
       const hashes = [...((q.msg_hash as string[] | undefined) ?? []), ...(q.hash ? [q.hash as string] : [])];
+      const otherFilters =
+        ['body_hash', 'source', 'destination', 'opcode', 'direction', 'start_lt', 'end_lt', 'start_utime', 'end_utime'].some((k) => q[k] !== undefined) ||
+        q.exclude_externals === true ||
+        q.only_externals === true;
+      if (hashes.length && !otherFilters) {
+        const fromDocs = await messagesByHashFromDocs(db, hashes, pg);
+        if (fromDocs) return messagesResponse(ctx, fromDocs.rows, fromDocs.contents);
+      }
       const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset };
       const c: string[] = [];
       if (hashes.length) {
@@ -354,20 +363,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       );
       const contents = new Map<string, string>();
       await loadContents(db, rows, contents);
-      const messages = rows.map((m) => {
-        const extraFields: Record<string, unknown> = {};
-        const inTx = b64(m.in_tx);
-        const outTx = b64(m.out_tx);
-        if (inTx) extraFields.in_msg_tx_hash = inTx;
-        if (outTx) extraFields.out_msg_tx_hash = outTx;
-        return messageJson(m, contents, extraFields);
-      });
-      const addrs = messages.flatMap((m) => [m.source as string | null, m.destination as string | null]);
-      const [address_book, metadata] = await Promise.all([
-        ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet),
-        ctx.noMeta ? {} : metadataOf(db, addrs),
-      ]);
-      return { messages, address_book, metadata };
+      return messagesResponse(ctx, rows, contents);
     },
   });
 
@@ -399,4 +395,19 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     },
   });
   void z;
+}
+
+/** The /messages answer for message rows (one per message, with in_tx / out_tx) and their contents. */
+async function messagesResponse(ctx: Ctx, rows: Row[], contents: Map<string, string>) {
+  const messages = rows.map((m) => {
+    const extraFields: Record<string, unknown> = {};
+    const inTx = b64(m.in_tx);
+    const outTx = b64(m.out_tx);
+    if (inTx) extraFields.in_msg_tx_hash = inTx;
+    if (outTx) extraFields.out_msg_tx_hash = outTx;
+    return messageJson(m, contents, extraFields);
+  });
+  const addrs = messages.flatMap((m) => [m.source as string | null, m.destination as string | null]);
+  const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+  return { messages, address_book, metadata };
 }
