@@ -11,6 +11,40 @@
  */
 import type { Row } from './rows.ts';
 
+/**
+ * Stored layout (version 1): `[1, tx, msgs, contents, states, absent]`, rows as value arrays in the field orders
+ * below: names repeated per row were half of a document's bytes. Message rows leave out what their transaction
+ * gives (tx_account, tx_lt, tx_hash, mc_seqno, trace_id), state rows their account. A change to the rows' columns
+ * needs a new version here (a test compares these lists with the row builders' keys); older documents keep theirs.
+ */
+export const TX_FIELDS = [
+  'account', 'lt', 'hash', 'now', 'block_workchain', 'block_shard', 'block_seqno', 'mc_block_seqno', 'trace_id', 'prev_trans_hash',
+  'prev_trans_lt', 'orig_status', 'end_status', 'total_fees', 'total_fees_extra_currencies', 'account_state_hash_before',
+  'account_state_hash_after', 'descr', 'aborted', 'destroyed', 'credit_first', 'is_tock', 'installed', 'storage_fees_collected',
+  'storage_fees_due', 'storage_status_change', 'credit_due_fees_collected', 'credit', 'credit_extra_currencies', 'compute_skipped',
+  'skipped_reason', 'compute_success', 'compute_msg_state_used', 'compute_account_activated', 'compute_gas_fees', 'compute_gas_used',
+  'compute_gas_limit', 'compute_gas_credit', 'compute_mode', 'compute_exit_code', 'compute_exit_arg', 'compute_vm_steps',
+  'compute_vm_init_state_hash', 'compute_vm_final_state_hash', 'action_success', 'action_valid', 'action_no_funds', 'action_status_change',
+  'action_total_fwd_fees', 'action_total_action_fees', 'action_result_code', 'action_result_arg', 'action_tot_actions',
+  'action_spec_actions', 'action_skipped_actions', 'action_msgs_created', 'action_action_list_hash', 'action_tot_msg_size_cells',
+  'action_tot_msg_size_bits', 'bounce', 'bounce_msg_size_cells', 'bounce_msg_size_bits', 'bounce_req_fwd_fees', 'bounce_msg_fees',
+  'bounce_fwd_fees', 'split_info_cur_shard_pfx_len', 'split_info_acc_split_depth', 'split_info_this_addr', 'split_info_sibling_addr',
+] as const;
+export const MSG_FIELDS = [
+  'direction', 'msg_hash', 'msg_hash_norm', 'message_type', 'source', 'destination', 'value', 'value_extra_currencies', 'fwd_fee',
+  'ihr_fee', 'extra_flags', 'created_lt', 'created_at', 'opcode', 'ihr_disabled', 'bounce', 'bounced', 'import_fee', 'body_hash',
+  'init_state_hash',
+] as const;
+export const STATE_FIELDS = ['hash', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash', 'last_trans_lt'] as const;
+const LAYOUT = 1;
+
+const values = (row: Row, fields: readonly string[]): unknown[] => fields.map((f) => row[f]);
+
+function named(vals: unknown[], fields: readonly string[], into: Row = {}): Row {
+  for (let i = 0; i < fields.length; i++) into[fields[i]] = vals[i];
+  return into;
+}
+
 export interface TxDoc {
   tx: Row;
   /** in / out message rows */
@@ -99,8 +133,7 @@ export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
         if (boc !== undefined) contents[h as string] = boc;
       }
     }
-    const doc: TxDoc = { tx: t, msgs, contents, states, absent };
-    out.push({ account: t.account, lt: t.lt, hash: t.hash, traced: t.trace_id == null ? 0 : 1, doc: JSON.stringify(doc, bigintText) });
+    out.push({ account: t.account, lt: t.lt, hash: t.hash, traced: t.trace_id == null ? 0 : 1, doc: stringifyTxDoc({ tx: t, msgs, contents, states, absent }) });
   }
   if (prior) for (const [a, s] of endState) prior.set(a, s);
   return out;
@@ -111,6 +144,22 @@ function bigintText(_k: string, v: unknown): unknown {
   return typeof v === 'bigint' ? v.toString() : v;
 }
 
+/** A document in its stored layout (message rows' transaction fields and state rows' account are taken from `doc.tx`). */
+export function stringifyTxDoc(doc: TxDoc): string {
+  const states: Record<string, unknown[]> = {};
+  for (const [h, st] of Object.entries(doc.states)) states[h] = values(st, STATE_FIELDS);
+  return JSON.stringify([LAYOUT, values(doc.tx, TX_FIELDS), doc.msgs.map((m) => values(m, MSG_FIELDS)), doc.contents, states, doc.absent], bigintText);
+}
+
+/** A stored document back as rows (the shapes the flattened tables read as). */
 export function parseTxDoc(text: string): TxDoc {
-  return JSON.parse(text) as TxDoc;
+  const [layout, tx, msgs, contents, states, absent] = JSON.parse(text) as [number, unknown[], unknown[][], Record<string, string>, Record<string, unknown[]>, string[]];
+  if (layout !== LAYOUT) throw new Error(`transaction document layout ${layout} is not known to this version`);
+  const t = named(tx, TX_FIELDS);
+  const msgRows = msgs.map((m) =>
+    named(m, MSG_FIELDS, { tx_account: t.account, tx_lt: t.lt, tx_hash: t.hash, mc_seqno: t.mc_block_seqno, trace_id: t.trace_id }),
+  );
+  const stateRows: Record<string, Row> = {};
+  for (const [h, v] of Object.entries(states)) stateRows[h] = named(v, STATE_FIELDS, { account: t.account });
+  return { tx: t, msgs: msgRows, contents, states: stateRows, absent };
 }

@@ -2,7 +2,7 @@
 // traces and entity stages will write), so the v3 entity and trace endpoints are tested on real data.
 import { createHash } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
-import type { StoreClient } from '../../src/store/index.ts';
+import { parseTxDoc, stringifyTxDoc, type StoreClient } from '../../src/store/index.ts';
 
 const raw = (a: Address | null) => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);
 
@@ -174,10 +174,15 @@ async function buildTrace(store: StoreClient, seqno: number): Promise<SeededTrac
     { tid: root.hash, h: all.map((t) => t.hash) },
   );
   // and writes their documents again with it (the transaction's and its messages' trace_id)
-  await store.command(
-    `INSERT INTO transaction_docs SELECT account, lt, hash, 1, replaceAll(doc, '"trace_id":null', concat('"trace_id":"', {tid:String}, '"'))
-     FROM transaction_docs FINAL WHERE hash IN {h:Array(FixedString(64))}`,
-    { tid: root.hash, h: all.map((t) => t.hash) },
+  const docs = await rows(store, 'SELECT account, lt, hash, doc FROM transaction_docs FINAL WHERE hash IN {h:Array(FixedString(64))}', { h: all.map((t) => t.hash) });
+  await insert(
+    store,
+    'transaction_docs',
+    docs.map((d) => {
+      const doc = parseTxDoc(String(d.doc));
+      doc.tx.trace_id = root.hash;
+      return { account: d.account, lt: d.lt, hash: d.hash, traced: 1, doc: stringifyTxDoc(doc) };
+    }),
   );
   return { traceId: String(root.hash), txHashes: all.map((t) => String(t.hash)), accounts: [...new Set(all.map((t) => String(t.account)))], externalHash: String(root.ext), state, pendingEdges: pending };
 }

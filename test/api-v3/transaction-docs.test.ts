@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../../src/api/v3/db.ts';
 import { renderByKeys, renderTransactions, transactionsByKeys } from '../../src/api/v3/queries/transactions.ts';
 import { runDevnet } from '../../src/devnet/generate/index.ts';
+import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/store/docs.ts';
 import { blockDocRows, blockToRows, importBlocks, parseTxDoc, PriorStates, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';
@@ -117,6 +118,14 @@ describe('blockDocRows (pure)', () => {
   const rows = blockToRows(block, { mcSeqno: 1 });
   const contents = new Map(rows.message_contents.map((c) => [c.hash as string, c.boc as string]));
   const input = { transactions: rows.transactions, messages: rows.messages, contents, states: rows.account_states };
+
+  it('the stored layout names every column the row builders give (a new column needs a new layout version)', () => {
+    const msgFromTx = ['tx_account', 'tx_lt', 'tx_hash', 'mc_seqno', 'trace_id'];
+    expect(Object.keys(rows.transactions[0])).toEqual([...TX_FIELDS]);
+    expect(Object.keys(rows.messages[0]).filter((k) => !msgFromTx.includes(k))).toEqual([...MSG_FIELDS]);
+    expect(Object.keys(rows.messages[0]).filter((k) => msgFromTx.includes(k)).sort()).toEqual([...msgFromTx].sort());
+    expect(Object.keys(rows.account_states[0])).toEqual(['account', ...STATE_FIELDS]);
+  });
 
   it('one document per transaction with its own messages and their bodies', () => {
     const docs = blockDocRows(input).map((r) => parseTxDoc(String(r.doc)));
