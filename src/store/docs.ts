@@ -38,7 +38,23 @@ export const MSG_FIELDS = [
 export const STATE_FIELDS = ['hash', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash', 'last_trans_lt'] as const;
 const LAYOUT = 1;
 
-const values = (row: Row, fields: readonly string[]): unknown[] => fields.map((f) => row[f]);
+/**
+ * A row's values in `fields` order, bigint as decimal strings (as the store's JSON output prints 64-bit and wider
+ * integers; maps of them too): done here so JSON.stringify runs without a replacer, which made it several times slower.
+ */
+function values(row: Row, fields: readonly string[]): unknown[] {
+  const out = new Array<unknown>(fields.length);
+  for (let i = 0; i < fields.length; i++) out[i] = jsonValue(row[fields[i]]);
+  return out;
+}
+
+function jsonValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  let o: Record<string, unknown> | null = null;
+  for (const [k, x] of Object.entries(v)) (o ??= {})[k] = typeof x === 'bigint' ? x.toString() : x;
+  return o ?? {};
+}
 
 function named(vals: unknown[], fields: readonly string[], into: Row = {}): Row {
   for (let i = 0; i < fields.length; i++) into[fields[i]] = vals[i];
@@ -139,16 +155,11 @@ export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
   return out;
 }
 
-/** JSON.stringify replacer: bigint as its decimal string, as the store's JSON output prints 64-bit and wider integers. */
-function bigintText(_k: string, v: unknown): unknown {
-  return typeof v === 'bigint' ? v.toString() : v;
-}
-
 /** A document in its stored layout (message rows' transaction fields and state rows' account are taken from `doc.tx`). */
 export function stringifyTxDoc(doc: TxDoc): string {
   const states: Record<string, unknown[]> = {};
   for (const [h, st] of Object.entries(doc.states)) states[h] = values(st, STATE_FIELDS);
-  return JSON.stringify([LAYOUT, values(doc.tx, TX_FIELDS), doc.msgs.map((m) => values(m, MSG_FIELDS)), doc.contents, states, doc.absent], bigintText);
+  return JSON.stringify([LAYOUT, values(doc.tx, TX_FIELDS), doc.msgs.map((m) => values(m, MSG_FIELDS)), doc.contents, states, doc.absent]);
 }
 
 /** A stored document back as rows (the shapes the flattened tables read as). */
