@@ -11,6 +11,7 @@ import { blockDocRows, blockToRows, importBlocks, parseTxDoc, PriorStates, type 
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';
 import { get, mainnetBlockFiles, openFixture, type Fixture } from './helpers.ts';
+import { seed, type Seeded } from './seed.ts';
 
 /** Every stored transaction rendered both ways: from documents, and from transactions + messages + contents + states. */
 async function bothWays(store: StoreClient): Promise<{ docs: Record<string, unknown>[]; flat: Record<string, unknown>[] }> {
@@ -210,5 +211,35 @@ describe('messages by hash from documents', () => {
     // the same requests once the documents are gone (a store written before 0012) take the flattened tables
     await fx.store.command('TRUNCATE TABLE transaction_docs');
     for (const [i, u] of urls.entries()) expect((await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
+  });
+});
+
+describe('traces from documents', () => {
+  let fx: Fixture;
+  let seeded: Seeded;
+  beforeAll(async () => {
+    fx = await openFixture({ extra: async (store) => { seeded = await seed(store); } });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  it('a trace reads its transaction keys and their documents in one statement, and answers as the flattened tables do', async () => {
+    const url = `/api/v3/traces?trace_id=${seeded.trace.traceId}&include_actions=false`;
+    const rec = recordQueries(fx.store);
+    let withDocs;
+    try {
+      withDocs = await get(fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' });
+    } finally {
+      rec.restore();
+    }
+    expect(withDocs.status).toBe(200);
+    const trace = (withDocs.body.traces as Row[])[0];
+    expect(Object.keys(trace.transactions as Row)).toHaveLength(seeded.trace.txHashes.length);
+    // the trace row, then keys + documents; states before that the import did not hold are one more read
+    expect(rec.sql.filter((q) => /trace_transactions|transaction_docs/.test(q))).toHaveLength(1);
+    expect(rec.sql.some((q) => /FROM transactions\b/.test(q))).toBe(false);
+    await fx.store.command('TRUNCATE TABLE transaction_docs');
+    expect((await get(fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body).toEqual(withDocs.body);
   });
 });

@@ -2,9 +2,9 @@
  * `/messages` by hash alone, from the documents of the transactions that sent and received them
  * (clickhouse/0012): one statement instead of the grouped read over `messages` plus `message_contents`.
  */
-import { parseTxDoc } from '../../../store/docs.ts';
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
+import { keysWithDocs } from './transactions.ts';
 
 export interface MessagesFromDocs {
   /** one row per message: the fields of its in / out rows (first non-null, as any() gives), plus in_tx / out_tx */
@@ -19,22 +19,8 @@ export interface MessagesFromDocs {
  */
 export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Page): Promise<MessagesFromDocs | null> {
   // the transaction keys and their documents in one statement: a key without a document sends the caller back
-  const rows = await db.q<{ account: string; lt: string; doc: string }>(
-    `SELECT tx_account AS account, toString(tx_lt) AS lt, '' AS doc FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}
-     UNION ALL
-     SELECT account, toString(lt), doc FROM transaction_docs
-     WHERE (account, lt) IN (SELECT tx_account, tx_lt FROM message_hashes WHERE hash IN {h:Array(FixedString(64))})
-     ORDER BY account, lt, traced DESC LIMIT 1 BY account, lt`,
-    { h: hashes },
-  );
-  const keys = new Set<string>();
-  const docs = new Map<string, ReturnType<typeof parseTxDoc>>();
-  for (const r of rows) {
-    const k = `${r.account}|${r.lt}`;
-    if (r.doc === '') keys.add(k);
-    else if (!docs.has(k)) docs.set(k, parseTxDoc(r.doc));
-  }
-  for (const k of keys) if (!docs.has(k)) return null;
+  const { keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
+  for (const k of keys) if (!docs.has(`${k.account}|${k.lt}`)) return null;
   const wanted = new Set(hashes);
   const merged = new Map<string, Row>();
   const contents = new Map<string, string>();

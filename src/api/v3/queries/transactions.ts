@@ -179,18 +179,60 @@ function sortDocs(docs: TxDoc[], dir: 'ASC' | 'DESC'): TxDoc[] {
 export async function renderByKeys(db: Db, keys: [string, string | bigint][], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
   const k = keys.map(([a, l]) => [a, BigInt(l)]);
-  const docs = (await db.q<{ doc: string }>(`SELECT doc FROM transaction_docs WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))} ${DOC_DEDUP}`, { k })).map((r) =>
-    parseTxDoc(r.doc),
+  const rows = await db.q<{ doc: string }>(`SELECT doc FROM transaction_docs WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))} ${DOC_DEDUP}`, { k });
+  const docs = new Map<string, TxDoc>();
+  for (const r of rows) {
+    const d = parseTxDoc(r.doc);
+    docs.set(`${d.tx.account}|${d.tx.lt}`, d);
+  }
+  return renderWithDocs(db, keys, docs, order);
+}
+
+export interface TaggedKey {
+  account: string;
+  lt: string;
+  /** what the key query says of the key (e.g. its trace id) */
+  tag: string;
+}
+
+/**
+ * The keys a query selects (`keySql`: columns account, lt, tag) and their documents, in one statement: the key
+ * query runs twice inside it (as the list, and as the documents' filter), which costs less than a second statement.
+ */
+export async function keysWithDocs(db: Db, keySql: string, params: Record<string, unknown>): Promise<{ keys: TaggedKey[]; docs: Map<string, TxDoc> }> {
+  const rows = await db.q<{ account: string; lt: string; tag: string; doc: string }>(
+    `SELECT account, toString(lt) AS lt, toString(tag) AS tag, '' AS doc FROM (${keySql})
+     UNION ALL
+     SELECT account, toString(lt), '', doc FROM transaction_docs WHERE (account, lt) IN (SELECT account, lt FROM (${keySql}))
+     ${DOC_DEDUP}`,
+    params,
   );
-  const have = new Set(docs.map((d) => `${d.tx.account}|${d.tx.lt}`));
-  const missing = keys.filter(([a, l]) => !have.has(`${a}|${l}`));
+  const keys: TaggedKey[] = [];
+  const docs = new Map<string, TxDoc>();
+  for (const r of rows) {
+    if (r.doc === '') keys.push({ account: r.account, lt: r.lt, tag: r.tag });
+    else if (!docs.has(`${r.account}|${r.lt}`)) docs.set(`${r.account}|${r.lt}`, parseTxDoc(r.doc));
+  }
+  return { keys, docs };
+}
+
+/** renderByKeys with the documents already read (`docs` by `${account}|${lt}`). */
+export async function renderWithDocs(
+  db: Db,
+  keys: [string, string | bigint][],
+  docs: ReadonlyMap<string, TxDoc>,
+  order: 'ASC' | 'DESC' | 'given',
+): Promise<Record<string, unknown>[]> {
+  const uniq = [...new Map(keys.map(([a, l]) => [`${a}|${l}`, [a, l] as [string, string | bigint]])).values()];
+  const found = uniq.flatMap(([a, l]) => docs.get(`${a}|${l}`) ?? []);
+  const missing = uniq.filter(([a, l]) => !docs.has(`${a}|${l}`));
   const [fromDocs, fromRows] = await Promise.all([
-    renderDocs(db, docs),
+    renderDocs(db, found),
     missing.length ? transactionsByKeys(db, missing).then((rows) => renderTransactions(db, rows)) : Promise.resolve([]),
   ]);
   const all = [...fromDocs, ...fromRows];
   if (order === 'given') {
-    const pos = new Map(keys.map(([a, l], i) => [`${a}|${l}`, i]));
+    const pos = new Map(uniq.map(([a, l], i) => [`${a}|${l}`, i]));
     return all.sort((x, y) => (pos.get(`${x.account}|${x.lt}`) ?? 0) - (pos.get(`${y.account}|${y.lt}`) ?? 0));
   }
   const s = order === 'ASC' ? 1 : -1;

@@ -9,7 +9,7 @@ import type { Db, Row } from '../db.ts';
 import { LT_WINDOW, PAGE_SORT, pageOf, type Page, type Parsed } from '../params.ts';
 import { b64, num, str, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { mcBlockExists, renderByKeys } from '../queries/transactions.ts';
+import { keysWithDocs, mcBlockExists, renderByKeys, renderWithDocs } from '../queries/transactions.ts';
 
 const MAX_TRACE_TXS = 4000;
 const PENDING_DOC =
@@ -81,15 +81,15 @@ async function loadActions(db: Db, traceIds: string[], types: string[], explicit
 async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, types: string[]) {
   const ids = traces.map((t) => t.trace_id as string);
   const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
-  const [txKeys, actions] = await Promise.all([
+  const [{ keys: txKeys, docs }, actions] = await Promise.all([
     small.length
-      ? ctx.db.q<{ trace_id: string; account: string; lt: string }>('SELECT DISTINCT trace_id, account, lt FROM trace_transactions WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
-      : Promise.resolve([]),
+      ? keysWithDocs(ctx.db, 'SELECT DISTINCT account, lt, trace_id AS tag FROM trace_transactions WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
+      : Promise.resolve({ keys: [], docs: new Map() }),
     includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
   ]);
-  const rendered = await renderByKeys(ctx.db, txKeys.map((k) => [k.account, k.lt]), 'ASC');
+  const rendered = await renderWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt]), docs, 'ASC');
   const byTrace = new Map<string, Record<string, unknown>[]>();
-  const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.trace_id]));
+  const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.tag]));
   rendered.forEach((t) => {
     const id = traceOf.get(`${t.account}|${t.lt}`);
     if (!id) return;
