@@ -71,28 +71,24 @@ export async function addressBook(
   const kinds = new Map<string, string[]>();
   if (raws.length) {
     const live = await nonEmptyTables(db);
-    const union = KINDS.filter(([t]) => live.has(t))
-      .map(([t, k]) => `SELECT address, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`)
-      .join(' UNION ALL ');
-    const [states, dns, ent] = await Promise.all([
-      askCodes.length
-        ? db.q<{ account: string; code_hash: string | null }>(
-            'SELECT account, code_hash FROM latest_account_states WHERE account IN {a:Array(String)} ORDER BY account, last_trans_lt DESC LIMIT 1 BY account',
-            { a: askCodes },
-          )
-        : Promise.resolve([]),
-      live.has('dns_entries')
-        ? db.q<{ w: string; domain: string }>(
-            `SELECT dns_wallet AS w, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
-             WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`,
-            { a: raws },
-          )
-        : Promise.resolve([]),
-      union ? db.q<{ address: string; kind: string }>(union, { a: raws }) : Promise.resolve([]),
-    ]);
-    for (const s of states) codes.set(s.account, s.code_hash);
-    for (const d of dns) domains.set(d.w, d.domain);
-    for (const e of ent) kinds.set(e.address, [...(kinds.get(e.address) ?? []), e.kind]);
+    // every source in one statement (each statement has a fixed cost in the engine): code hashes, DNS names,
+    // entity kinds, as (address, value, kind) rows
+    const parts: string[] = [];
+    if (askCodes.length) {
+      parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM (
+        SELECT account, code_hash FROM latest_account_states WHERE account IN {c:Array(String)} ORDER BY account, last_trans_lt DESC LIMIT 1 BY account)`);
+    }
+    if (live.has('dns_entries')) {
+      parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL
+        WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`);
+    }
+    for (const [t, k] of KINDS) if (live.has(t)) parts.push(`SELECT address, CAST(NULL AS Nullable(String)) AS value, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`);
+    const rows = parts.length ? await db.q<{ address: string; value: string | null; kind: string }>(parts.join(' UNION ALL '), { a: raws, c: askCodes }) : [];
+    for (const r of rows) {
+      if (r.kind === 'code') codes.set(r.address, r.value);
+      else if (r.kind === 'dns') domains.set(r.address, r.value ?? '');
+      else kinds.set(r.address, [...(kinds.get(r.address) ?? []), r.kind]);
+    }
   }
   const out: Record<string, AddressBookRow> = {};
   for (const [key, raw] of keys) {
