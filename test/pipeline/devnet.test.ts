@@ -9,7 +9,7 @@ import { loadChainDir, type ChainJson } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
 
 // A devnet chain generated at test time (real contracts in the TVM emulator, one split and one merge),
 // served by the devnet liteserver over a real ADNL socket, indexed into real chdb stores.
@@ -102,6 +102,14 @@ async function checkTraces(store: StoreClient): Promise<void> {
     `SELECT count() AS n FROM transactions AS t FINAL JOIN (SELECT hash, trace_id FROM trace_transactions FINAL) AS tt ON tt.hash = t.hash WHERE t.trace_id != tt.trace_id`,
   );
   expect(mismatch.n).toBe('0');
+  // one document per transaction, written with its trace_id by the traces stage
+  const [docs] = await store.query<{ n: string; u: string; traced: string }>(
+    'SELECT count() AS n, uniqExact(hash) AS u, countIf(traced = 1) AS traced FROM transaction_docs FINAL',
+  );
+  expect(docs).toEqual({ n: String(chainJson.transactions.length), u: String(chainJson.transactions.length), traced: String(chainJson.transactions.length) });
+  const docTraces = (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs FINAL')).map((r) => parseTxDoc(r.doc));
+  const traceOf = new Map((await store.query<{ hash: string; trace_id: string }>('SELECT hash, trace_id FROM trace_transactions FINAL')).map((r) => [r.hash, r.trace_id]));
+  expect(docTraces.filter((d) => d.tx.trace_id !== traceOf.get(String(d.tx.hash)))).toEqual([]);
 }
 
 beforeAll(async () => {
