@@ -19,6 +19,7 @@ import {
   templatesFromBlocks,
   transactionsByAccount,
   transactionsByHash,
+  transactionDocsByHash,
   transactionsByMcSeqno,
   type InsertFormat,
   type StoreClient,
@@ -102,6 +103,7 @@ async function main() {
     const lat = [
       await timeIt('SELECT 1 (round trip, reference)', txs, () => store.query('SELECT 1')),
       await timeIt('transaction by hash', txs, (t) => transactionsByHash(store, [t.hash])),
+      await timeIt('transaction document by hash', txs, (t) => transactionDocsByHash(store, [t.hash])),
       await timeIt('account txs (latest 20)', txs, (t) => transactionsByAccount(store, t.account, { limit: 20 })),
       await timeIt('account txs, lt range (10 txs)', txs, (t) =>
         transactionsByAccount(store, t.account, { endLt: BigInt(t.lt), limit: 10 })),

@@ -38,6 +38,14 @@ export const MSG_FIELDS = [
 export const STATE_FIELDS = ['hash', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash', 'last_trans_lt'] as const;
 const LAYOUT = 1;
 
+/** Keeps one document per transaction, the one with a trace_id first (append to a SELECT over transaction_docs). */
+export const DOC_DEDUP = 'ORDER BY account, lt, traced DESC LIMIT 1 BY account, lt';
+
+/** Documents of the transactions with hashes `{h:Array(FixedString(64))}`: one statement, hash -> (account, lt) inside it. */
+export const DOCS_BY_HASH_SQL = `SELECT doc FROM transaction_docs
+  WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}) AND hash IN {h:Array(FixedString(64))}
+  ${DOC_DEDUP}`;
+
 /**
  * A row's values in `fields` order, bigint as decimal strings (as the store's JSON output prints 64-bit and wider
  * integers; maps of them too): done here so JSON.stringify runs without a replacer, which made it several times slower.

@@ -1,5 +1,6 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient } from './client.ts';
+import { DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from './docs.ts';
 
 /**
  * Lookups the API needs, each served by a primary key (see clickhouse/README.md). Every read uses
@@ -46,6 +47,13 @@ export async function transactionsByHash(store: StoreClient, hashes: string[]): 
      ORDER BY lt DESC, account`,
     { h: hashes.map((h) => hash(h)) },
   );
+}
+
+/** Transaction documents (clickhouse/0012) by hash, parsed: what the API renders a transaction by hash from. */
+export async function transactionDocsByHash(store: StoreClient, hashes: string[]): Promise<TxDoc[]> {
+  if (hashes.length === 0) return [];
+  const rows = await store.query<{ doc: string }>(DOCS_BY_HASH_SQL, { h: hashes.map((h) => hash(h)) });
+  return rows.map((r) => parseTxDoc(r.doc));
 }
 
 /** An account's transactions, optionally within [startLt, endLt], newest first by default. */

@@ -16,6 +16,7 @@ import {
   tableCounts,
   transactionsByAccount,
   transactionsByHash,
+  transactionDocsByHash,
   transactionsByMcSeqno,
   type StoreClient,
   type StoreConfig,
@@ -178,6 +179,12 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(viaHelper.map((r) => r.hash).sort()).toEqual(some.map((e) => e.hash).sort());
       expect(await transactionsByHash(store, ['00'.repeat(32)])).toEqual([]);
       await expect(transactionsByHash(store, ['xyz'])).rejects.toThrow('invalid hash "xyz": want 64 hex characters');
+      // their documents (clickhouse/0012) through the same index: the same rows, once each
+      const docs = await transactionDocsByHash(store, some.map((e) => e.hash.toUpperCase()));
+      expect(docs.map((d) => d.tx).sort((a, b) => String(a.hash).localeCompare(String(b.hash)))).toEqual(
+        some.map((e) => byHash.get(e.hash)).sort((a, b) => String(a!.hash).localeCompare(String(b!.hash))).map((r) => expect.objectContaining({ hash: r!.hash, account: r!.account, lt: r!.lt, now: r!.now })),
+      );
+      expect(await transactionDocsByHash(store, ['00'.repeat(32)])).toEqual([]);
     });
 
     it('transactions by account and lt range', async () => {

@@ -14,7 +14,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { parseTxDoc, type TxDoc } from '../../../store/docs.ts';
+import { DOC_DEDUP, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
 import { transactionJson, type TxContext } from '../render.ts';
 
 const TX_COLUMNS = '*';
@@ -143,15 +143,8 @@ export async function transactionsByKeys(db: Db, keys: [string, string | bigint]
   );
 }
 
-const DOC_DEDUP = 'ORDER BY account, lt, traced DESC LIMIT 1 BY account, lt';
-
 async function docsByHash(db: Db, hashes: string[]): Promise<TxDoc[]> {
-  const rows = await db.q<{ doc: string }>(
-    `SELECT doc FROM transaction_docs
-     WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}) AND hash IN {h:Array(FixedString(64))}
-     ${DOC_DEDUP}`,
-    { h: hashes },
-  );
+  const rows = await db.q<{ doc: string }>(DOCS_BY_HASH_SQL, { h: hashes });
   return rows.map((r) => parseTxDoc(r.doc));
 }
 
