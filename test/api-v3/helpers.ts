@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { importBlocks, openStore, type StoreClient } from '../../src/store/index.ts';
+import { importBlocks, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { Db } from '../../src/api/v3/db.ts';
+import { renderByKeys, renderTransactions, transactionsByKeys } from '../../src/api/v3/queries/transactions.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -95,4 +97,19 @@ export async function get(app: FastifyInstance, url: string, headers: Record<str
     body = r.body;
   }
   return { status: r.statusCode, body: body as Record<string, unknown> & unknown[], headers: r.headers };
+}
+
+/** Every stored transaction rendered both ways: from documents, and from transactions + messages + contents + states. */
+export async function bothWays(store: StoreClient): Promise<{ docs: Record<string, unknown>[]; flat: Record<string, unknown>[] }> {
+  const db = new Db(store);
+  const keys = (await store.query<{ account: string; lt: string }>('SELECT DISTINCT account, lt FROM transactions ORDER BY lt, account')).map(
+    (k) => [k.account, k.lt] as [string, string],
+  );
+  const docs = await renderByKeys(db, keys, 'ASC');
+  const flat = await renderTransactions(db, await transactionsByKeys(db, keys, 'ASC'));
+  return { docs, flat };
+}
+
+export async function docsOf(store: StoreClient): Promise<ReturnType<typeof parseTxDoc>[]> {
+  return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs FINAL')).map((r) => parseTxDoc(r.doc));
 }

@@ -1,42 +1,42 @@
 // Transaction documents (clickhouse/0012, src/store/docs.ts): the API renders a transaction from its document
-// exactly as from the flattened tables, on real mainnet blocks and on a generated devnet chain; a transaction
+// exactly as from the flattened tables, on real mainnet blocks (a devnet chain: transaction-docs-devnet.test.ts); a transaction
 // without a document (stored before 0012) still answers the same; and a point read is one statement.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db } from '../../src/api/v3/db.ts';
-import { renderByKeys, renderTransactions, transactionsByKeys } from '../../src/api/v3/queries/transactions.ts';
-import { runDevnet } from '../../src/devnet/generate/index.ts';
 import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/store/docs.ts';
-import { blockDocRows, blockToRows, importBlocks, parseTxDoc, PriorStates, type Row, type StoreClient } from '../../src/store/index.ts';
+import { blockDocRows, blockToRows, parseTxDoc, PriorStates, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
-import { recordQueries, tempStore } from '../helpers/store.ts';
-import { get, mainnetBlockFiles, openFixture, type Fixture } from './helpers.ts';
+import { recordQueries } from '../helpers/store.ts';
+import { bothWays, docsOf, get, mainnetBlockFiles, openFixture, type Fixture } from './helpers.ts';
 import { seed, type Seeded } from './seed.ts';
 
-/** Every stored transaction rendered both ways: from documents, and from transactions + messages + contents + states. */
-async function bothWays(store: StoreClient): Promise<{ docs: Record<string, unknown>[]; flat: Record<string, unknown>[] }> {
-  const db = new Db(store);
-  const keys = (await store.query<{ account: string; lt: string }>('SELECT DISTINCT account, lt FROM transactions ORDER BY lt, account')).map(
-    (k) => [k.account, k.lt] as [string, string],
-  );
-  const docs = await renderByKeys(db, keys, 'ASC');
-  const flat = await renderTransactions(db, await transactionsByKeys(db, keys, 'ASC'));
-  return { docs, flat };
+/**
+ * Runs `fn` with the documents matching `where` moved aside, as a store written before 0012 has none; puts them back
+ * after (rows of the key are deleted, then re-inserted).
+ */
+async function withoutDocs<T>(store: StoreClient, where: string, params: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
+  await store.command('CREATE TABLE docs_aside AS transaction_docs');
+  await store.command(`INSERT INTO docs_aside SELECT * FROM transaction_docs WHERE ${where}`, params);
+  await store.command(`ALTER TABLE transaction_docs DELETE WHERE ${where} SETTINGS mutations_sync = 1`, params);
+  try {
+    return await fn();
+  } finally {
+    await store.command('INSERT INTO transaction_docs SELECT * FROM docs_aside');
+    await store.command('DROP TABLE docs_aside');
+  }
 }
 
-async function docsOf(store: StoreClient): Promise<ReturnType<typeof parseTxDoc>[]> {
-  return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs FINAL')).map((r) => parseTxDoc(r.doc));
-}
+// mainnet fixture blocks, with the seeded trace (test/api-v3/seed.ts) for the traces endpoint
+let fx: Fixture;
+let seeded: Seeded;
+beforeAll(async () => {
+  fx = await openFixture({ extra: async (store) => { seeded = await seed(store); } });
+});
+afterAll(async () => {
+  await fx?.close();
+});
 
 describe('transaction documents on mainnet fixture blocks', () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await openFixture();
-  });
-  afterAll(async () => {
-    await fx?.close();
-  });
-
   it('render every transaction exactly as the flattened tables do', async () => {
     const { docs, flat } = await bothWays(fx.store);
     expect(flat.length).toBeGreaterThan(1000);
@@ -74,43 +74,14 @@ describe('transaction documents on mainnet fixture blocks', () => {
     const before = await get(fx.app, url);
     expect((before.body.transactions as Row[]).length).toBeGreaterThanOrEqual(3);
     // as a store written before migration 0012 has them: no document for this account's transactions
-    await fx.store.command('ALTER TABLE transaction_docs DELETE WHERE account = {a:String} SETTINGS mutations_sync = 1', { a: t.account });
-    const [{ n }] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs WHERE account = {a:String}', { a: t.account });
-    expect(Number(n)).toBe(0);
-    expect((await get(fx.app, url)).body).toEqual(before.body);
-    const one = (before.body.transactions as Row[])[1];
-    const byHash = await get(fx.app, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
-    expect(byHash.body.transactions).toEqual([one]);
-  });
-});
-
-describe('transaction documents on a devnet chain (consecutive blocks)', () => {
-  const ref = tempStore('tg-docs-devnet-');
-  beforeAll(async () => {
-    const res = await runDevnet({ seed: 5, blocks: 10, splitAt: 3, mergeAt: 7 });
-    await importBlocks(ref.store, res.devnet.blocks.map((b) => decodeBlock(b.boc)));
-  });
-
-  it('render every transaction exactly as the flattened tables do', async () => {
-    const { docs, flat } = await bothWays(ref.store);
-    expect(flat.length).toBeGreaterThan(50);
-    expect(docs).toEqual(flat);
-  });
-
-  it('states before come from the writer when it held the earlier block: the reader looks up only the rest', async () => {
-    const docs = await docsOf(ref.store);
-    let held = 0;
-    let lookups = 0;
-    for (const d of docs) {
-      const before = String(d.tx.account_state_hash_before);
-      if (d.states[before]) held++;
-      else if (!d.absent.includes(before)) lookups++;
-    }
-    // each account's first transaction of the import has no earlier block in memory; later ones do
-    const accounts = new Set(docs.map((d) => d.tx.account)).size;
-    expect(held).toBeGreaterThan(0);
-    expect(lookups).toBeLessThanOrEqual(accounts);
-    expect(held + lookups).toBeGreaterThan(lookups);
+    await withoutDocs(fx.store, 'account = {a:String}', { a: t.account }, async () => {
+      const [{ n }] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs WHERE account = {a:String}', { a: t.account });
+      expect(Number(n)).toBe(0);
+      expect((await get(fx.app, url)).body).toEqual(before.body);
+      const one = (before.body.transactions as Row[])[1];
+      const byHash = await get(fx.app, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
+      expect(byHash.body.transactions).toEqual([one]);
+    });
   });
 });
 
@@ -171,14 +142,6 @@ describe('blockDocRows (pure)', () => {
 });
 
 describe('messages by hash from documents', () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    fx = await openFixture();
-  });
-  afterAll(async () => {
-    await fx?.close();
-  });
-
   it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; one statement', async () => {
     // internal messages with both ends stored, external-ins by their normalized hash, and external-outs
     const both = await fx.store.query<{ msg_hash: string }>(
@@ -195,7 +158,7 @@ describe('messages by hash from documents', () => {
       `/api/v3/messages?${hashes.map((h) => `msg_hash=${h}`).join('&')}&sort=asc&limit=4&offset=2`,
       `/api/v3/messages?hash=${norm[0].h}`,
     ];
-    const fromDocs = [];
+    const fromDocs: Awaited<ReturnType<typeof get>>[] = [];
     const rec = recordQueries(fx.store);
     try {
       for (const u of urls) fromDocs.push(await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
@@ -209,21 +172,13 @@ describe('messages by hash from documents', () => {
     expect(first.filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);
     expect(first.filter((m) => m.hash_norm)).toHaveLength(3);
     // the same requests once the documents are gone (a store written before 0012) take the flattened tables
-    await fx.store.command('TRUNCATE TABLE transaction_docs');
-    for (const [i, u] of urls.entries()) expect((await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
+    await withoutDocs(fx.store, '1', {}, async () => {
+      for (const [i, u] of urls.entries()) expect((await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
+    });
   });
 });
 
 describe('traces from documents', () => {
-  let fx: Fixture;
-  let seeded: Seeded;
-  beforeAll(async () => {
-    fx = await openFixture({ extra: async (store) => { seeded = await seed(store); } });
-  });
-  afterAll(async () => {
-    await fx?.close();
-  });
-
   it('a trace reads its transaction keys and their documents in one statement, and answers as the flattened tables do', async () => {
     const url = `/api/v3/traces?trace_id=${seeded.trace.traceId}&include_actions=false`;
     const rec = recordQueries(fx.store);
@@ -239,7 +194,8 @@ describe('traces from documents', () => {
     // the trace row, then keys + documents; states before that the import did not hold are one more read
     expect(rec.sql.filter((q) => /trace_transactions|transaction_docs/.test(q))).toHaveLength(1);
     expect(rec.sql.some((q) => /FROM transactions\b/.test(q))).toBe(false);
-    await fx.store.command('TRUNCATE TABLE transaction_docs');
-    expect((await get(fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body).toEqual(withDocs.body);
+    await withoutDocs(fx.store, '1', {}, async () => {
+      expect((await get(fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body).toEqual(withDocs.body);
+    });
   });
 });
