@@ -1,8 +1,10 @@
 /**
- * Transaction reads. Pages are taken in one statement over `transactions` (deduplicated, see below), with
- * the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
- * `transactions_by_lt`, `message_hashes`) where that helps; then the page's messages, bodies and
- * account states are fetched by primary key.
+ * Transaction reads. A page's keys are taken in one narrow statement over `transactions` (deduplicated, see
+ * below), with the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
+ * `transactions_by_lt`, `message_hashes`) where that helps; then the transactions are rendered from their
+ * documents (`transaction_docs`, src/store/docs.ts), one String column per transaction. Keys without a document
+ * (stored before migration 0012, or written by the store stage and not yet by the traces stage) are rendered from
+ * the flattened rows: the transaction, its messages, bodies and account states, each fetched by primary key.
  *
  * Dedup without FINAL (FINAL merges every touched granule and costs ~10x on point reads): rows of
  * one (account, lt) only differ by trace_id, which the traces stage fills later, so reads keep one row
@@ -189,8 +191,8 @@ export interface TaggedKey {
 }
 
 /**
- * The keys a query selects (`keySql`: columns account, lt, tag) and their documents, in one statement: the key
- * query runs twice inside it (as the list, and as the documents' filter), which costs less than a second statement.
+ * The keys a query selects (`keySql`: columns account, lt, tag) and their documents, in one statement instead of
+ * two: the key query runs twice inside it (as the list, and as the documents' filter).
  */
 export async function keysWithDocs(db: Db, keySql: string, params: Record<string, unknown>): Promise<{ keys: TaggedKey[]; docs: Map<string, TxDoc> }> {
   const rows = await db.q<{ account: string; lt: string; tag: string; doc: string }>(
