@@ -9,10 +9,11 @@
  */
 import type { BlockIdJson, RawBlockMessage } from '../schemas/bus/index.ts';
 import { decodeBlock, type Cells, type DecodedBlock } from '../src/ton/index.ts';
+import { BoundedMap } from '../src/util/bounded-map.ts';
 
 /** Blocks decoded by one stage and not yet taken by the other; bounded so a stage that never asks costs nothing. */
-const waiting = new Map<string, DecodedBlock>();
-const MAX_WAITING = 512; // above the in-process bus capacity: the lead of one decoding stage over the other
+// 512: above the in-process bus capacity, the lead of one decoding stage over the other
+const waiting = new BoundedMap<string, DecodedBlock>(512);
 
 export interface SharedDecodeStats {
   decoded: number;
@@ -65,9 +66,6 @@ export function decodeShared(msg: RawBlockMessage, consumers: number): DecodedBl
   const block = cells ? decodeBlock(cells.buf, cells) : decodeBlock(Buffer.from(msg.boc, 'base64'));
   sharedDecodeStats.decoded++;
   if (cells) sharedDecodeStats.parsedReused++;
-  if (consumers > 1) {
-    if (waiting.size >= MAX_WAITING) waiting.delete(waiting.keys().next().value!);
-    waiting.set(key, block);
-  }
+  if (consumers > 1) waiting.set(key, block);
   return block;
 }

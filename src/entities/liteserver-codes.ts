@@ -22,6 +22,7 @@ import type { BlockIdExt } from '../source/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { decodeAccount, type BlockId } from '../ton/index.ts';
 import { methodIdsOfBoc } from './code-methods.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 
 /** What the fetch needs from the liteservers (`LiteserverPool` has it). */
 export interface AccountStateSource {
@@ -84,7 +85,7 @@ export class LiteserverCodeFetcher {
   /** requests running, by code hash (a later batch asking for the same code joins it) */
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   /** codes fetched by this process: the store lookup caches its misses for a while, this answers meanwhile */
-  private readonly fetched = new Map<string, Cell>();
+  private readonly fetched = new BoundedMap<string, Cell>(MAX_REMEMBERED);
   private pausedUntil = 0;
 
   constructor(
@@ -200,7 +201,6 @@ export class LiteserverCodeFetcher {
   }
 
   private async remember(codeHash: string, cell: Cell): Promise<void> {
-    if (this.fetched.size >= MAX_REMEMBERED) this.fetched.delete(this.fetched.keys().next().value as string);
     this.fetched.set(codeHash, cell);
     const boc = cell.toBoc().toString('base64');
     const methods = methodIdsOfBoc(boc);

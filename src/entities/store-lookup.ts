@@ -11,6 +11,7 @@ import type { BlockIdExt } from '../source/index.ts';
 import { KEY_COLUMN, type StateTable } from './family.ts';
 import type { LiteserverCodeFetcher } from './liteserver-codes.ts';
 import type { EntityLookup } from './state-rows.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 
 const MAX_CODES = 20_000;
 const MISS_RETRY_MS = 10 * 60_000;
@@ -22,7 +23,7 @@ export function storeEntityLookup(store: StoreClient): EntityLookup {
   const hit = lookups.get(store);
   if (hit) return hit;
   const cache = new Map<string, Cell | number>(); // cell, or the time of a miss
-  const recent = new Map<StateTable, Map<string, Row>>();
+  const recent = new Map<StateTable, BoundedMap<string, Row>>();
 
   const lookup: EntityLookup = {
     async codes(hashes) {
@@ -71,12 +72,8 @@ export function storeEntityLookup(store: StoreClient): EntityLookup {
     remember(table, rows) {
       const key = KEY_COLUMN[table];
       let mem = recent.get(table);
-      if (!mem) recent.set(table, (mem = new Map()));
-      for (const r of rows) {
-        mem.delete(r[key] as string); // re-insert: the map's order is the eviction order
-        mem.set(r[key] as string, r);
-      }
-      while (mem.size > MAX_REMEMBERED) mem.delete(mem.keys().next().value as string);
+      if (!mem) recent.set(table, (mem = new BoundedMap(MAX_REMEMBERED)));
+      for (const r of rows) mem.set(r[key] as string, r);
     },
   };
   lookups.set(store, lookup);

@@ -9,6 +9,7 @@
  * the document lists them as `absent`. A first transaction's state before goes in when the writer still holds
  * that earlier block's end state (`PriorStates`); otherwise the reader looks it up by (account, hash).
  */
+import { BoundedMap } from '../util/bounded-map.ts';
 import type { Row } from './rows.ts';
 
 /**
@@ -82,18 +83,9 @@ export interface TxDoc {
 }
 
 /** End states of accounts seen in earlier blocks (account -> account_states row), bounded, oldest out first. */
-export class PriorStates {
-  private readonly m = new Map<string, Row>();
-  constructor(private readonly max = 100_000) {}
-
-  get(account: string): Row | undefined {
-    return this.m.get(account);
-  }
-
-  set(account: string, row: Row): void {
-    this.m.delete(account); // re-insert: the map's order is the eviction order
-    this.m.set(account, row);
-    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as string);
+export class PriorStates extends BoundedMap<string, Row> {
+  constructor(max = 100_000) {
+    super(max);
   }
 }
 

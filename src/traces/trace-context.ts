@@ -30,6 +30,7 @@ import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/
 import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
 import { CELL_ORDINARY, parseBoc, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
 
 /** An account's latest state as the pipeline knows it. */
 
@@ -135,8 +136,7 @@ function scanBody(boc: string): string[] {
 
 // the stage scans a group's bodies for its prefetch, again per batch and per completed trace: the cache holds a
 // group's worth (a full clear when it filled made the group scans all misses)
-const scanned = new Map<string, string[]>();
-const MAX_SCANNED = 65_536;
+const scanned = new BoundedMap<string, string[]>(65_536);
 
 /** Every standard basechain / masterchain address written anywhere in a body's cells (raw upper-case). */
 export function bodyAddresses(boc: string | null | undefined, out: Set<string> = new Set()): Set<string> {
@@ -144,7 +144,6 @@ export function bodyAddresses(boc: string | null | undefined, out: Set<string> =
   let found = scanned.get(boc);
   if (!found) {
     found = scanBody(boc);
-    if (scanned.size >= MAX_SCANNED) scanned.delete(scanned.keys().next().value!);
     scanned.set(boc, found);
   }
   for (const a of found) out.add(a);
@@ -353,7 +352,7 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
  * spans seqnos finds its earlier accounts here. Bounded; a state here is never newer than the batch being folded.
  */
 const MAX_RECENT_STATES = 50_000;
-const recentStates = new WeakMap<StoreClient, Map<string, AccountSnapshot>>();
+const recentStates = new WeakMap<StoreClient, BoundedMap<string, AccountSnapshot>>();
 
 /**
  * Addresses the store has no jetton wallet / NFT item / NFT sale row for. Such a row only appears after a change of
@@ -367,7 +366,7 @@ interface Absent {
   sale: Set<string>;
   /** batch counter, and the batch in which each account last changed */
   batch: number;
-  changedAt: Map<string, number>;
+  changedAt: BoundedMap<string, number>;
 }
 const MAX_ABSENT = 200_000;
 /**
@@ -379,7 +378,7 @@ const absentByStore = new WeakMap<StoreClient, Absent>();
 
 function absentFor(store: StoreClient): Absent {
   let a = absentByStore.get(store);
-  if (!a) absentByStore.set(store, (a = { jetton: new Set(), nft: new Set(), sale: new Set(), batch: 0, changedAt: new Map() }));
+  if (!a) absentByStore.set(store, (a = { jetton: new Set(), nft: new Set(), sale: new Set(), batch: 0, changedAt: new BoundedMap(MAX_ABSENT) }));
   return a;
 }
 
@@ -559,12 +558,8 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     }
   }
   let recent = recentStates.get(store);
-  if (!recent) recentStates.set(store, (recent = new Map()));
-  for (const [a, s] of states) {
-    recent.delete(a); // re-insert: the map's order is the eviction order
-    recent.set(a, s);
-  }
-  while (recent.size > MAX_RECENT_STATES) recent.delete(recent.keys().next().value as string);
+  if (!recent) recentStates.set(store, (recent = new BoundedMap(MAX_RECENT_STATES)));
+  for (const [a, s] of states) recent.set(a, s);
 
   const all = [...input.addresses];
   const absent = absentFor(store);
@@ -573,10 +568,8 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     absent.jetton.delete(st.account);
     absent.nft.delete(st.account);
     absent.sale.delete(st.account);
-    absent.changedAt.delete(st.account); // re-insert: the map's order is the eviction order
     absent.changedAt.set(st.account, absent.batch);
   }
-  while (absent.changedAt.size > MAX_ABSENT) absent.changedAt.delete(absent.changedAt.keys().next().value as string);
   const missing: string[] = [];
   for (const a of all) {
     if (states.has(a)) continue;

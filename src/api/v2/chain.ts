@@ -8,6 +8,7 @@ import type { TlObject } from '../../tl/index.ts';
 import type { AccountAddress } from '../../format/index.ts';
 import { LiteServerError, type NodeClient } from './node.ts';
 import { configFromProof, genUtimeFromAccountProof, lastTxFromStateProof } from './tlb.ts';
+import { BoundedMap } from '../../util/bounded-map.ts';
 
 export const MASTER_SHARD_SIGNED = -(1n << 63n);
 
@@ -114,7 +115,7 @@ export async function accountState(node: NodeClient, addr: AccountAddress, block
   return { block: res.id as BlockIdTl, shardBlock: res.shardblk as BlockIdTl, account, accountCell, lastTx, syncUtime };
 }
 
-const configCache = new Map<string, Cell>();
+const configCache = new BoundedMap<string, Cell>(65);
 
 /** ConfigParams dictionary at a masterchain block (cached per block). */
 export async function configAll(node: NodeClient, block: BlockIdTl): Promise<Cell> {
@@ -128,7 +129,6 @@ export async function configAll(node: NodeClient, block: BlockIdTl): Promise<Cel
   } catch (e) {
     throw new LiteServerError(`liteserver sent an unreadable config proof: ${(e as Error).message}`);
   }
-  if (configCache.size > 64) configCache.delete(configCache.keys().next().value!);
   configCache.set(key, cell);
   return cell;
 }

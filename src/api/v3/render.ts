@@ -6,6 +6,7 @@
 import { formatOpcode, hashToBase64 } from '../../format/index.ts';
 import { constructorName, decodeMessageBody } from './decode/index.ts';
 import type { Row } from './db.ts';
+import { BoundedMap } from '../../util/bounded-map.ts';
 
 export function b64(h: unknown): string | null {
   if (typeof h !== 'string' || h.length !== 64 || /[^0-9a-fA-F]/.test(h)) return null;
@@ -134,13 +135,11 @@ export function decodeBody(boc: string | null, hash?: string | null): Record<str
   const hit = decodedByHash.get(hash);
   if (hit !== undefined) return hit;
   const d = decodeMessageBody(boc);
-  if (decodedByHash.size >= DECODED_CACHE_SIZE) decodedByHash.delete(decodedByHash.keys().next().value!);
   decodedByHash.set(hash, d);
   return d;
 }
 
-const DECODED_CACHE_SIZE = 20_000;
-const decodedByHash = new Map<string, Record<string, unknown> | null>();
+const decodedByHash = new BoundedMap<string, Record<string, unknown> | null>(20_000);
 
 export function messageJson(m: Row, contents: Map<string, string>, extraFields: Record<string, unknown> = {}): Record<string, unknown> {
   const op = num(m.opcode);
