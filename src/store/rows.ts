@@ -37,6 +37,9 @@ export const BLOCK_TABLES = [
 
 export type BlockTable = (typeof BLOCK_TABLES)[number];
 
+/** The tables whose rows carry trace_id: `tables: 'traced'` builds only these, and the traces stage writes them. */
+export const TRACED_TABLES = ['transactions', 'messages', 'transaction_docs'] as const satisfies readonly BlockTable[];
+
 export type StoreRows = Record<BlockTable, Row[]>;
 
 export interface BlockToRowsOptions {
@@ -123,6 +126,8 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   const stateRows = block.account_states.map(accountStateRow);
   const firstTx = rows.transactions.length;
   const firstMsg = rows.messages.length;
+  // body / init-state BoCs of the block's messages, for its documents
+  const contents = new Map<string, string>();
 
   for (const tx of block.transactions) {
     const traceId = opts.traceIds?.get(tx.hash) ?? null;
@@ -133,6 +138,7 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
       rows.transactions.push(transactionRow(tx, { wc, shard: bshard, seqno: bseqno, mc, traceId }));
       if (tx.in_msg) rows.messages.push(messageRow(tx, tx.in_msg, 'in', mc, traceId));
       for (const m of tx.out_msgs) rows.messages.push(messageRow(tx, m, 'out', mc, traceId));
+      for (const m of tx.in_msg ? [tx.in_msg, ...tx.out_msgs] : tx.out_msgs) for (const [h, boc] of messageContents(m)) contents.set(h, boc);
     }
     if (!untraced) continue;
     const account = addr(tx.account)!;
@@ -151,13 +157,6 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
     for (const m of tx.out_msgs) pushMessageIndexes(rows, tx, m, 'out');
   }
   if (traced) {
-    const contents = new Map<string, string>();
-    for (const tx of block.transactions) {
-      for (const m of tx.in_msg ? [tx.in_msg, ...tx.out_msgs] : tx.out_msgs) {
-        contents.set(hex(m.body_hash), m.body_boc);
-        if (m.init_state_hash && m.init_state_boc) contents.set(hex(m.init_state_hash), m.init_state_boc);
-      }
-    }
     const docs = blockDocRows(
       { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows },
       opts.priorStates,
@@ -385,8 +384,14 @@ function pushMessageIndexes(rows: StoreRows, tx: TransactionRow, m: MessageRow, 
   const txHash = hex(tx.hash);
   rows.message_hashes.push({ hash: msgHash, direction, is_norm: 0, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt, tx_hash: txHash });
   if (norm) rows.message_hashes.push({ hash: norm, direction, is_norm: 1, msg_hash: msgHash, tx_account: account, tx_lt: tx.lt, tx_hash: txHash });
-  rows.message_contents.push({ hash: hex(m.body_hash), boc: m.body_boc });
-  if (m.init_state_hash && m.init_state_boc) rows.message_contents.push({ hash: hex(m.init_state_hash), boc: m.init_state_boc });
+  for (const [hash, boc] of messageContents(m)) rows.message_contents.push({ hash, boc });
+}
+
+/** A message's body and (when it carries one) init state, as (hash, BoC) pairs: `message_contents` rows and documents. */
+function messageContents(m: MessageRow): [string, string][] {
+  const out: [string, string][] = [[hex(m.body_hash), m.body_boc]];
+  if (m.init_state_hash && m.init_state_boc) out.push([hex(m.init_state_hash), m.init_state_boc]);
+  return out;
 }
 
 function accountStateRow(st: AccountStateRow): Row {

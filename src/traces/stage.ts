@@ -7,7 +7,7 @@
 import { classifyTrace } from '../actions/classify.ts';
 import type { ActionRow } from '../actions/model.ts';
 import type { Row, StoreClient } from '../store/index.ts';
-import { blockToRows, PriorStates } from '../store/index.ts';
+import { blockToRows, PriorStates, TRACED_TABLES } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver-codes.ts';
@@ -99,7 +99,6 @@ export interface McBatchOutput extends TraceBatch {
 
 /** The rows the stage writes with trace ids: transactions, messages and their documents. */
 export type TracedRows = Record<(typeof TRACED_TABLES)[number], Row[]>;
-const TRACED_TABLES = ['transactions', 'messages', 'transaction_docs'] as const;
 
 /** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
 const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
