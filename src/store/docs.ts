@@ -101,6 +101,13 @@ export interface BlockDocInput {
 
 const txKey = (account: unknown, lt: unknown) => `${account}|${lt}`;
 
+/** A message row's body and init-state hashes: the keys of its contents (`message_contents`, a document's `contents`). */
+export function contentHashes(m: Row): string[] {
+  const out: string[] = [];
+  for (const h of [m.body_hash, m.init_state_hash]) if (typeof h === 'string' && h) out.push(h);
+  return out;
+}
+
 /** transaction_docs rows for one block; `prior` is read for states before and then takes the block's end states. */
 export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
   const msgsOf = new Map<string, Row[]>();
@@ -144,9 +151,9 @@ export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
     const msgs = msgsOf.get(txKey(t.account, t.lt)) ?? [];
     const contents: Record<string, string> = {};
     for (const m of msgs) {
-      for (const h of [m.body_hash, m.init_state_hash]) {
-        const boc = typeof h === 'string' ? input.contents.get(h) : undefined;
-        if (boc !== undefined) contents[h as string] = boc;
+      for (const h of contentHashes(m)) {
+        const boc = input.contents.get(h);
+        if (boc !== undefined) contents[h] = boc;
       }
     }
     out.push({ account: t.account, lt: t.lt, hash: t.hash, traced: t.trace_id == null ? 0 : 1, doc: stringifyTxDoc({ tx: t, msgs, contents, states, absent }) });

@@ -4,6 +4,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
+import { contentHashes } from '../../../store/docs.ts';
 import { keysWithDocs } from './transactions.ts';
 
 export interface MessagesFromDocs {
@@ -33,7 +34,7 @@ export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Pag
       for (const [f, v] of Object.entries(m)) if (row[f] == null && v != null) row[f] = v;
       if (m.direction === 'in') row.in_tx ??= m.tx_hash;
       else row.out_tx ??= m.tx_hash;
-      for (const c of [m.body_hash, m.init_state_hash]) if (typeof c === 'string' && d.contents[c] !== undefined) contents.set(c, d.contents[c]);
+      for (const c of contentHashes(m)) if (d.contents[c] !== undefined) contents.set(c, d.contents[c]);
     }
   }
   const s = page.dir === 'ASC' ? 1 : -1;

@@ -16,7 +16,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { DOC_DEDUP, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
+import { contentHashes, DOC_DEDUP, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
 import { transactionJson, type TxContext } from '../render.ts';
 
 const TX_COLUMNS = '*';
@@ -175,12 +175,17 @@ export async function renderByKeys(db: Db, keys: [string, string | bigint][], or
   if (keys.length === 0) return [];
   const k = keys.map(([a, l]) => [a, BigInt(l)]);
   const rows = await db.q<{ doc: string }>(`SELECT doc FROM transaction_docs WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))} ${DOC_DEDUP}`, { k });
+  return renderWithDocs(db, keys, docsByTxKey(rows), order);
+}
+
+/** Parsed documents by `${account}|${lt}` (the key renderWithDocs looks them up by). */
+function docsByTxKey(rows: readonly { doc: string }[]): Map<string, TxDoc> {
   const docs = new Map<string, TxDoc>();
   for (const r of rows) {
     const d = parseTxDoc(r.doc);
     docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   }
-  return renderWithDocs(db, keys, docs, order);
+  return docs;
 }
 
 export interface TaggedKey {
@@ -202,13 +207,8 @@ export async function keysWithDocs(db: Db, keySql: string, params: Record<string
      ${DOC_DEDUP}`,
     params,
   );
-  const keys: TaggedKey[] = [];
-  const docs = new Map<string, TxDoc>();
-  for (const r of rows) {
-    if (r.doc === '') keys.push({ account: r.account, lt: r.lt, tag: r.tag });
-    else if (!docs.has(`${r.account}|${r.lt}`)) docs.set(`${r.account}|${r.lt}`, parseTxDoc(r.doc));
-  }
-  return { keys, docs };
+  const keys = rows.filter((r) => r.doc === '').map((r): TaggedKey => ({ account: r.account, lt: r.lt, tag: r.tag }));
+  return { keys, docs: docsByTxKey(rows.filter((r) => r.doc !== '')) };
 }
 
 /** renderByKeys with the documents already read (`docs` by `${account}|${lt}`). */
@@ -304,8 +304,7 @@ export async function hydrate(db: Db, txs: Row[]): Promise<TxContext> {
 export async function loadContents(db: Db, msgs: Row[], into: Map<string, string>): Promise<void> {
   const hashes = new Set<string>();
   for (const m of msgs) {
-    if (m.body_hash) hashes.add(m.body_hash as string);
-    if (m.init_state_hash) hashes.add(m.init_state_hash as string);
+    for (const h of contentHashes(m)) hashes.add(h);
   }
   if (hashes.size === 0) return;
   const rows = await db.q<{ hash: string; boc: string }>(
