@@ -535,13 +535,14 @@ export async function prefetchTraceContext(store: StoreClient, addresses: Readon
   const askJetton = all.filter((a) => !absent.jetton.has(a));
   const askNft = all.filter((a) => !absent.nft.has(a));
   const askSale = all.filter((a) => !absent.sale.has(a));
-  const states = askStates.length ? await readStates(store, askStates) : new Map<string, AccountSnapshot>();
-  const jettonWallets = askJetton.length ? await readJettonWallets(store, askJetton) : new Map<string, KnownJettonWallet>();
-  const nftItems = askNft.length ? await readNftItems(store, askNft) : new Map<string, KnownNftItem>();
-  const sales = askSale.length ? await readSales(store, askSale) : new Map<string, KnownSale>();
-  remember(absent, absent.jetton, askJetton, new Set(jettonWallets.keys()));
-  remember(absent, absent.nft, askNft, new Set(nftItems.keys()));
-  remember(absent, absent.sale, askSale, new Set(sales.keys()));
+  const states = new Map<string, AccountSnapshot>();
+  const jettonWallets = new Map<string, KnownJettonWallet>();
+  const nftItems = new Map<string, KnownNftItem>();
+  const sales = new Map<string, KnownSale>();
+  await rowsFor(askStates, undefined, (a) => readStates(store, a), states);
+  await rowsFor(askJetton, undefined, (a) => readJettonWallets(store, a), jettonWallets, { state: absent, set: absent.jetton });
+  await rowsFor(askNft, undefined, (a) => readNftItems(store, a), nftItems, { state: absent, set: absent.nft });
+  await rowsFor(askSale, undefined, (a) => readSales(store, a), sales, { state: absent, set: absent.sale });
   return { asked: { states: new Set(askStates), jetton: new Set(askJetton), nft: new Set(askNft), sale: new Set(askSale) }, states, jettonWallets, nftItems, sales };
 }
 
