@@ -2,7 +2,9 @@
 // traces and entity stages will write), so the v3 entity and trace endpoints are tested on real data.
 import { createHash } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
+import { afterAll, beforeAll } from 'vitest';
 import { parseTxDoc, stringifyTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { openFixture, type Fixture } from './helpers.ts';
 
 const raw = (a: Address | null) => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);
 
@@ -185,4 +187,19 @@ async function buildTrace(store: StoreClient, seqno: number): Promise<SeededTrac
     }),
   );
   return { traceId: String(root.hash), txHashes: all.map((t) => String(t.hash)), accounts: [...new Set(all.map((t) => String(t.account)))], externalHash: String(root.ext), state, pendingEdges: pending };
+}
+
+/**
+ * The mainnet fixture store with the seeded rows, opened before the file's tests and closed after them. Read
+ * `ref.fx` / `ref.seeded` inside tests (they are set once beforeAll ran).
+ */
+export function seededFixture(): { readonly fx: Fixture; readonly seeded: Seeded } {
+  const ref = {} as { fx: Fixture; seeded: Seeded };
+  beforeAll(async () => {
+    ref.fx = await openFixture({ extra: async (store) => { ref.seeded = await seed(store); } });
+  });
+  afterAll(async () => {
+    await ref.fx?.close();
+  });
+  return ref;
 }

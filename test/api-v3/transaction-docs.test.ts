@@ -2,13 +2,13 @@
 // exactly as from the flattened tables, on real mainnet blocks (a devnet chain: transaction-docs-devnet.test.ts); a transaction
 // without a document (stored before 0012) still answers the same; and a point read is one statement.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/store/docs.ts';
 import { blockDocRows, blockToRows, parseTxDoc, PriorStates, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries } from '../helpers/store.ts';
-import { bothWays, docsOf, get, mainnetBlockFiles, openFixture, type Fixture } from './helpers.ts';
-import { seed, type Seeded } from './seed.ts';
+import { bothWays, docsOf, get, mainnetBlockFiles } from './helpers.ts';
+import { seededFixture } from './seed.ts';
 
 /**
  * Runs `fn` with the documents matching `where` moved aside, as a store written before 0012 has none; puts them back
@@ -27,21 +27,14 @@ async function withoutDocs<T>(store: StoreClient, where: string, params: Record<
 }
 
 // mainnet fixture blocks, with the seeded trace (test/api-v3/seed.ts) for the traces endpoint
-let fx: Fixture;
-let seeded: Seeded;
-beforeAll(async () => {
-  fx = await openFixture({ extra: async (store) => { seeded = await seed(store); } });
-});
-afterAll(async () => {
-  await fx?.close();
-});
+const ref = seededFixture();
 
 describe('transaction documents on mainnet fixture blocks', () => {
   it('render every transaction exactly as the flattened tables do', async () => {
-    const { docs, flat } = await bothWays(fx.store);
+    const { docs, flat } = await bothWays(ref.fx.store);
     expect(flat.length).toBeGreaterThan(1000);
     expect(docs).toEqual(flat);
-    const [{ n }] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs FINAL');
+    const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs FINAL');
     expect(Number(n)).toBe(flat.length);
     // the answers carry real content: bodies, states before/after with balances
     expect(flat.filter((t) => (t.in_msg as Row | null)?.message_content).length).toBeGreaterThan(500);
@@ -50,13 +43,13 @@ describe('transaction documents on mainnet fixture blocks', () => {
 
   it('a transaction by hash is one statement (the document, found through transactions_by_hash)', async () => {
     // a transaction whose states the document holds or knows absent (not first of its account in its block)
-    const t = (await docsOf(fx.store))
+    const t = (await docsOf(ref.fx.store))
       .map((d) => ({ d, hash: String(d.tx.hash), account: String(d.tx.account) }))
       .find(({ d }) => [d.tx.account_state_hash_before, d.tx.account_state_hash_after].every((h) => d.states[String(h)] || d.absent.includes(String(h))))!;
     expect(t).toBeDefined();
-    const rec = recordQueries(fx.store);
+    const rec = recordQueries(ref.fx.store);
     try {
-      const r = await get(fx.app, `/api/v3/transactions?hash=${t.hash}`, { 'X-No-Address-Book': '1' });
+      const r = await get(ref.fx.app, `/api/v3/transactions?hash=${t.hash}`, { 'X-No-Address-Book': '1' });
       expect(r.status).toBe(200);
       expect((r.body.transactions as Row[]).map((x) => x.account)).toEqual([t.account]);
     } finally {
@@ -67,19 +60,19 @@ describe('transaction documents on mainnet fixture blocks', () => {
   });
 
   it('transactions stored without a document answer the same', async () => {
-    const [t] = await fx.store.query<{ account: string }>(
+    const [t] = await ref.fx.store.query<{ account: string }>(
       'SELECT account FROM transactions GROUP BY account HAVING count() >= 3 ORDER BY account LIMIT 1',
     );
     const url = `/api/v3/transactions?account=${t.account}&limit=20`;
-    const before = await get(fx.app, url);
+    const before = await get(ref.fx.app, url);
     expect((before.body.transactions as Row[]).length).toBeGreaterThanOrEqual(3);
     // as a store written before migration 0012 has them: no document for this account's transactions
-    await withoutDocs(fx.store, 'account = {a:String}', { a: t.account }, async () => {
-      const [{ n }] = await fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs WHERE account = {a:String}', { a: t.account });
+    await withoutDocs(ref.fx.store, 'account = {a:String}', { a: t.account }, async () => {
+      const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs WHERE account = {a:String}', { a: t.account });
       expect(Number(n)).toBe(0);
-      expect((await get(fx.app, url)).body).toEqual(before.body);
+      expect((await get(ref.fx.app, url)).body).toEqual(before.body);
       const one = (before.body.transactions as Row[])[1];
-      const byHash = await get(fx.app, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
+      const byHash = await get(ref.fx.app, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
       expect(byHash.body.transactions).toEqual([one]);
     });
   });
@@ -144,11 +137,11 @@ describe('blockDocRows (pure)', () => {
 describe('messages by hash from documents', () => {
   it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; one statement', async () => {
     // internal messages with both ends stored, external-ins by their normalized hash, and external-outs
-    const both = await fx.store.query<{ msg_hash: string }>(
+    const both = await ref.fx.store.query<{ msg_hash: string }>(
       "SELECT msg_hash FROM messages GROUP BY msg_hash HAVING countDistinct(direction) = 2 ORDER BY msg_hash LIMIT 5",
     );
-    const norm = await fx.store.query<{ h: string }>("SELECT msg_hash_norm AS h FROM messages WHERE msg_hash_norm IS NOT NULL ORDER BY h LIMIT 3");
-    const extOut = await fx.store.query<{ msg_hash: string }>("SELECT msg_hash FROM messages WHERE message_type = 'ext_out' ORDER BY msg_hash LIMIT 3");
+    const norm = await ref.fx.store.query<{ h: string }>("SELECT msg_hash_norm AS h FROM messages WHERE msg_hash_norm IS NOT NULL ORDER BY h LIMIT 3");
+    const extOut = await ref.fx.store.query<{ msg_hash: string }>("SELECT msg_hash FROM messages WHERE message_type = 'ext_out' ORDER BY msg_hash LIMIT 3");
     expect(both.length).toBe(5);
     expect(norm.length).toBe(3);
     expect(extOut.length).toBe(3);
@@ -159,9 +152,9 @@ describe('messages by hash from documents', () => {
       `/api/v3/messages?hash=${norm[0].h}`,
     ];
     const fromDocs: Awaited<ReturnType<typeof get>>[] = [];
-    const rec = recordQueries(fx.store);
+    const rec = recordQueries(ref.fx.store);
     try {
-      for (const u of urls) fromDocs.push(await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
+      for (const u of urls) fromDocs.push(await get(ref.fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
     } finally {
       rec.restore();
     }
@@ -172,30 +165,30 @@ describe('messages by hash from documents', () => {
     expect(first.filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);
     expect(first.filter((m) => m.hash_norm)).toHaveLength(3);
     // the same requests once the documents are gone (a store written before 0012) take the flattened tables
-    await withoutDocs(fx.store, '1', {}, async () => {
-      for (const [i, u] of urls.entries()) expect((await get(fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
+    await withoutDocs(ref.fx.store, '1', {}, async () => {
+      for (const [i, u] of urls.entries()) expect((await get(ref.fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
     });
   });
 });
 
 describe('traces from documents', () => {
   it('a trace reads its transaction keys and their documents in one statement, and answers as the flattened tables do', async () => {
-    const url = `/api/v3/traces?trace_id=${seeded.trace.traceId}&include_actions=false`;
-    const rec = recordQueries(fx.store);
+    const url = `/api/v3/traces?trace_id=${ref.seeded.trace.traceId}&include_actions=false`;
+    const rec = recordQueries(ref.fx.store);
     let withDocs;
     try {
-      withDocs = await get(fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' });
+      withDocs = await get(ref.fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' });
     } finally {
       rec.restore();
     }
     expect(withDocs.status).toBe(200);
     const trace = (withDocs.body.traces as Row[])[0];
-    expect(Object.keys(trace.transactions as Row)).toHaveLength(seeded.trace.txHashes.length);
+    expect(Object.keys(trace.transactions as Row)).toHaveLength(ref.seeded.trace.txHashes.length);
     // the trace row, then keys + documents; states before that the import did not hold are one more read
     expect(rec.sql.filter((q) => /trace_transactions|transaction_docs/.test(q))).toHaveLength(1);
     expect(rec.sql.some((q) => /FROM transactions\b/.test(q))).toBe(false);
-    await withoutDocs(fx.store, '1', {}, async () => {
-      expect((await get(fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body).toEqual(withDocs.body);
+    await withoutDocs(ref.fx.store, '1', {}, async () => {
+      expect((await get(ref.fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body).toEqual(withDocs.body);
     });
   });
 });
