@@ -28,7 +28,7 @@ export const TRACES_GROUP = 'traces';
 const MAX_SEQNOS_PER_WRITE = 32;
 const MAX_ROWS_PER_WRITE = 200_000;
 
-/** Rows of the `transactions`, `messages` and `transaction_docs` tables the stage writes for these blocks. */
+/** Rows of the `transactions`, `messages` and `transaction_docs_kv` tables the stage writes for these blocks. */
 function tracedRowCount(blocks: readonly DecodedBlock[]): number {
   let n = 0;
   for (const b of blocks) for (const tx of b.transactions) n += 2 + (tx.in_msg ? 1 : 0) + tx.out_msgs.length;

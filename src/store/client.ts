@@ -9,6 +9,7 @@ import type { InsertFormat } from './encode.ts';
 import { encodeNative, type TableSchema } from './native.ts';
 import type { Row } from './rows.ts';
 import { lockDataDir, type DataDirLock } from './lock.ts';
+import { MIGRATIONS_DIR } from './migrate.ts';
 
 /** Where the store lives: embedded chdb under a data dir, or a ClickHouse server. */
 export interface StoreConfig {
@@ -133,7 +134,9 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
     // a `SET` statement run before each query, and its stream plumbing doubled the cost of a point
     // read (bench/README.md). Sessions on one path share the engine connection, so the base settings
     // given at connect hold for the client too; per-query settings travel in a SETTINGS clause.
-    const session = new Session(path, { connectionArgs: Object.entries(BASE_SETTINGS).map(([k, v]) => `--${k}=${v}`) });
+    // clickhouse/rocksdb.xml: the point-read tables' RocksDB options (server configuration, so given at connect).
+    const connectionArgs = [...Object.entries(BASE_SETTINGS).map(([k, v]) => `--${k}=${v}`), `--config-file=${MIGRATIONS_DIR}rocksdb.xml`];
+    const session = new Session(path, { connectionArgs });
     const connection = createChdbConnection({ path });
     const client = createClient({ connection: connection as never });
     const read: Reader = async (sql, format, params, settings) => {

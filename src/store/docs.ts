@@ -1,5 +1,5 @@
 /**
- * Transaction documents (`transaction_docs`, clickhouse/0012): per transaction, the rows the API renders it from,
+ * Transaction documents (`transaction_docs_kv`, clickhouse/0012 and 0013, keyed by hash): per transaction, the rows the API renders it from,
  * in one JSON string, so a point read is one column instead of ~90 over four tables. Pure; built from the same
  * rows the writer inserts into the flattened tables, so both say the same thing.
  *
@@ -39,13 +39,8 @@ export const MSG_FIELDS = [
 export const STATE_FIELDS = ['hash', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash', 'last_trans_lt'] as const;
 const LAYOUT = 1;
 
-/** Keeps one document per transaction, the one with a trace_id first (append to a SELECT over transaction_docs). */
-export const DOC_DEDUP = 'ORDER BY account, lt, traced DESC LIMIT 1 BY account, lt';
-
-/** Documents of the transactions with hashes `{h:Array(FixedString(64))}`: one statement, hash -> (account, lt) inside it. */
-export const DOCS_BY_HASH_SQL = `SELECT doc FROM transaction_docs
-  WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}) AND hash IN {h:Array(FixedString(64))}
-  ${DOC_DEDUP}`;
+/** Documents of the transactions with hashes `{h:Array(FixedString(64))}`: RocksDB gets by key (clickhouse/0013). */
+export const DOCS_BY_HASH_SQL = 'SELECT doc FROM transaction_docs_kv WHERE hash IN {h:Array(FixedString(64))}';
 
 /**
  * A row's values in `fields` order, bigint as decimal strings (as the store's JSON output prints 64-bit and wider
@@ -108,7 +103,7 @@ export function contentHashes(m: Row): string[] {
   return out;
 }
 
-/** transaction_docs rows for one block; `prior` is read for states before and then takes the block's end states. */
+/** transaction_docs_kv rows for one block; `prior` is read for states before and then takes the block's end states. */
 export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
   const msgsOf = new Map<string, Row[]>();
   for (const m of input.messages) {

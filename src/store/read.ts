@@ -106,9 +106,9 @@ export async function messagesByHash(store: StoreClient, hashes: string[], direc
 export async function latestAccountState(store: StoreClient, account: string): Promise<DbRow | null> {
   const rows = await store.query(
     `SELECT s.*, c.code_boc AS code_boc
-     FROM (SELECT * FROM latest_account_states FINAL WHERE account = {a:String}) AS s
+     FROM (SELECT * FROM latest_account_states_kv WHERE account = {a:String}) AS s
      LEFT JOIN (SELECT code_hash, any(code_boc) AS code_boc FROM contract_code
-                WHERE code_hash IN (SELECT code_hash FROM latest_account_states FINAL WHERE account = {a:String} AND code_hash IS NOT NULL)
+                WHERE code_hash IN (SELECT code_hash FROM latest_account_states_kv WHERE account = {a:String} AND code_hash IS NOT NULL)
                 GROUP BY code_hash) AS c
        ON s.code_hash = c.code_hash`,
     { a: rawAddress(account) },
@@ -139,12 +139,15 @@ export async function blocksByMcSeqno(store: StoreClient, mcSeqno: number): Prom
   );
 }
 
-/** Row counts per table as readers see them (FINAL: duplicates collapsed). */
+/**
+ * Row counts per table as readers see them (FINAL: duplicates collapsed; the RocksDB `_kv` tables of clickhouse/0013
+ * hold one row per key already and take no FINAL).
+ */
 export async function tableCounts(store: StoreClient, tables: readonly string[]): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const t of tables) {
     if (!/^[a-z_]+$/.test(t)) throw new Error(`invalid table name "${t}"`);
-    const [r] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${t} FINAL`);
+    const [r] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${t}${t.endsWith('_kv') ? '' : ' FINAL'}`);
     out[t] = Number(r.c);
   }
   return out;

@@ -23,7 +23,7 @@ export const BLOCK_TABLES = [
   'transactions_by_hash',
   'transactions_by_lt',
   'messages',
-  'transaction_docs',
+  'transaction_docs_kv',
   'message_hashes',
   'message_contents',
   'account_states',
@@ -38,7 +38,7 @@ export const BLOCK_TABLES = [
 export type BlockTable = (typeof BLOCK_TABLES)[number];
 
 /** The tables whose rows carry trace_id: `tables: 'traced'` builds only these, and the traces stage writes them. */
-export const TRACED_TABLES = ['transactions', 'messages', 'transaction_docs'] as const satisfies readonly BlockTable[];
+export const TRACED_TABLES = ['transactions', 'messages', 'transaction_docs_kv'] as const satisfies readonly BlockTable[];
 
 export type StoreRows = Record<BlockTable, Row[]>;
 
@@ -52,7 +52,7 @@ export interface BlockToRowsOptions {
   traceIds?: ReadonlyMap<string, string>;
   /**
    * Which tables: every one (default); `untraced`, all but the two whose rows carry trace_id (`transactions`,
-   * `messages`, and their `transaction_docs`: the traces stage writes those); `traced`, only those three.
+   * `messages`, and their `transaction_docs_kv`: the traces stage writes those); `traced`, only those three.
    */
   tables?: 'all' | 'untraced' | 'traced';
   /** End states of earlier blocks, for the documents' states before (src/store/docs.ts); updated with this block's. */
@@ -161,7 +161,7 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
       { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows },
       opts.priorStates,
     );
-    for (const d of docs) rows.transaction_docs.push(d);
+    for (const d of docs) rows.transaction_docs_kv.push(d);
   }
   if (!untraced) return;
 

@@ -102,7 +102,7 @@ export function copyBlockRows(template: StoreRows, k: number, blockIndex: number
   const now = BASE_UTIME + k * 5;
   for (const t of BLOCK_TABLES) {
     // documents are rebuilt from the copied rows below
-    if (t === 'shard_state' || t === 'contract_code' || t === 'transaction_docs') continue;
+    if (t === 'shard_state' || t === 'contract_code' || t === 'transaction_docs_kv') continue;
     const hf = HASH_FIELDS[t] ?? [];
     const af = ADDR_FIELDS[t] ?? [];
     const lf = LT_FIELDS[t] ?? [];
@@ -121,7 +121,7 @@ export function copyBlockRows(template: StoreRows, k: number, blockIndex: number
     }
   }
   const contents = new Map(out.message_contents.map((c) => [c.hash as string, c.boc as string]));
-  out.transaction_docs = blockDocRows({ transactions: out.transactions, messages: out.messages, contents, states: out.account_states });
+  out.transaction_docs_kv = blockDocRows({ transactions: out.transactions, messages: out.messages, contents, states: out.account_states });
   return out;
 }
 

@@ -138,7 +138,7 @@ export async function processMcBatch(
   const lookup = opts.codes ? withFetchedCodes(storeEntityLookup(store), opts.codes, mc ? blockIdExtOf(mc.id) : null) : storeEntityLookup(store);
   const state = await entityStateRows(states, lookup);
   Object.assign(entities, state.tables);
-  const traced: TracedRows = { transactions: [], messages: [], transaction_docs: [] };
+  const traced: TracedRows = { transactions: [], messages: [], transaction_docs_kv: [] };
   let priorStates = priorStatesOf.get(asm);
   if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
   for (const b of blocks) {

@@ -7,7 +7,7 @@
  * Two halves:
  * - `loadTraceContext` (I/O, once per masterchain batch, before classification): for every address the batch's
  *   traces name, the latest account state (the batch's own decoded states, else states of recent batches, else
- *   `latest_account_states`), contract code (the batch's blocks, else `contract_code`), and the jetton wallets,
+ *   `latest_account_states_kv`), contract code (the batch's blocks, else `contract_code`), and the jetton wallets,
  *   NFT items and NFT sales the store knows (`jetton_wallets`, `nft_items`, `nft_sales`). One query per table.
  * - `traceContext` (pure, per trace): turns that into interface records. An account is a jetton wallet / NFT item
  *   when the store says so, or when its data reads exactly in the standard layout (src/entities/data-layouts.ts)
@@ -436,7 +436,7 @@ async function readStates(store: StoreClient, addresses: readonly string[]): Pro
   const out = new Map<string, AccountSnapshot>();
   const rows = await readChunked(addresses, (a) =>
     store.query<{ account: string; account_status: string; balance: string; code_hash: string | null; data_boc: string | null; last_trans_lt: string }>(
-      'SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states FINAL WHERE account IN {a:Array(String)}',
+      'SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states_kv WHERE account IN {a:Array(String)}',
       { a },
     ),
   );

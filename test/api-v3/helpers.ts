@@ -8,7 +8,7 @@ import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { importBlocks, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
 import { Db } from '../../src/api/v3/db.ts';
-import { renderByKeys, renderTransactions, transactionsByKeys } from '../../src/api/v3/queries/transactions.ts';
+import { renderByKeys, renderTransactions, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -102,14 +102,14 @@ export async function get(app: FastifyInstance, url: string, headers: Record<str
 /** Every stored transaction rendered both ways: from documents, and from transactions + messages + contents + states. */
 export async function bothWays(store: StoreClient): Promise<{ docs: Record<string, unknown>[]; flat: Record<string, unknown>[] }> {
   const db = new Db(store);
-  const keys = (await store.query<{ account: string; lt: string }>('SELECT DISTINCT account, lt FROM transactions ORDER BY lt, account')).map(
-    (k) => [k.account, k.lt] as [string, string],
+  const keys = (await store.query<{ account: string; lt: string; hash: string }>('SELECT DISTINCT account, lt, hash FROM transactions ORDER BY lt, account')).map(
+    (k): TxKey => [k.account, k.lt, k.hash],
   );
   const docs = await renderByKeys(db, keys, 'ASC');
-  const flat = await renderTransactions(db, await transactionsByKeys(db, keys, 'ASC'));
+  const flat = await renderTransactions(db, await transactionsByKeys(db, keys.map(([a, l]) => [a, l]), 'ASC'));
   return { docs, flat };
 }
 
 export async function docsOf(store: StoreClient): Promise<ReturnType<typeof parseTxDoc>[]> {
-  return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs FINAL')).map((r) => parseTxDoc(r.doc));
+  return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs_kv')).map((r) => parseTxDoc(r.doc));
 }

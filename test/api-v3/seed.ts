@@ -176,10 +176,10 @@ async function buildTrace(store: StoreClient, seqno: number): Promise<SeededTrac
     { tid: root.hash, h: all.map((t) => t.hash) },
   );
   // and writes their documents again with it (the transaction's and its messages' trace_id)
-  const docs = await rows(store, 'SELECT account, lt, hash, doc FROM transaction_docs FINAL WHERE hash IN {h:Array(FixedString(64))}', { h: all.map((t) => t.hash) });
+  const docs = await rows(store, 'SELECT account, lt, hash, doc FROM transaction_docs_kv WHERE hash IN {h:Array(FixedString(64))}', { h: all.map((t) => t.hash) });
   await insert(
     store,
-    'transaction_docs',
+    'transaction_docs_kv',
     docs.map((d) => {
       const doc = parseTxDoc(String(d.doc));
       doc.tx.trace_id = root.hash;

@@ -15,13 +15,13 @@ import { seededFixture } from './seed.ts';
  * after (rows of the key are deleted, then re-inserted).
  */
 async function withoutDocs<T>(store: StoreClient, where: string, params: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
-  await store.command('CREATE TABLE docs_aside AS transaction_docs');
-  await store.command(`INSERT INTO docs_aside SELECT * FROM transaction_docs WHERE ${where}`, params);
-  await store.command(`ALTER TABLE transaction_docs DELETE WHERE ${where} SETTINGS mutations_sync = 1`, params);
+  await store.command('CREATE TABLE docs_aside ENGINE = Memory AS SELECT * FROM transaction_docs_kv WHERE 0');
+  await store.command(`INSERT INTO docs_aside SELECT * FROM transaction_docs_kv WHERE ${where}`, params);
+  await store.command(`ALTER TABLE transaction_docs_kv DELETE WHERE ${where} SETTINGS mutations_sync = 1`, params);
   try {
     return await fn();
   } finally {
-    await store.command('INSERT INTO transaction_docs SELECT * FROM docs_aside');
+    await store.command('INSERT INTO transaction_docs_kv SELECT * FROM docs_aside');
     await store.command('DROP TABLE docs_aside');
   }
 }
@@ -34,14 +34,14 @@ describe('transaction documents on mainnet fixture blocks', () => {
     const { docs, flat } = await bothWays(ref.fx.store);
     expect(flat.length).toBeGreaterThan(1000);
     expect(docs).toEqual(flat);
-    const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs FINAL');
+    const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs_kv');
     expect(Number(n)).toBe(flat.length);
     // the answers carry real content: bodies, states before/after with balances
     expect(flat.filter((t) => (t.in_msg as Row | null)?.message_content).length).toBeGreaterThan(500);
     expect(flat.filter((t) => (t.account_state_after as Row).balance !== null).length).toBeGreaterThan(300);
   });
 
-  it('a transaction by hash is one statement (the document, found through transactions_by_hash)', async () => {
+  it('a transaction by hash is one statement (its document, a get by hash)', async () => {
     // a transaction whose states the document holds or knows absent (not first of its account in its block)
     const t = (await docsOf(ref.fx.store))
       .map((d) => ({ d, hash: String(d.tx.hash), account: String(d.tx.account) }))
@@ -56,7 +56,7 @@ describe('transaction documents on mainnet fixture blocks', () => {
       rec.restore();
     }
     expect(rec.sql.length).toBe(1);
-    expect(rec.sql[0]).toMatch(/FROM transaction_docs/);
+    expect(rec.sql[0]).toMatch(/FROM transaction_docs_kv/);
   });
 
   it('transactions stored without a document answer the same', async () => {
@@ -68,7 +68,7 @@ describe('transaction documents on mainnet fixture blocks', () => {
     expect((before.body.transactions as Row[]).length).toBeGreaterThanOrEqual(3);
     // as a store written before migration 0012 has them: no document for this account's transactions
     await withoutDocs(ref.fx.store, 'account = {a:String}', { a: t.account }, async () => {
-      const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs WHERE account = {a:String}', { a: t.account });
+      const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs_kv WHERE account = {a:String}', { a: t.account });
       expect(Number(n)).toBe(0);
       expect((await get(ref.fx.app, url)).body).toEqual(before.body);
       const one = (before.body.transactions as Row[])[1];
@@ -159,7 +159,7 @@ describe('messages by hash from documents', () => {
       rec.restore();
     }
     expect(rec.sql).toHaveLength(urls.length);
-    expect(rec.sql.every((q) => q.includes('FROM transaction_docs'))).toBe(true);
+    expect(rec.sql.every((q) => q.includes('FROM transaction_docs_kv'))).toBe(true);
     const first = fromDocs[0].body.messages as Row[];
     expect(first).toHaveLength(11);
     expect(first.filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);
@@ -185,7 +185,7 @@ describe('traces from documents', () => {
     const trace = (withDocs.body.traces as Row[])[0];
     expect(Object.keys(trace.transactions as Row)).toHaveLength(ref.seeded.trace.txHashes.length);
     // the trace row, then keys + documents; states before that the import did not hold are one more read
-    expect(rec.sql.filter((q) => /trace_transactions|transaction_docs/.test(q))).toHaveLength(1);
+    expect(rec.sql.filter((q) => /trace_transactions|transaction_docs_kv/.test(q))).toHaveLength(1);
     expect(rec.sql.some((q) => /FROM transactions\b/.test(q))).toBe(false);
     await withoutDocs(ref.fx.store, '1', {}, async () => {
       expect((await get(ref.fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body).toEqual(withDocs.body);

@@ -104,10 +104,10 @@ async function checkTraces(store: StoreClient): Promise<void> {
   expect(mismatch.n).toBe('0');
   // one document per transaction, written with its trace_id by the traces stage
   const [docs] = await store.query<{ n: string; u: string; traced: string }>(
-    'SELECT count() AS n, uniqExact(hash) AS u, countIf(traced = 1) AS traced FROM transaction_docs FINAL',
+    'SELECT count() AS n, uniqExact(hash) AS u, countIf(traced = 1) AS traced FROM transaction_docs_kv',
   );
   expect(docs).toEqual({ n: String(chainJson.transactions.length), u: String(chainJson.transactions.length), traced: String(chainJson.transactions.length) });
-  const docTraces = (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs FINAL')).map((r) => parseTxDoc(r.doc));
+  const docTraces = (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs_kv')).map((r) => parseTxDoc(r.doc));
   const traceOf = new Map((await store.query<{ hash: string; trace_id: string }>('SELECT hash, trace_id FROM trace_transactions FINAL')).map((r) => [r.hash, r.trace_id]));
   expect(docTraces.filter((d) => d.tx.trace_id !== traceOf.get(String(d.tx.hash)))).toEqual([]);
 }

@@ -37,11 +37,11 @@ describe('blockToRows (pure mapping, no database)', () => {
     expect(rows.blocks[0]).toMatchObject({ seqno: 71398501, shard: 0x8000000000000000n, mc_block_seqno: 51_000_000, tx_count: 269 });
   });
 
-  it('tables: the traced three (transactions, messages, transaction_docs) and the rest split the same rows between them', () => {
+  it('tables: the traced three (transactions, messages, transaction_docs_kv) and the rest split the same rows between them', () => {
     const traced = blockToRows(b, { mcSeqno: 51_000_000, tables: 'traced' });
     const untraced = blockToRows(b, { mcSeqno: 51_000_000, tables: 'untraced' });
     for (const [table, all] of Object.entries(rows)) {
-      const isTraced = table === 'transactions' || table === 'messages' || table === 'transaction_docs';
+      const isTraced = table === 'transactions' || table === 'messages' || table === 'transaction_docs_kv';
       expect(traced[table as keyof typeof rows], table).toEqual(isTraced ? all : []);
       expect(untraced[table as keyof typeof rows], table).toEqual(isTraced ? [] : all);
     }

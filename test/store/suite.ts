@@ -67,7 +67,7 @@ function expectedCounts(blocks: DecodedBlock[]): Record<string, number> {
       add('transactions', tk);
       add('transactions_by_hash', tk);
       add('transactions_by_lt', tk);
-      add('transaction_docs', tk);
+      add('transaction_docs_kv', tk);
       const msgs: [string, typeof tx.in_msg][] = [['in', tx.in_msg], ...tx.out_msgs.map((m) => ['out', m] as [string, typeof m])];
       for (const [dir, m] of msgs) {
         if (!m) continue;

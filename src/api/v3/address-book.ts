@@ -1,5 +1,5 @@
 /**
- * `address_book` and `metadata` blocks (reference §1.8, §1.9), built from latest_account_states
+ * `address_book` and `metadata` blocks (reference §1.8, §1.9), built from latest_account_states_kv
  * (code hash -> bounceable rule and wallet interface), dns_entries (domain), jetton/NFT tables and
  * address_metadata (token info).
  */
@@ -56,7 +56,7 @@ function interfaceName(codeHash: string | null): string[] {
 
 /**
  * Address book over raw addresses (keys as given). `inputs` maps the key -> raw address (null = unparseable).
- * `knownCodes`: code hashes the caller has just read from latest_account_states (those addresses are not asked again).
+ * `knownCodes`: code hashes the caller has just read from latest_account_states_kv (those addresses are not asked again).
  */
 export async function addressBook(
   db: Db,
@@ -75,8 +75,7 @@ export async function addressBook(
     // entity kinds, as (address, value, kind) rows
     const parts: string[] = [];
     if (askCodes.length) {
-      parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM (
-        SELECT account, code_hash FROM latest_account_states WHERE account IN {c:Array(String)} ORDER BY account, last_trans_lt DESC LIMIT 1 BY account)`);
+      parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM latest_account_states_kv WHERE account IN {c:Array(String)}`);
     }
     if (live.has('dns_entries')) {
       parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL

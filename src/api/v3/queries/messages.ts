@@ -20,7 +20,7 @@ export interface MessagesFromDocs {
  */
 export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Page): Promise<MessagesFromDocs | null> {
   // the transaction keys and their documents in one statement: a key without a document sends the caller back
-  const { keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
+  const { keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
   for (const k of keys) if (!docs.has(`${k.account}|${k.lt}`)) return null;
   const wanted = new Set(hashes);
   const merged = new Map<string, Row>();

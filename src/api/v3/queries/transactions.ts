@@ -2,7 +2,7 @@
  * Transaction reads. A page's keys are taken in one narrow statement over `transactions` (deduplicated, see
  * below), with the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
  * `transactions_by_lt`, `message_hashes`) where that helps; then the transactions are rendered from their
- * documents (`transaction_docs`, src/store/docs.ts), one String column per transaction. Keys without a document
+ * documents (`transaction_docs_kv`, src/store/docs.ts), one RocksDB get per transaction. Keys without a document
  * (stored before migration 0012, or written by the store stage and not yet by the traces stage) are rendered from
  * the flattened rows: the transaction, its messages, bodies and account states, each fetched by primary key.
  *
@@ -16,7 +16,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, DOC_DEDUP, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
+import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
 import { transactionJson, type TxContext } from '../render.ts';
 
 const TX_COLUMNS = '*';
@@ -106,7 +106,7 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
     }
   }
   const selective = f.account?.length || f.hash?.length;
-  let keys: { account: string; lt: string }[];
+  let keys: { account: string; lt: string; hash: string }[];
   if (!selective) {
     // global list: find the page's keys in the lt-ordered index
     const ic: string[] = [];
@@ -119,21 +119,24 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
     if (f.shard !== undefined) ic.push('block_shard = {p_shard:UInt64}');
     if (f.seqno !== undefined) ic.push('block_seqno = {p_seqno:UInt32}');
     if (f.mcSeqno !== undefined) ic.push('mc_block_seqno = {p_mc:UInt32}');
-    keys = await db.q<{ account: string; lt: string }>(
-      `SELECT account, lt FROM transactions_by_lt ${ic.length ? 'WHERE ' + ic.join(' AND ') : ''}
+    keys = await db.q<{ account: string; lt: string; hash: string }>(
+      `SELECT account, lt, hash FROM transactions_by_lt ${ic.length ? 'WHERE ' + ic.join(' AND ') : ''}
        ORDER BY ${order} LIMIT 1 BY lt, account LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
       params,
     );
   } else {
     // the page's keys only: a narrow read (the rows themselves come from their documents)
-    keys = await db.q<{ account: string; lt: string }>(
-      `SELECT account, lt FROM transactions WHERE ${c.join(' AND ')}
+    keys = await db.q<{ account: string; lt: string; hash: string }>(
+      `SELECT account, lt, hash FROM transactions WHERE ${c.join(' AND ')}
        ORDER BY ${order}, isNull(trace_id) LIMIT 1 BY account, lt LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,
       params,
     );
   }
-  return renderByKeys(db, keys.map((k) => [k.account, k.lt]), 'given');
+  return renderByKeys(db, keys.map((k) => [k.account, k.lt, k.hash]), 'given');
 }
+
+/** A transaction's key: (account, lt) finds and orders its rows, hash finds its document. */
+export type TxKey = [account: string, lt: string | bigint, hash: string];
 
 /** Flattened transaction rows by (account, lt) keys, in `dir` order of (lt, account): for keys without a document. */
 export async function transactionsByKeys(db: Db, keys: [string, string | bigint][], dir: 'ASC' | 'DESC' = 'DESC'): Promise<Row[]> {
@@ -168,14 +171,29 @@ function sortDocs(docs: TxDoc[], dir: 'ASC' | 'DESC'): TxDoc[] {
 }
 
 /**
- * Rendered transactions by (account, lt) keys: from their documents, and from the flattened tables for keys that
- * have none (stored before documents existed). Order: as given, or (lt, account, hash) ASC / DESC.
+ * Rendered transactions by keys: from their documents, and from the flattened tables for keys that have none
+ * (stored before documents existed). Order: as given, or (lt, account, hash) ASC / DESC.
  */
-export async function renderByKeys(db: Db, keys: [string, string | bigint][], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<Record<string, unknown>[]> {
+export async function renderByKeys(db: Db, keys: TxKey[], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
-  const k = keys.map(([a, l]) => [a, BigInt(l)]);
-  const rows = await db.q<{ doc: string }>(`SELECT doc FROM transaction_docs WHERE (account, lt) IN {k:Array(Tuple(String, UInt64))} ${DOC_DEDUP}`, { k });
+  const rows = await db.q<{ doc: string }>(DOCS_BY_HASH_SQL, { h: [...new Set(keys.map((k) => k[2]))] });
   return renderWithDocs(db, keys, docsByTxKey(rows), order);
+}
+
+/** Rendered transactions by hash (unknown hashes left out), in (lt, account, hash) `order`. */
+export async function renderByHashes(db: Db, hashes: string[], order: 'ASC' | 'DESC' = 'ASC'): Promise<Record<string, unknown>[]> {
+  if (hashes.length === 0) return [];
+  const rows = await db.q<{ doc: string }>(DOCS_BY_HASH_SQL, { h: hashes });
+  const docs = docsByTxKey(rows);
+  const found = new Set([...docs.values()].map((d) => String(d.tx.hash)));
+  const missing = hashes.filter((h) => !found.has(h));
+  // hashes without a document (stored before 0012): their keys, for the flattened tables
+  const keys: TxKey[] = [...docs.values()].map((d) => [String(d.tx.account), String(d.tx.lt), String(d.tx.hash)]);
+  if (missing.length) {
+    const rows = await db.q<{ account: string; lt: string; hash: string }>('SELECT DISTINCT account, lt, hash FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: missing });
+    for (const r of rows) keys.push([r.account, r.lt, r.hash]);
+  }
+  return renderWithDocs(db, keys, docs, order);
 }
 
 /** Parsed documents by `${account}|${lt}` (the key renderWithDocs looks them up by). */
@@ -191,30 +209,31 @@ function docsByTxKey(rows: readonly { doc: string }[]): Map<string, TxDoc> {
 export interface TaggedKey {
   account: string;
   lt: string;
+  hash: string;
   /** what the key query says of the key (e.g. its trace id) */
   tag: string;
 }
 
 /**
- * The keys a query selects (`keySql`: columns account, lt, tag) and their documents, in one statement instead of
- * two: the key query runs twice inside it (as the list, and as the documents' filter).
+ * The keys a query selects (`keySql`: columns account, lt, tx_hash, tag) and their documents, in one statement
+ * instead of two: the key query runs twice inside it (as the list, and as the documents' keys). (`tx_hash`, not
+ * `hash`: an alias named like a column of the key query's table would replace that column in its WHERE.)
  */
 export async function keysWithDocs(db: Db, keySql: string, params: Record<string, unknown>): Promise<{ keys: TaggedKey[]; docs: Map<string, TxDoc> }> {
-  const rows = await db.q<{ account: string; lt: string; tag: string; doc: string }>(
-    `SELECT account, toString(lt) AS lt, toString(tag) AS tag, '' AS doc FROM (${keySql})
+  const rows = await db.q<{ account: string; lt: string; hash: string; tag: string; doc: string }>(
+    `SELECT account, toString(lt) AS lt, tx_hash AS hash, toString(tag) AS tag, '' AS doc FROM (${keySql})
      UNION ALL
-     SELECT account, toString(lt), '', doc FROM transaction_docs WHERE (account, lt) IN (SELECT account, lt FROM (${keySql}))
-     ${DOC_DEDUP}`,
+     SELECT account, toString(lt), hash, '', doc FROM transaction_docs_kv WHERE hash IN (SELECT tx_hash FROM (${keySql}))`,
     params,
   );
-  const keys = rows.filter((r) => r.doc === '').map((r): TaggedKey => ({ account: r.account, lt: r.lt, tag: r.tag }));
+  const keys = rows.filter((r) => r.doc === '').map((r): TaggedKey => ({ account: r.account, lt: r.lt, hash: r.hash, tag: r.tag }));
   return { keys, docs: docsByTxKey(rows.filter((r) => r.doc !== '')) };
 }
 
 /** renderByKeys with the documents already read (`docs` by `${account}|${lt}`). */
 export async function renderWithDocs(
   db: Db,
-  keys: [string, string | bigint][],
+  keys: readonly TxKey[],
   docs: ReadonlyMap<string, TxDoc>,
   order: 'ASC' | 'DESC' | 'given',
 ): Promise<Record<string, unknown>[]> {
@@ -320,13 +339,13 @@ export async function renderTransactions(db: Db, txs: Row[]): Promise<Record<str
   return txs.map((t) => transactionJson(t, ctx));
 }
 
-/** (account, lt) of transactions that sent (out) / received (in) messages with the given hash. */
-export async function txKeysByMessage(db: Db, hashes: string[], direction?: 'in' | 'out'): Promise<[string, string][]> {
-  const rows = await db.q<{ tx_account: string; tx_lt: string }>(
-    `SELECT DISTINCT tx_account, tx_lt FROM message_hashes WHERE hash IN {h:Array(FixedString(64))} ${direction ? 'AND direction = {d:String}' : ''}`,
+/** Keys of transactions that sent (out) / received (in) messages with the given hash. */
+export async function txKeysByMessage(db: Db, hashes: string[], direction?: 'in' | 'out'): Promise<TxKey[]> {
+  const rows = await db.q<{ tx_account: string; tx_lt: string; tx_hash: string }>(
+    `SELECT DISTINCT tx_account, tx_lt, tx_hash FROM message_hashes WHERE hash IN {h:Array(FixedString(64))} ${direction ? 'AND direction = {d:String}' : ''}`,
     { h: hashes, d: direction ?? '' },
   );
-  return rows.map((r) => [r.tx_account, r.tx_lt]);
+  return rows.map((r) => [r.tx_account, r.tx_lt, r.tx_hash]);
 }
 
 export async function mcBlockExists(db: Db, seqno: number): Promise<boolean> {

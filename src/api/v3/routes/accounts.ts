@@ -11,13 +11,13 @@ import { PAGE, pageOf } from '../params.ts';
 import { b64, extra, str } from '../render.ts';
 import { addRoute, type V3Deps } from '../route.ts';
 
-/** Latest states of `accounts` with their code BoC (code deduplicated in contract_code). */
+/** Latest states of `accounts` (RocksDB gets, clickhouse/0013) with their code BoC (code deduplicated in contract_code). */
 export async function latestStates(db: Db, accounts: string[], withBoc: boolean, codeHashes?: string[]): Promise<Row[]> {
   if (accounts.length === 0) return [];
   const codeFilter = codeHashes?.length ? 'AND code_hash IN {ch:Array(FixedString(64))}' : '';
   const states = await db.q(
-    `SELECT * ${withBoc ? '' : 'EXCEPT (data_boc)'} FROM latest_account_states WHERE account IN {a:Array(String)} ${codeFilter}
-     ORDER BY account, last_trans_lt DESC LIMIT 1 BY account LIMIT 1000`,
+    `SELECT * ${withBoc ? '' : 'EXCEPT (data_boc)'} FROM latest_account_states_kv WHERE account IN {a:Array(String)} ${codeFilter}
+     ORDER BY account LIMIT 1000`,
     { a: accounts, ch: codeHashes ?? [] },
   );
   const codes = [...new Set(states.map((s) => s.code_hash).filter((c): c is string => typeof c === 'string'))];

@@ -8,7 +8,7 @@ import type { Row } from '../db.ts';
 import { LT_WINDOW, PAGE, PAGE_SORT, pageOf, type ParamSpec } from '../params.ts';
 import { b64, blockJson, messageJson, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { findTransactions, loadContents, mcBlockExists, renderByKeys, txKeysByMessage } from '../queries/transactions.ts';
+import { findTransactions, loadContents, mcBlockExists, renderByKeys, txKeysByMessage, type TxKey } from '../queries/transactions.ts';
 import { indexStatus } from '../queries/status.ts';
 import { messagesByHashFromDocs } from '../queries/messages.ts';
 
@@ -219,26 +219,26 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       }
       const pg = pageOf(q);
       const direction = (q.direction as 'in' | 'out' | undefined) ?? (q.opcode !== undefined ? 'in' : undefined);
-      let keys: [string, string][];
+      let keys: TxKey[];
       if (msgHash?.length) {
         keys = await txKeysByMessage(db, msgHash, direction);
         if (q.body_hash !== undefined || q.opcode !== undefined) {
-          const rows = await db.q<{ tx_account: string; tx_lt: string }>(
-            `SELECT DISTINCT tx_account, tx_lt FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
+          const rows = await db.q<{ tx_account: string; tx_lt: string; tx_hash: string }>(
+            `SELECT DISTINCT tx_account, tx_lt, tx_hash FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
              ${q.body_hash !== undefined ? 'AND body_hash = {bh:FixedString(64)}' : ''} ${q.opcode !== undefined ? 'AND opcode = {op:Int32}' : ''}`,
             { k: keys.map(([a, l]) => [a, BigInt(l)]), bh: q.body_hash ?? '', op: q.opcode ?? 0 },
           );
-          keys = rows.map((r) => [r.tx_account, r.tx_lt]);
+          keys = rows.map((r) => [r.tx_account, r.tx_lt, r.tx_hash]);
         }
       } else {
-        const rows = await db.q<{ tx_account: string; tx_lt: string }>(
-          `SELECT DISTINCT tx_account, tx_lt FROM messages WHERE 1
+        const rows = await db.q<{ tx_account: string; tx_lt: string; tx_hash: string }>(
+          `SELECT DISTINCT tx_account, tx_lt, tx_hash FROM messages WHERE 1
            ${q.body_hash !== undefined ? 'AND body_hash = {bh:FixedString(64)}' : ''} ${q.opcode !== undefined ? 'AND opcode = {op:Int32}' : ''}
            ${direction ? 'AND direction = {d:String}' : ''}
            ORDER BY tx_lt DESC, tx_account DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
           { bh: q.body_hash ?? '', op: q.opcode ?? 0, d: direction ?? '', limit: pg.limit, offset: pg.offset },
         );
-        return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.tx_account, r.tx_lt]), 'given'));
+        return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.tx_account, r.tx_lt, r.tx_hash]), 'given'));
       }
       const all = await renderByKeys(db, keys);
       return txResponse(ctx, all.slice(pg.offset, pg.offset + pg.limit));
@@ -261,7 +261,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
         `SELECT DISTINCT msg_hash, direction FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))} ${q.direction ? 'AND direction = {d:String}' : ''} AND message_type = 'int'`,
         { k: own.map((o) => [o.account, BigInt(o.lt)]), d: q.direction === 'in' ? 'in' : 'out' },
       );
-      const keys: [string, string][] = [];
+      const keys: TxKey[] = [];
       for (const dir of ['in', 'out'] as const) {
         const hs = msgs.filter((m) => m.direction === dir).map((m) => m.msg_hash);
         if (hs.length) keys.push(...(await txKeysByMessage(db, hs, dir === 'in' ? 'out' : 'in')));
@@ -383,15 +383,15 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       if (!accounts?.length && !traceIds?.length) throw new ApiError(422, 'at least 1 account address or trace_id required');
       const pg = pageOf(q);
       const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset, a: accounts ?? [], t: traceIds ?? [] };
-      const rows = await db.q<{ account: string; lt: string }>(
-        `SELECT DISTINCT tt.account AS account, tt.lt AS lt FROM trace_transactions AS tt
+      const rows = await db.q<{ account: string; lt: string; hash: string }>(
+        `SELECT DISTINCT tt.account AS account, tt.lt AS lt, tt.hash AS hash FROM trace_transactions AS tt
          WHERE tt.trace_id IN (SELECT trace_id FROM traces FINAL WHERE state = 'pending' ${traceIds?.length ? 'AND trace_id IN {t:Array(FixedString(64))}' : ''})
          ${accounts?.length ? 'AND tt.account IN {a:Array(String)}' : ''}
          ORDER BY tt.lt DESC, tt.account DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         p,
       );
       if (rows.length === 0) throw new ApiError(404, 'pending traces not found');
-      return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.account, r.lt]), 'given'));
+      return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.account, r.lt, r.hash]), 'given'));
     },
   });
   void z;

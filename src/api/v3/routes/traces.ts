@@ -9,7 +9,7 @@ import type { Db, Row } from '../db.ts';
 import { LT_WINDOW, PAGE_SORT, pageOf, type Page, type Parsed } from '../params.ts';
 import { b64, num, str, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { keysWithDocs, mcBlockExists, renderByKeys, renderWithDocs } from '../queries/transactions.ts';
+import { keysWithDocs, mcBlockExists, renderByHashes, renderWithDocs } from '../queries/transactions.ts';
 
 const MAX_TRACE_TXS = 4000;
 const PENDING_DOC =
@@ -83,11 +83,11 @@ async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, ty
   const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
   const [{ keys: txKeys, docs }, actions] = await Promise.all([
     small.length
-      ? keysWithDocs(ctx.db, 'SELECT DISTINCT account, lt, trace_id AS tag FROM trace_transactions WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
+      ? keysWithDocs(ctx.db, 'SELECT DISTINCT account, lt, hash AS tx_hash, trace_id AS tag FROM trace_transactions WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
       : Promise.resolve({ keys: [], docs: new Map() }),
     includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
   ]);
-  const rendered = await renderWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt]), docs, 'ASC');
+  const rendered = await renderWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt, k.hash]), docs, 'ASC');
   const byTrace = new Map<string, Record<string, unknown>[]>();
   const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.tag]));
   rendered.forEach((t) => {
@@ -294,8 +294,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       let full = new Map<string, Record<string, unknown>>();
       if (q.include_transactions && rows.length) {
         const hashes = [...new Set(rows.flatMap((r) => r.tx_hashes as string[]))];
-        const keys = await db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
-        const rendered = await renderByKeys(db, keys.map((k) => [k.account, k.lt]), 'ASC');
+        const rendered = await renderByHashes(db, hashes);
         full = new Map(rendered.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
       }
       const actions = rows.map((r) =>
@@ -344,8 +343,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       let full = new Map<string, Record<string, unknown>>();
       if (q.include_transactions && rows.length) {
         const hashes = [...new Set(rows.flatMap((r) => r.tx_hashes as string[]))];
-        const keys = await ctx.db.q<{ account: string; lt: string }>('SELECT account, lt FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
-        const rendered = await renderByKeys(ctx.db, keys.map((k) => [k.account, k.lt]), 'ASC');
+        const rendered = await renderByHashes(ctx.db, hashes);
         full = new Map(rendered.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
       }
       const actions = rows.map((r) =>

@@ -1,0 +1,75 @@
+-- Point-read tables: EmbeddedRocksDB key-value tables for the API's lookups by one key.
+-- Why: a MergeTree point read costs the engine about 1-2 ms per part it opens and a granule decompressed per
+-- part, whatever the row count; on the 1M-transaction bench store a document by hash took 14.6 ms p50 from
+-- transaction_docs (MergeTree, with its hash -> key lookup) and 3.2 ms from a RocksDB table keyed by hash;
+-- a latest account state 17.6 ms against 4.1 ms (bench/README.md). RocksDB has no parts: a key is a get.
+-- Costs: RocksDB compresses 64 KiB blocks (clickhouse/rocksdb.xml; the server needs the same file in config.d),
+-- about 3-4x the bytes of the MergeTree copy; RocksDB tables are local to one server (not replicated).
+
+-- Transaction documents (src/store/docs.ts), now keyed by transaction hash. A write of the same transaction
+-- replaces its document: replays write identical bytes, and only one stage writes documents in a deployment
+-- (the traces stage, or the decode stage when traces are off).
+CREATE TABLE IF NOT EXISTS transaction_docs_kv
+(
+    hash FixedString(64),
+    account String,
+    lt UInt64,
+    traced UInt8,
+    doc String
+)
+ENGINE = EmbeddedRocksDB
+PRIMARY KEY hash;
+
+-- Moves the MergeTree documents of 0012 over, then drops that table. Recreated empty first so that a run
+-- interrupted after the DROP can be applied again whole.
+CREATE TABLE IF NOT EXISTS transaction_docs
+(
+    account String,
+    lt UInt64,
+    hash FixedString(64) CODEC(ZSTD(1)),
+    traced UInt8,
+    doc String CODEC(ZSTD(1))
+)
+ENGINE = ReplacingMergeTree(traced)
+ORDER BY (account, lt, hash);
+
+INSERT INTO transaction_docs_kv SELECT hash, account, lt, traced, doc FROM transaction_docs FINAL;
+
+DROP TABLE IF EXISTS transaction_docs;
+
+-- Each account's latest state, keyed by account: accountStates, walletStates and the address book's code hashes.
+-- latest_account_states (MergeTree) stays for scans (topAccountsByBalance, code-hash filters, the traces stage).
+CREATE TABLE IF NOT EXISTS latest_account_states_kv
+(
+    account String,
+    hash FixedString(64),
+    balance UInt128,
+    extra_currencies Map(UInt32, UInt256),
+    account_status Enum8('uninit' = 0, 'frozen' = 1, 'active' = 2, 'nonexist' = 3),
+    timestamp UInt32,
+    last_trans_hash FixedString(64),
+    last_trans_lt UInt64,
+    frozen_hash Nullable(FixedString(64)),
+    data_hash Nullable(FixedString(64)),
+    code_hash Nullable(FixedString(64)),
+    data_boc Nullable(String)
+)
+ENGINE = EmbeddedRocksDB
+PRIMARY KEY account;
+
+-- Kept by the engine from every insert into latest_account_states, whoever writes it. A write replaces the
+-- stored state only when it is as new or newer (last_trans_lt), so a replayed or late block never takes an
+-- account back; within one insert the newest row of each account wins. (Two inserts racing on one account
+-- from two writers could still cross; one writer per shard makes that need a split or merge in between.)
+CREATE MATERIALIZED VIEW IF NOT EXISTS latest_account_states_kv_mv TO latest_account_states_kv AS
+SELECT n.account AS account, n.hash AS hash, n.balance AS balance, n.extra_currencies AS extra_currencies,
+       n.account_status AS account_status, n.timestamp AS timestamp, n.last_trans_hash AS last_trans_hash,
+       n.last_trans_lt AS last_trans_lt, n.frozen_hash AS frozen_hash, n.data_hash AS data_hash,
+       n.code_hash AS code_hash, n.data_boc AS data_boc
+FROM (SELECT * FROM latest_account_states ORDER BY account, last_trans_lt DESC LIMIT 1 BY account) AS n
+LEFT JOIN latest_account_states_kv AS o ON o.account = n.account
+WHERE n.last_trans_lt >= o.last_trans_lt;
+
+INSERT INTO latest_account_states_kv SELECT account, hash, balance, extra_currencies, account_status, timestamp,
+    last_trans_hash, last_trans_lt, frozen_hash, data_hash, code_hash, data_boc
+FROM latest_account_states FINAL;
