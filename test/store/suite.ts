@@ -140,6 +140,24 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(Number(raw.c)).toBeGreaterThanOrEqual(expected.transactions);
     });
 
+    it('latest_account_states_kv holds each account\'s newest state, as latest_account_states FINAL does', async () => {
+      // the fixture blocks are imported in file order, not lt order, and twice: older states arrive after newer ones
+      // (the fixtures mix networks: a few local-net accounts have two different states at one lt, and either may win)
+      const cols = 'account, last_trans_lt, last_trans_hash, hash, balance, account_status, code_hash, data_hash';
+      const clash = 'account NOT IN (SELECT account FROM account_states GROUP BY account, last_trans_lt HAVING uniqExact(hash) > 1)';
+      const kv = await store.query(`SELECT ${cols} FROM latest_account_states_kv WHERE ${clash} ORDER BY account`);
+      expect(kv.length).toBeGreaterThan(500);
+      expect(kv).toEqual(await store.query(`SELECT ${cols} FROM latest_account_states FINAL WHERE ${clash} ORDER BY account`));
+      const [{ n }] = await store.query<{ n: string }>(`SELECT count() AS n FROM latest_account_states_kv`);
+      expect(Number(n)).toBe((await store.query('SELECT DISTINCT account FROM latest_account_states')).length);
+      // an older state written late (a replay, or a block written after a later one) never takes an account back
+      const before = await store.query(`SELECT ${cols} FROM latest_account_states_kv ORDER BY account`);
+      await store.command(
+        'INSERT INTO latest_account_states SELECT * REPLACE (last_trans_lt - 1 AS last_trans_lt, balance + 1 AS balance) FROM latest_account_states FINAL WHERE last_trans_lt > 0',
+      );
+      expect(await store.query(`SELECT ${cols} FROM latest_account_states_kv ORDER BY account`)).toEqual(before);
+    });
+
     it('transactions by hash match tx-index.json (account, lt, now, block, statuses, phases)', async () => {
       const entries = index.filter((e) => importedFiles.has(e.block));
       expect(entries.length).toBeGreaterThan(1400);

@@ -1,0 +1,71 @@
+// Migration 0013 (point-read tables in RocksDB): a store written at 0012 keeps its transaction documents (moved
+// from the MergeTree table, the traced one of two versions winning) and gets its latest states keyed by account;
+// the migration applied again whole, as after a crash inside it, changes nothing.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
+import { loadMigrations, migrate, openClient, type StoreClient } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tg-store-0013-'));
+const upTo12 = join(dir, 'migrations-0012/');
+
+const H = (c: string) => c.repeat(64);
+const state = (account: string, lt: number, code: string) => ({
+  account, hash: H('A'), balance: 7n, extra_currencies: {}, account_status: 'active', timestamp: 1, last_trans_hash: H('B'),
+  last_trans_lt: BigInt(lt), frozen_hash: null, data_hash: null, code_hash: H(code), data_boc: null,
+});
+
+describe('migration 0013 on a store written at 0012', () => {
+  let store: StoreClient;
+  beforeAll(async () => {
+    mkdirSync(upTo12);
+    for (const f of readdirSync(MIGRATIONS_DIR)) if (/^(\d{4})_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= 12) copyFileSync(MIGRATIONS_DIR + f, upTo12 + f);
+    store = await openClient({ dataDir: join(dir, 'data') });
+    expect((await migrate(store, upTo12)).current).toBe(12);
+    // documents as 0012 stored them: one transaction written untraced, then traced; another only untraced
+    await store.insertRows('transaction_docs', [
+      { account: '0:A', lt: 10n, hash: H('1'), traced: 0, doc: '[1,"untraced"]' },
+      { account: '0:A', lt: 10n, hash: H('1'), traced: 1, doc: '[1,"traced"]' },
+      { account: '0:B', lt: 11n, hash: H('2'), traced: 0, doc: '[1,"only"]' },
+    ]);
+    await store.insertRows('latest_account_states', [state('0:A', 10, 'C'), state('0:A', 12, 'D'), state('0:B', 11, 'E')]);
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const docs = () => store.query('SELECT hash, account, lt, traced, doc FROM transaction_docs_kv ORDER BY hash');
+  const states = () => store.query('SELECT account, last_trans_lt, code_hash FROM latest_account_states_kv ORDER BY account');
+
+  it('moves the documents into transaction_docs_kv and drops the MergeTree table', async () => {
+    expect((await migrate(store)).applied.map((m) => m.version)).toEqual([13]);
+    expect(await docs()).toEqual([
+      { hash: H('1'), account: '0:A', lt: '10', traced: 1, doc: '[1,"traced"]' },
+      { hash: H('2'), account: '0:B', lt: '11', traced: 0, doc: '[1,"only"]' },
+    ]);
+    expect(await store.query("SELECT name FROM system.tables WHERE database = currentDatabase() AND name = 'transaction_docs'")).toEqual([]);
+    expect(await states()).toEqual([
+      { account: '0:A', last_trans_lt: '12', code_hash: H('D') },
+      { account: '0:B', last_trans_lt: '11', code_hash: H('E') },
+    ]);
+  });
+
+  it('applied again whole (a crash before it was recorded), changes nothing', async () => {
+    const [before, beforeStates] = [await docs(), await states()];
+    for (const stmt of loadMigrations().find((m) => m.version === 13)!.statements) await store.command(stmt);
+    expect(await docs()).toEqual(before);
+    expect(await states()).toEqual(beforeStates);
+  });
+
+  it('later writes: a newer state replaces, an older one does not; in one insert the newest wins', async () => {
+    await store.insertRows('latest_account_states', [state('0:A', 11, 'F'), state('0:B', 13, 'G'), state('0:C', 5, 'H'), state('0:C', 4, 'I')]);
+    expect(await states()).toEqual([
+      { account: '0:A', last_trans_lt: '12', code_hash: H('D') },
+      { account: '0:B', last_trans_lt: '13', code_hash: H('G') },
+      { account: '0:C', last_trans_lt: '5', code_hash: H('H') },
+    ]);
+  });
+});
