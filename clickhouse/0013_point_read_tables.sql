@@ -3,6 +3,7 @@
 -- part, whatever the row count; on the 1M-transaction bench store a document by hash took 14.6 ms p50 from
 -- transaction_docs (MergeTree, with its hash -> key lookup) and 3.2 ms from a RocksDB table keyed by hash;
 -- a latest account state 17.6 ms against 4.1 ms (bench/README.md). RocksDB has no parts: a key is a get.
+-- Tables: transaction documents by hash, latest account states by account, traces by trace_id.
 -- Costs: RocksDB compresses 64 KiB blocks (clickhouse/rocksdb.xml; the server needs the same file in config.d),
 -- about 3-4x the bytes of the MergeTree copy; RocksDB tables are local to one server (not replicated).
 
@@ -73,3 +74,42 @@ WHERE n.last_trans_lt >= o.last_trans_lt;
 INSERT INTO latest_account_states_kv SELECT account, hash, balance, extra_currencies, account_status, timestamp,
     last_trans_hash, last_trans_lt, frozen_hash, data_hash, code_hash, data_boc
 FROM latest_account_states FINAL;
+
+-- Each trace's latest row, keyed by trace_id: `/traces?trace_id=` and the traces of actions. `traces` (MergeTree)
+-- stays for windows and lists. As in `traces` (ReplacingMergeTree(end_lt)), the row with the greatest end_lt wins
+-- and, at equal end_lt, the one written last (a trace's row is rewritten as it grows and is classified).
+CREATE TABLE IF NOT EXISTS traces_kv
+(
+    trace_id FixedString(64),
+    external_hash Nullable(FixedString(64)),
+    external_hash_norm Nullable(FixedString(64)),
+    mc_seqno_start UInt32,
+    mc_seqno_end UInt32,
+    start_lt UInt64,
+    start_utime UInt32,
+    end_lt UInt64,
+    end_utime UInt32,
+    state Enum8('complete' = 0, 'pending' = 1, 'broken' = 2),
+    pending_edges UInt64,
+    edges UInt64,
+    nodes UInt64,
+    classification_state Enum8('unclassified' = 0, 'failed' = 1, 'ok' = 2, 'broken' = 3)
+)
+ENGINE = EmbeddedRocksDB
+PRIMARY KEY trace_id;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS traces_kv_mv TO traces_kv AS
+SELECT n.trace_id AS trace_id, n.external_hash AS external_hash, n.external_hash_norm AS external_hash_norm,
+       n.mc_seqno_start AS mc_seqno_start, n.mc_seqno_end AS mc_seqno_end, n.start_lt AS start_lt,
+       n.start_utime AS start_utime, n.end_lt AS end_lt, n.end_utime AS end_utime, n.state AS state,
+       n.pending_edges AS pending_edges, n.edges AS edges, n.nodes AS nodes, n.classification_state AS classification_state
+FROM (
+    SELECT * FROM (SELECT *, rowNumberInAllBlocks() AS row_in_insert FROM traces)
+    ORDER BY trace_id, end_lt DESC, row_in_insert DESC LIMIT 1 BY trace_id
+) AS n
+LEFT JOIN traces_kv AS o ON o.trace_id = n.trace_id
+WHERE n.end_lt >= o.end_lt;
+
+INSERT INTO traces_kv SELECT trace_id, external_hash, external_hash_norm, mc_seqno_start, mc_seqno_end, start_lt, start_utime,
+    end_lt, end_utime, state, pending_edges, edges, nodes, classification_state
+FROM traces FINAL;

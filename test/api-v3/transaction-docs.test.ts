@@ -159,7 +159,7 @@ describe('messages by hash from documents', () => {
       rec.restore();
     }
     expect(rec.sql).toHaveLength(urls.length);
-    expect(rec.sql.every((q) => q.includes('FROM transaction_docs_kv'))).toBe(true);
+    expect(rec.sql.every((q) => q.includes('JOIN transaction_docs_kv'))).toBe(true);
     const first = fromDocs[0].body.messages as Row[];
     expect(first).toHaveLength(11);
     expect(first.filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);

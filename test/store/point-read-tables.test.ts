@@ -1,6 +1,6 @@
 // Migration 0013 (point-read tables in RocksDB): a store written at 0012 keeps its transaction documents (moved
-// from the MergeTree table, the traced one of two versions winning) and gets its latest states keyed by account;
-// the migration applied again whole, as after a crash inside it, changes nothing.
+// from the MergeTree table, the traced one of two versions winning) and gets its latest states and traces keyed for
+// gets; the migration applied again whole, as after a crash inside it, changes nothing.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,11 @@ const state = (account: string, lt: number, code: string) => ({
   last_trans_lt: BigInt(lt), frozen_hash: null, data_hash: null, code_hash: H(code), data_boc: null,
 });
 
+const trace = (id: string, endLt: number, state: string, nodes: number) => ({
+  trace_id: H(id), external_hash: null, external_hash_norm: null, mc_seqno_start: 1, mc_seqno_end: 2, start_lt: 1n, start_utime: 1,
+  end_lt: BigInt(endLt), end_utime: 2, state, pending_edges: 0n, edges: BigInt(nodes - 1), nodes: BigInt(nodes), classification_state: 'unclassified',
+});
+
 describe('migration 0013 on a store written at 0012', () => {
   let store: StoreClient;
   beforeAll(async () => {
@@ -31,6 +36,7 @@ describe('migration 0013 on a store written at 0012', () => {
       { account: '0:B', lt: 11n, hash: H('2'), traced: 0, doc: '[1,"only"]' },
     ]);
     await store.insertRows('latest_account_states', [state('0:A', 10, 'C'), state('0:A', 12, 'D'), state('0:B', 11, 'E')]);
+    await store.insertRows('traces', [trace('1', 5, 'pending', 2), trace('1', 7, 'complete', 3)]);
   });
   afterAll(async () => {
     await store?.close();
@@ -39,6 +45,7 @@ describe('migration 0013 on a store written at 0012', () => {
 
   const docs = () => store.query('SELECT hash, account, lt, traced, doc FROM transaction_docs_kv ORDER BY hash');
   const states = () => store.query('SELECT account, last_trans_lt, code_hash FROM latest_account_states_kv ORDER BY account');
+  const traces = () => store.query('SELECT trace_id, end_lt, state, nodes FROM traces_kv ORDER BY trace_id');
 
   it('moves the documents into transaction_docs_kv and drops the MergeTree table', async () => {
     expect((await migrate(store)).applied.map((m) => m.version)).toEqual([13]);
@@ -51,13 +58,13 @@ describe('migration 0013 on a store written at 0012', () => {
       { account: '0:A', last_trans_lt: '12', code_hash: H('D') },
       { account: '0:B', last_trans_lt: '11', code_hash: H('E') },
     ]);
+    expect(await traces()).toEqual([{ trace_id: H('1'), end_lt: '7', state: 'complete', nodes: '3' }]);
   });
 
   it('applied again whole (a crash before it was recorded), changes nothing', async () => {
-    const [before, beforeStates] = [await docs(), await states()];
+    const before = [await docs(), await states(), await traces()];
     for (const stmt of loadMigrations().find((m) => m.version === 13)!.statements) await store.command(stmt);
-    expect(await docs()).toEqual(before);
-    expect(await states()).toEqual(beforeStates);
+    expect([await docs(), await states(), await traces()]).toEqual(before);
   });
 
   it('later writes: a newer state replaces, an older one does not; in one insert the newest wins', async () => {
@@ -67,5 +74,15 @@ describe('migration 0013 on a store written at 0012', () => {
       { account: '0:B', last_trans_lt: '13', code_hash: H('G') },
       { account: '0:C', last_trans_lt: '5', code_hash: H('H') },
     ]);
+  });
+
+  it('traces: the greatest end_lt wins, and at equal end_lt the row written last, in one insert or across inserts', async () => {
+    await store.insertRows('traces', [trace('1', 6, 'pending', 9), trace('2', 8, 'pending', 2), trace('2', 8, 'complete', 2)]);
+    expect(await traces()).toEqual([
+      { trace_id: H('1'), end_lt: '7', state: 'complete', nodes: '3' },
+      { trace_id: H('2'), end_lt: '8', state: 'complete', nodes: '2' },
+    ]);
+    await store.insertRows('traces', [trace('2', 8, 'broken', 2)]);
+    expect((await traces())[1]).toEqual({ trace_id: H('2'), end_lt: '8', state: 'broken', nodes: '2' });
   });
 });

@@ -215,18 +215,18 @@ export interface TaggedKey {
 }
 
 /**
- * The keys a query selects (`keySql`: columns account, lt, tx_hash, tag) and their documents, in one statement
- * instead of two: the key query runs twice inside it (as the list, and as the documents' keys). (`tx_hash`, not
- * `hash`: an alias named like a column of the key query's table would replace that column in its WHERE.)
+ * The keys a query selects (`keySql`: columns account, lt, tx_hash, tag) and their documents, in one statement:
+ * the engine joins the keys to the RocksDB documents by key (a direct key-value join: one get per key). A key
+ * without a document comes back with an empty one. (`tx_hash`, not `hash`: an alias named like a column of the
+ * key query's table would replace that column in its WHERE.)
  */
 export async function keysWithDocs(db: Db, keySql: string, params: Record<string, unknown>): Promise<{ keys: TaggedKey[]; docs: Map<string, TxDoc> }> {
   const rows = await db.q<{ account: string; lt: string; hash: string; tag: string; doc: string }>(
-    `SELECT account, toString(lt) AS lt, tx_hash AS hash, toString(tag) AS tag, '' AS doc FROM (${keySql})
-     UNION ALL
-     SELECT account, toString(lt), hash, '', doc FROM transaction_docs_kv WHERE hash IN (SELECT tx_hash FROM (${keySql}))`,
+    `SELECT k.account AS account, toString(k.lt) AS lt, k.tx_hash AS hash, toString(k.tag) AS tag, d.doc AS doc
+     FROM (${keySql}) AS k LEFT JOIN transaction_docs_kv AS d ON d.hash = k.tx_hash`,
     params,
   );
-  const keys = rows.filter((r) => r.doc === '').map((r): TaggedKey => ({ account: r.account, lt: r.lt, hash: r.hash, tag: r.tag }));
+  const keys = rows.map((r): TaggedKey => ({ account: r.account, lt: r.lt, hash: r.hash, tag: r.tag }));
   return { keys, docs: docsByTxKey(rows.filter((r) => r.doc !== '')) };
 }
 

@@ -31,10 +31,6 @@ function traceIdSource(f: TraceFilter, p: Record<string, unknown>): string | nul
     p.acc = f.account;
     return 'SELECT trace_id FROM transactions WHERE account = {acc:String} AND trace_id IS NOT NULL';
   }
-  if (f.traceIds?.length) {
-    p.tids = f.traceIds;
-    return 'SELECT arrayJoin({tids:Array(FixedString(64))})';
-  }
   if (f.txHashes?.length) {
     p.txh = f.txHashes;
     return `SELECT trace_id FROM transactions WHERE (account, lt) IN (SELECT account, lt FROM transactions_by_hash WHERE hash IN {txh:Array(FixedString(64))}) AND trace_id IS NOT NULL`;
@@ -49,7 +45,13 @@ function traceIdSource(f: TraceFilter, p: Record<string, unknown>): string | nul
 async function findTraces(db: Db, f: TraceFilter, q: Parsed, pg: Page): Promise<Row[]> {
   const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset };
   const c: string[] = [];
-  const src = traceIdSource(f, p);
+  // by trace id: RocksDB gets from traces_kv (clickhouse/0013); the other conditions filter the rows found
+  const byId = !!f.traceIds?.length;
+  if (byId) {
+    p.tids = f.traceIds;
+    c.push('trace_id IN {tids:Array(FixedString(64))}');
+  }
+  const src = byId ? null : traceIdSource(f, p);
   if (src) c.push(`trace_id IN (${src})`);
   if (f.mcSeqno !== undefined) {
     p.mc = f.mcSeqno;
@@ -63,7 +65,7 @@ async function findTraces(db: Db, f: TraceFilter, q: Parsed, pg: Page): Promise<
   if (q.end_lt !== undefined) { p.elt = q.end_lt; c.push('end_lt <= {elt:UInt64}'); }
   const col = byUtime ? 'end_utime' : 'end_lt';
   return db.q(
-    `SELECT * FROM traces FINAL ${c.length ? 'WHERE ' + c.join(' AND ') : ''} ORDER BY ${col} ${pg.dir}, trace_id ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    `SELECT * FROM ${byId ? 'traces_kv' : 'traces FINAL'} ${c.length ? 'WHERE ' + c.join(' AND ') : ''} ORDER BY ${col} ${pg.dir}, trace_id ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
     p,
   );
 }
