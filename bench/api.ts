@@ -17,6 +17,7 @@ import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
 import { fillSyntheticStore, openStore, templatesFromBlocks, type StoreClient } from '../src/store/index.ts';
 import { fixtureBlocks } from './fixtures.ts';
+import { stealSeconds, stealSince } from './steal.ts';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -91,6 +92,7 @@ let statements = 0;
 async function run(url: string, s: Scenario) {
   let i = 0;
   const before = statements;
+  const steal0 = stealSeconds();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -105,6 +107,8 @@ async function run(url: string, s: Scenario) {
     'max ms': result.latency.max,
     requests: result.requests.total,
     'statements/req': Number(((statements - before) / Math.max(1, result.requests.total)).toFixed(1)),
+    // CPU time the VM lost to other guests during the scenario (bench/steal.ts)
+    steal: stealSince(steal0),
     'non-2xx': result.non2xx,
     errors: result.errors + result.timeouts,
   };

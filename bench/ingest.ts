@@ -18,6 +18,7 @@ import { sharedDecodeStats } from '../pipelines/shared-decode.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
 import { openStore } from '../src/store/index.ts';
+import { stealSeconds, stealSince } from './steal.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => {
@@ -83,6 +84,7 @@ const bus = process.env.BENCH_BUS_CAPACITY ? new MemoryBus({ capacity: Number(pr
 const stats = newStats();
 const start = performance.now();
 const cpu0 = process.cpuUsage();
+const steal0 = stealSeconds();
 const timeline = process.env.BENCH_TIMELINE
   ? setInterval(() => console.log(`${((performance.now() - start) / 1000).toFixed(1)}s fetched ${stats.blocksFetched} stored ${stats.blocksStored} cp ${stats.checkpoint}`), 500)
   : null;
@@ -90,6 +92,7 @@ const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno:
 await h.done;
 const secs = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const steal = stealSince(steal0);
 const tracesMs = h.traces?.stats.ms ?? 0;
 if (timeline) clearInterval(timeline);
 await h.stop();
@@ -122,3 +125,4 @@ if (process.env.BENCH_SQL_DETAIL) {
 }
 console.log(`decodes: ${sharedDecodeStats.decoded} (${sharedDecodeStats.parsedReused} reused ingest's parse), ${sharedDecodeStats.shared} shared between decode and traces`);
 console.log(`indexer process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${(stats.txStored / ((cpu.user + cpu.system) / 1e6)).toFixed(0)} tx per CPU-second; chdb's engine threads included)`);
+console.log(`steal (CPU time the VM lost to other guests, all CPUs) during the run: ${steal}`);

@@ -25,6 +25,7 @@ import {
   type StoreClient,
 } from '../src/store/index.ts';
 import { fixtureBlocks } from './fixtures.ts';
+import { stealSeconds, stealSince } from './steal.ts';
 
 const TX = Number(process.env.BENCH_TX ?? 1_000_000);
 const FORMAT_TX = Number(process.env.BENCH_FORMAT_TX ?? 20_000);
@@ -62,11 +63,12 @@ async function timeIt<T>(label: string, inputs: T[], fn: (x: T) => Promise<unkno
 
 async function fill(store: StoreClient, templates: ReturnType<typeof templatesFromBlocks>, transactions: number, format: InsertFormat | 'Native', firstCopy: number) {
   const c0 = process.cpuUsage();
+  const steal0 = stealSeconds();
   const r = await fillSyntheticStore(store, templates, { transactions, firstCopy, writer: { format, maxRows: 300_000 } });
   const cpu = cpuSeconds(c0);
   const s = r.ms / 1000;
   console.log(
-    `  ${format.padEnd(19)} ${r.transactions} tx, ${r.rows} rows in ${s.toFixed(1)} s (process CPU ${cpu.toFixed(1)} s): ` +
+    `  ${format.padEnd(19)} ${r.transactions} tx, ${r.rows} rows in ${s.toFixed(1)} s (process CPU ${cpu.toFixed(1)} s, VM steal ${stealSince(steal0)}): ` +
       `${Math.round(r.transactions / s)} tx/s, ${Math.round(r.rows / s)} rows/s`,
   );
   return { ...r, cpu };
