@@ -6,7 +6,7 @@
  * Env: BENCH_TX synthetic transactions for the insert and layout parts (default 50000), BENCH_LAYOUT_TX for the
  * layout part (default 200000), BENCH_SAMPLES reads per figure (default 60).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Session } from 'chdb';
@@ -44,6 +44,46 @@ async function inserts(store: StoreClient, session: Session, rows: Row[]) {
   line('engine: chdb inline raw insert, JSONCompactEachRow', await ms(() => session.insert({ table: 'tx_null', values: Buffer.from(json.body), format: 'JSONCompactEachRow', columns: [...json.columns], settings: { input_format_parallel_parsing: 0 } })));
   line('file() of JSONCompactEachRow (insertFormatted), incl. write', await ms(() => store.insertFormatted('tx_null', json.body, 'JSONCompactEachRow', json.columns)));
   line('file() of Native (insertRows), incl. encode + write', await ms(() => store.insertRows('tx_null', rows, Object.keys(rows[0]))));
+}
+
+/**
+ * The engine's share of a store write, alone: every table's rows for the synthetic transactions, encoded as Native
+ * and written to files beforehand, then inserted table by table as the writer does (`INSERT ... SELECT * FROM
+ * file()`), materialized views included. Background merges come after and are not counted: a lower bound on what
+ * the engine spends per transaction, so an upper bound on the store's transactions/s whatever the JS side does.
+ */
+async function engineInserts(store: StoreClient, all: Record<string, Row[]>, transactions: number) {
+  console.log(`
+engine only: every table's rows of ${transactions} transactions, pre-encoded Native files, one insert per table`);
+  const schemas = new Map<string, Map<string, string>>();
+  for (const c of await store.query<{ table: string; name: string; type: string }>('SELECT table, name, type FROM system.columns WHERE database = currentDatabase()')) {
+    if (!schemas.has(c.table)) schemas.set(c.table, new Map());
+    schemas.get(c.table)!.set(c.name, c.type);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-native-'));
+  try {
+    const files: { table: string; file: string; columns: readonly string[]; rows: number }[] = [];
+    for (const [table, rows] of Object.entries(all)) {
+      if (rows.length === 0) continue;
+      const block = encodeNative(rows, schemas.get(table)!, table, [...new Set(rows.flatMap((r) => Object.keys(r)))]);
+      const file = join(dir, `${table}.native`);
+      writeFileSync(file, block.body);
+      files.push({ table, file, columns: block.columns, rows: rows.length });
+    }
+    let total = 0;
+    for (const f of files) {
+      const t = await ms(() =>
+        store.command(`INSERT INTO ${f.table} (${f.columns.join(', ')}) SELECT * FROM file({f:String}, Native) SETTINGS input_format_parallel_parsing = 0, optimize_on_insert = 0`, { f: f.file }),
+      );
+      total += t;
+      line(`${f.table} (${f.rows} rows)`, t);
+    }
+    line('all tables', total);
+    line('engine time per transaction', (total * 1000) / transactions, 'µs');
+    line('so at most, with the JS side free', transactions / (total / 1000), 'tx/s');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function statements(store: StoreClient, session: Session) {
@@ -93,9 +133,10 @@ async function main() {
     const all = emptyRows();
     for (const b of syntheticBlocks(templates, { transactions: TX })) for (const t of BLOCK_TABLES) for (const r of b.rows[t]) all[t].push(r);
     await inserts(store, session, all.transactions);
-    await fillSyntheticStore(store, templates, { transactions: LAYOUT_TX });
+    await fillSyntheticStore(store, templates, { transactions: LAYOUT_TX, firstCopy: 1000 });
     await statements(store, session);
     await layouts(store);
+    await engineInserts(store, all, all.transactions.length);
   } finally {
     session.close();
     await store.close();

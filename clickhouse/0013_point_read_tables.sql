@@ -3,7 +3,8 @@
 -- part, whatever the row count; on the 1M-transaction bench store a document by hash took 14.6 ms p50 from
 -- transaction_docs (MergeTree, with its hash -> key lookup) and 3.2 ms from a RocksDB table keyed by hash;
 -- a latest account state 17.6 ms against 4.1 ms (bench/README.md). RocksDB has no parts: a key is a get.
--- Tables: transaction documents by hash, latest account states by account, traces by trace_id.
+-- Tables: transaction documents by hash, account states by state hash, latest account states by account, traces
+-- by trace_id.
 -- Costs: RocksDB compresses 64 KiB blocks (clickhouse/rocksdb.xml; the server needs the same file in config.d),
 -- about 3-4x the bytes of the MergeTree copy; RocksDB tables are local to one server (not replicated).
 
@@ -113,3 +114,27 @@ WHERE n.end_lt >= o.end_lt;
 INSERT INTO traces_kv SELECT trace_id, external_hash, external_hash_norm, mc_seqno_start, mc_seqno_end, start_lt, start_utime,
     end_lt, end_utime, state, pending_edges, edges, nodes, classification_state
 FROM traces FINAL;
+
+-- Account states by state hash (unique: the hashed Account cell holds the address): the states a transaction
+-- document does not carry (src/api/v3/queries/transactions.ts renderDocs). Rows are immutable, so the view copies
+-- every insert into account_states as it is.
+CREATE TABLE IF NOT EXISTS account_states_kv
+(
+    hash FixedString(64),
+    account String,
+    balance UInt128,
+    extra_currencies Map(UInt32, UInt256),
+    account_status Enum8('uninit' = 0, 'frozen' = 1, 'active' = 2, 'nonexist' = 3),
+    frozen_hash Nullable(FixedString(64)),
+    data_hash Nullable(FixedString(64)),
+    code_hash Nullable(FixedString(64)),
+    last_trans_lt UInt64
+)
+ENGINE = EmbeddedRocksDB
+PRIMARY KEY hash;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS account_states_kv_mv TO account_states_kv AS
+SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt FROM account_states;
+
+INSERT INTO account_states_kv SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt
+FROM account_states;

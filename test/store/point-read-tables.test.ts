@@ -17,6 +17,9 @@ const state = (account: string, lt: number, code: string) => ({
   last_trans_lt: BigInt(lt), frozen_hash: null, data_hash: null, code_hash: H(code), data_boc: null,
 });
 
+const accountState = (account: string, hash: string) => ({
+  account, hash: H(hash), balance: 3n, extra_currencies: {}, account_status: 'active', frozen_hash: null, data_hash: null, code_hash: H('C'), last_trans_lt: 9n,
+});
 const trace = (id: string, endLt: number, state: string, nodes: number) => ({
   trace_id: H(id), external_hash: null, external_hash_norm: null, mc_seqno_start: 1, mc_seqno_end: 2, start_lt: 1n, start_utime: 1,
   end_lt: BigInt(endLt), end_utime: 2, state, pending_edges: 0n, edges: BigInt(nodes - 1), nodes: BigInt(nodes), classification_state: 'unclassified',
@@ -37,6 +40,7 @@ describe('migration 0013 on a store written at 0012', () => {
     ]);
     await store.insertRows('latest_account_states', [state('0:A', 10, 'C'), state('0:A', 12, 'D'), state('0:B', 11, 'E')]);
     await store.insertRows('traces', [trace('1', 5, 'pending', 2), trace('1', 7, 'complete', 3)]);
+    await store.insertRows('account_states', [accountState('0:A', 'E'), accountState('0:B', 'F')]);
   });
   afterAll(async () => {
     await store?.close();
@@ -46,6 +50,7 @@ describe('migration 0013 on a store written at 0012', () => {
   const docs = () => store.query('SELECT hash, account, lt, traced, doc FROM transaction_docs_kv ORDER BY hash');
   const states = () => store.query('SELECT account, last_trans_lt, code_hash FROM latest_account_states_kv ORDER BY account');
   const traces = () => store.query('SELECT trace_id, end_lt, state, nodes FROM traces_kv ORDER BY trace_id');
+  const byHash = () => store.query('SELECT hash, account, balance FROM account_states_kv ORDER BY hash');
 
   it('moves the documents into transaction_docs_kv and drops the MergeTree table', async () => {
     expect((await migrate(store)).applied.map((m) => m.version)).toEqual([13]);
@@ -59,12 +64,15 @@ describe('migration 0013 on a store written at 0012', () => {
       { account: '0:B', last_trans_lt: '11', code_hash: H('E') },
     ]);
     expect(await traces()).toEqual([{ trace_id: H('1'), end_lt: '7', state: 'complete', nodes: '3' }]);
+    expect(await byHash()).toEqual([{ hash: H('E'), account: '0:A', balance: '3' }, { hash: H('F'), account: '0:B', balance: '3' }]);
+    await store.insertRows('account_states', [accountState('0:C', 'D')]);
+    expect((await byHash()).map((r) => r.account)).toEqual(['0:C', '0:A', '0:B']);
   });
 
   it('applied again whole (a crash before it was recorded), changes nothing', async () => {
-    const before = [await docs(), await states(), await traces()];
+    const before = [await docs(), await states(), await traces(), await byHash()];
     for (const stmt of loadMigrations().find((m) => m.version === 13)!.statements) await store.command(stmt);
-    expect([await docs(), await states(), await traces()]).toEqual(before);
+    expect([await docs(), await states(), await traces(), await byHash()]).toEqual(before);
   });
 
   it('later writes: a newer state replaces, an older one does not; in one insert the newest wins', async () => {

@@ -140,7 +140,7 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(Number(raw.c)).toBeGreaterThanOrEqual(expected.transactions);
     });
 
-    it('latest_account_states_kv holds each account\'s newest state, as latest_account_states FINAL does', async () => {
+    it('latest_account_states_kv holds each account\'s newest state, as latest_account_states FINAL does; account_states_kv every state', async () => {
       // the fixture blocks are imported in file order, not lt order, and twice: older states arrive after newer ones
       // (the fixtures mix networks: a few local-net accounts have two different states at one lt, and either may win)
       const cols = 'account, last_trans_lt, last_trans_hash, hash, balance, account_status, code_hash, data_hash';
@@ -156,6 +156,11 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
         'INSERT INTO latest_account_states SELECT * REPLACE (last_trans_lt - 1 AS last_trans_lt, balance + 1 AS balance) FROM latest_account_states FINAL WHERE last_trans_lt > 0',
       );
       expect(await store.query(`SELECT ${cols} FROM latest_account_states_kv ORDER BY account`)).toEqual(before);
+      // account_states_kv: every account state by its hash, as account_states holds them
+      const sc = 'hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt';
+      const byHash = await store.query(`SELECT ${sc} FROM account_states_kv ORDER BY hash`);
+      expect(byHash.length).toBe(expected.account_states);
+      expect(byHash).toEqual(await store.query(`SELECT ${sc} FROM account_states FINAL ORDER BY hash`));
     });
 
     it('transactions by hash match tx-index.json (account, lt, now, block, statuses, phases)', async () => {

@@ -257,11 +257,12 @@ export async function renderWithDocs(
 
 /**
  * Renders transactions from their documents. States the writer did not hold (a first transaction's state
- * before, when its earlier block was not in the writer's memory) are read from account_states in one statement.
+ * before, when its earlier block was not in the writer's memory) are read by hash from account_states_kv
+ * (RocksDB gets, clickhouse/0013) in one statement.
  */
 export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, unknown>[]> {
   const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
-  const lookup: [string, string][] = [];
+  const lookup = new Set<string>();
   for (const d of docs) {
     const account = String(d.tx.account);
     ctx.messages.set(`${account}|${d.tx.lt}`, d.msgs);
@@ -269,11 +270,11 @@ export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, 
     for (const h of [d.tx.account_state_hash_before, d.tx.account_state_hash_after] as string[]) {
       const st = d.states[h];
       if (st) ctx.states.set(`${account}|${h}`, st);
-      else if (!d.absent.includes(h)) lookup.push([account, h]);
+      else if (!d.absent.includes(h)) lookup.add(h);
     }
   }
-  if (lookup.length) {
-    const rows = await db.q(`SELECT ${STATE_COLUMNS} FROM account_states WHERE (account, hash) IN {k:Array(Tuple(String, FixedString(64)))}`, { k: lookup });
+  if (lookup.size) {
+    const rows = await db.q(`SELECT ${STATE_COLUMNS} FROM account_states_kv WHERE hash IN {h:Array(FixedString(64))}`, { h: [...lookup] });
     for (const s of rows) ctx.states.set(`${s.account}|${s.hash}`, s);
   }
   return docs.map((d) => transactionJson(d.tx, ctx));
