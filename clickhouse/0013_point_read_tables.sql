@@ -3,8 +3,8 @@
 -- part, whatever the row count; on the 1M-transaction bench store a document by hash took 14.6 ms p50 from
 -- transaction_docs (MergeTree, with its hash -> key lookup) and 3.2 ms from a RocksDB table keyed by hash;
 -- a latest account state 17.6 ms against 4.1 ms (bench/README.md). RocksDB has no parts: a key is a get.
--- Tables: transaction documents by hash, account states by state hash, latest account states by account, traces
--- by trace_id.
+-- Tables: transaction documents by hash, account states by state hash, a message's transactions by (hash,
+-- direction), latest account states by account, traces by trace_id.
 -- Costs: RocksDB compresses 64 KiB blocks (clickhouse/rocksdb.xml; the server needs the same file in config.d),
 -- about 3-4x the bytes of the MergeTree copy; RocksDB tables are local to one server (not replicated).
 
@@ -138,3 +138,23 @@ SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, da
 
 INSERT INTO account_states_kv SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt
 FROM account_states;
+
+-- A message's transactions by (message hash, direction): `/messages?msg_hash=`. An internal or external-out
+-- message has one sender and at most one receiver (its hash covers its created_lt); an external-in message can be
+-- received by more than one transaction (a contract that accepts the same message twice), so the API reads
+-- external-in messages and normalized hashes from message_hashes. Rows are immutable: the view copies them.
+CREATE TABLE IF NOT EXISTS message_txs_kv
+(
+    msg_hash FixedString(64),
+    direction Enum8('in' = 0, 'out' = 1),
+    tx_account String,
+    tx_lt UInt64,
+    tx_hash FixedString(64)
+)
+ENGINE = EmbeddedRocksDB
+PRIMARY KEY (msg_hash, direction);
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS message_txs_kv_mv TO message_txs_kv AS
+SELECT msg_hash, direction, tx_account, tx_lt, tx_hash FROM message_hashes WHERE is_norm = 0;
+
+INSERT INTO message_txs_kv SELECT msg_hash, direction, tx_account, tx_lt, tx_hash FROM message_hashes WHERE is_norm = 0;

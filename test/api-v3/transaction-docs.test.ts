@@ -135,13 +135,14 @@ describe('blockDocRows (pure)', () => {
 });
 
 describe('messages by hash from documents', () => {
-  it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; one statement', async () => {
+  it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; one or two statements', async () => {
     // internal messages with both ends stored, external-ins by their normalized hash, and external-outs
     const both = await ref.fx.store.query<{ msg_hash: string }>(
       "SELECT msg_hash FROM messages GROUP BY msg_hash HAVING countDistinct(direction) = 2 ORDER BY msg_hash LIMIT 5",
     );
     const norm = await ref.fx.store.query<{ h: string }>("SELECT msg_hash_norm AS h FROM messages WHERE msg_hash_norm IS NOT NULL ORDER BY h LIMIT 3");
     const extOut = await ref.fx.store.query<{ msg_hash: string }>("SELECT msg_hash FROM messages WHERE message_type = 'ext_out' ORDER BY msg_hash LIMIT 3");
+    const extIn = await ref.fx.store.query<{ msg_hash: string }>("SELECT msg_hash FROM messages WHERE message_type = 'ext_in' ORDER BY msg_hash LIMIT 1");
     expect(both.length).toBe(5);
     expect(norm.length).toBe(3);
     expect(extOut.length).toBe(3);
@@ -150,16 +151,30 @@ describe('messages by hash from documents', () => {
       `/api/v3/messages?${hashes.map((h) => `msg_hash=${h}`).join('&')}`,
       `/api/v3/messages?${hashes.map((h) => `msg_hash=${h}`).join('&')}&sort=asc&limit=4&offset=2`,
       `/api/v3/messages?hash=${norm[0].h}`,
+      `/api/v3/messages?${[...both, ...extOut].map((r) => `msg_hash=${r.msg_hash}`).join('&')}`,
+      `/api/v3/messages?msg_hash=${extIn[0].msg_hash}`,
     ];
     const fromDocs: Awaited<ReturnType<typeof get>>[] = [];
-    const rec = recordQueries(ref.fx.store);
-    try {
-      for (const u of urls) fromDocs.push(await get(ref.fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
-    } finally {
-      rec.restore();
+    const statements: string[][] = [];
+    for (const u of urls) {
+      const rec = recordQueries(ref.fx.store);
+      try {
+        fromDocs.push(await get(ref.fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
+      } finally {
+        rec.restore();
+      }
+      statements.push(rec.sql);
     }
-    expect(rec.sql).toHaveLength(urls.length);
-    expect(rec.sql.every((q) => q.includes('JOIN transaction_docs_kv'))).toBe(true);
+    // internal and external-out messages: one statement (message_txs_kv gets joined to the documents); with
+    // normalized hashes or an external-in among them (which more than one transaction may have received), a second
+    // over message_hashes
+    expect(statements[3]).toHaveLength(1);
+    expect(statements[3][0]).toMatch(/FROM message_txs_kv[\s\S]*JOIN transaction_docs_kv/);
+    for (const s of [...statements.slice(0, 3), statements[4]]) {
+      expect(s).toHaveLength(2);
+      expect(s[1]).toMatch(/FROM message_hashes[\s\S]*JOIN transaction_docs_kv/);
+    }
+    expect((fromDocs[3].body.messages as Row[]).filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);
     const first = fromDocs[0].body.messages as Row[];
     expect(first).toHaveLength(11);
     expect(first.filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);

@@ -20,6 +20,9 @@ const state = (account: string, lt: number, code: string) => ({
 const accountState = (account: string, hash: string) => ({
   account, hash: H(hash), balance: 3n, extra_currencies: {}, account_status: 'active', frozen_hash: null, data_hash: null, code_hash: H('C'), last_trans_lt: 9n,
 });
+const msgHash = (hash: string, direction: string, isNorm: number, tx: string) => ({
+  hash: H(hash), direction, is_norm: isNorm, msg_hash: H(isNorm ? '7' : hash), tx_account: '0:A', tx_lt: 10n, tx_hash: H(tx),
+});
 const trace = (id: string, endLt: number, state: string, nodes: number) => ({
   trace_id: H(id), external_hash: null, external_hash_norm: null, mc_seqno_start: 1, mc_seqno_end: 2, start_lt: 1n, start_utime: 1,
   end_lt: BigInt(endLt), end_utime: 2, state, pending_edges: 0n, edges: BigInt(nodes - 1), nodes: BigInt(nodes), classification_state: 'unclassified',
@@ -41,6 +44,7 @@ describe('migration 0013 on a store written at 0012', () => {
     await store.insertRows('latest_account_states', [state('0:A', 10, 'C'), state('0:A', 12, 'D'), state('0:B', 11, 'E')]);
     await store.insertRows('traces', [trace('1', 5, 'pending', 2), trace('1', 7, 'complete', 3)]);
     await store.insertRows('account_states', [accountState('0:A', 'E'), accountState('0:B', 'F')]);
+    await store.insertRows('message_hashes', [msgHash('5', 'out', 0, '1'), msgHash('5', 'in', 0, '2'), msgHash('6', 'in', 1, '2')]);
   });
   afterAll(async () => {
     await store?.close();
@@ -51,6 +55,7 @@ describe('migration 0013 on a store written at 0012', () => {
   const states = () => store.query('SELECT account, last_trans_lt, code_hash FROM latest_account_states_kv ORDER BY account');
   const traces = () => store.query('SELECT trace_id, end_lt, state, nodes FROM traces_kv ORDER BY trace_id');
   const byHash = () => store.query('SELECT hash, account, balance FROM account_states_kv ORDER BY hash');
+  const msgTxs = () => store.query('SELECT msg_hash, toString(direction) AS direction, tx_hash FROM message_txs_kv ORDER BY msg_hash, direction');
 
   it('moves the documents into transaction_docs_kv and drops the MergeTree table', async () => {
     expect((await migrate(store)).applied.map((m) => m.version)).toEqual([13]);
@@ -67,12 +72,14 @@ describe('migration 0013 on a store written at 0012', () => {
     expect(await byHash()).toEqual([{ hash: H('E'), account: '0:A', balance: '3' }, { hash: H('F'), account: '0:B', balance: '3' }]);
     await store.insertRows('account_states', [accountState('0:C', 'D')]);
     expect((await byHash()).map((r) => r.account)).toEqual(['0:C', '0:A', '0:B']);
+    // a message's sender and receiver, by its own hash (normalized-hash rows are not copied)
+    expect(await msgTxs()).toEqual([{ msg_hash: H('5'), direction: 'in', tx_hash: H('2') }, { msg_hash: H('5'), direction: 'out', tx_hash: H('1') }]);
   });
 
   it('applied again whole (a crash before it was recorded), changes nothing', async () => {
-    const before = [await docs(), await states(), await traces(), await byHash()];
+    const before = [await docs(), await states(), await traces(), await byHash(), await msgTxs()];
     for (const stmt of loadMigrations().find((m) => m.version === 13)!.statements) await store.command(stmt);
-    expect([await docs(), await states(), await traces(), await byHash()]).toEqual(before);
+    expect([await docs(), await states(), await traces(), await byHash(), await msgTxs()]).toEqual(before);
   });
 
   it('later writes: a newer state replaces, an older one does not; in one insert the newest wins', async () => {

@@ -140,7 +140,7 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(Number(raw.c)).toBeGreaterThanOrEqual(expected.transactions);
     });
 
-    it('latest_account_states_kv holds each account\'s newest state, as latest_account_states FINAL does; account_states_kv every state', async () => {
+    it('latest_account_states_kv holds each account\'s newest state, as latest_account_states FINAL does; account_states_kv every state, message_txs_kv every message\'s transactions', async () => {
       // the fixture blocks are imported in file order, not lt order, and twice: older states arrive after newer ones
       // (the fixtures mix networks: a few local-net accounts have two different states at one lt, and either may win)
       const cols = 'account, last_trans_lt, last_trans_hash, hash, balance, account_status, code_hash, data_hash';
@@ -161,6 +161,11 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       const byHash = await store.query(`SELECT ${sc} FROM account_states_kv ORDER BY hash`);
       expect(byHash.length).toBe(expected.account_states);
       expect(byHash).toEqual(await store.query(`SELECT ${sc} FROM account_states FINAL ORDER BY hash`));
+      // message_txs_kv: each message's sending and receiving transaction
+      const mc = 'msg_hash, toString(direction) AS direction, tx_account, tx_lt, tx_hash';
+      const msgTxs = await store.query(`SELECT ${mc} FROM message_txs_kv ORDER BY msg_hash, direction`);
+      expect(msgTxs.length).toBeGreaterThan(expected.transactions);
+      expect(msgTxs).toEqual(await store.query(`SELECT DISTINCT ${mc} FROM message_hashes WHERE is_norm = 0 ORDER BY msg_hash, direction`));
     });
 
     it('transactions by hash match tx-index.json (account, lt, now, block, statuses, phases)', async () => {

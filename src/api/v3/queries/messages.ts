@@ -1,10 +1,12 @@
 /**
  * `/messages` by hash alone, from the documents of the transactions that sent and received them
- * (clickhouse/0012): one statement instead of the grouped read over `messages` plus `message_contents`.
+ * (clickhouse/0012): one statement instead of the grouped read over `messages` plus `message_contents`. The
+ * transactions of internal and external-out messages come from `message_txs_kv` (RocksDB gets by (hash,
+ * direction), clickhouse/0013); external-in messages and normalized hashes from `message_hashes`.
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes } from '../../../store/docs.ts';
+import { contentHashes, type TxDoc } from '../../../store/docs.ts';
 import { keysWithDocs } from './transactions.ts';
 
 export interface MessagesFromDocs {
@@ -19,10 +21,17 @@ export interface MessagesFromDocs {
  * them has no document (stored before 0012): the caller reads the flattened tables then.
  */
 export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Page): Promise<MessagesFromDocs | null> {
-  // the transaction keys and their documents in one statement: a key without a document sends the caller back
-  const { keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes });
-  for (const k of keys) if (!docs.has(`${k.account}|${k.lt}`)) return null;
   const wanted = new Set(hashes);
+  // the transaction keys and their documents in one statement: a key without a document sends the caller back
+  let { keys, docs } = await keysWithDocs(
+    db,
+    'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_txs_kv WHERE (msg_hash, direction) IN {k:Array(Tuple(FixedString(64), String))}',
+    { k: hashes.flatMap((h) => [[h, 'in'], [h, 'out']]) },
+  );
+  if (!keysComplete(wanted, docs.values())) {
+    ({ keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes }));
+  }
+  for (const k of keys) if (!docs.has(`${k.account}|${k.lt}`)) return null;
   const merged = new Map<string, Row>();
   const contents = new Map<string, string>();
   for (const d of docs.values()) {
@@ -46,4 +55,21 @@ export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Pag
     return s * (String(a.msg_hash) < String(b.msg_hash) ? -1 : String(a.msg_hash) > String(b.msg_hash) ? 1 : 0);
   });
   return { rows: sorted.slice(page.offset, page.offset + page.limit), contents };
+}
+
+/**
+ * Whether the message_txs_kv answer is the whole one: every hash found as a message's own hash (a normalized
+ * hash is not a key there), and none of them external-in (which more than one transaction may have received).
+ */
+function keysComplete(wanted: ReadonlySet<string>, docs: Iterable<TxDoc>): boolean {
+  const found = new Set<string>();
+  for (const d of docs) {
+    for (const m of d.msgs) {
+      const h = String(m.msg_hash);
+      if (!wanted.has(h)) continue;
+      if (m.message_type === 'ext_in') return false;
+      found.add(h);
+    }
+  }
+  return found.size === wanted.size;
 }
