@@ -39,6 +39,38 @@ const KINDS: [table: string, kind: string][] = [
   ['vesting_contracts', 'lockup_vesting'],
 ];
 
+/** Raw addresses among `values` (other forms and nulls left out), once each. */
+export function rawAddresses(values: Iterable<string | null | undefined>): string[] {
+  return [...new Set([...values].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
+}
+
+/** One row of the address book's sources: a code hash, a DNS name or an entity kind of an address. */
+export interface BookRow {
+  address: string;
+  value: string | null;
+  kind: string;
+}
+
+/**
+ * The address book's sources for `raws` as one statement of `UNION ALL` parts with columns (address, value, kind),
+ * each statement having a fixed cost in the engine: code hashes (for `askCodes`), DNS names, entity kinds of the
+ * entity tables that hold rows. Null when there is nothing to ask.
+ */
+export async function bookQuery(db: Db, raws: string[], askCodes: string[]): Promise<{ sql: string; params: Record<string, unknown> } | null> {
+  if (raws.length === 0) return null;
+  const live = await nonEmptyTables(db);
+  const parts: string[] = [];
+  if (askCodes.length) {
+    parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM latest_account_states_kv WHERE account IN {c:Array(String)}`);
+  }
+  if (live.has('dns_entries')) {
+    parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL
+      WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`);
+  }
+  for (const [t, k] of KINDS) if (live.has(t)) parts.push(`SELECT address, CAST(NULL AS Nullable(String)) AS value, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`);
+  return parts.length ? { sql: parts.join(' UNION ALL '), params: { a: raws, c: askCodes } } : null;
+}
+
 export interface AddressBookRow {
   user_friendly: string | null;
   domain: string | null;
@@ -64,25 +96,16 @@ export async function addressBook(
   testnet: boolean,
   knownCodes?: ReadonlyMap<string, string | null>,
 ): Promise<Record<string, AddressBookRow>> {
-  const raws = [...new Set([...keys.values()].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
+  const raws = rawAddresses(keys.values());
   const codes = new Map<string, string | null>(knownCodes);
-  const askCodes = raws.filter((r) => !codes.has(r));
   const domains = new Map<string, string>();
   const kinds = new Map<string, string[]>();
   if (raws.length) {
-    const live = await nonEmptyTables(db);
-    // every source in one statement (each statement has a fixed cost in the engine): code hashes, DNS names,
-    // entity kinds, as (address, value, kind) rows
-    const parts: string[] = [];
-    if (askCodes.length) {
-      parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM latest_account_states_kv WHERE account IN {c:Array(String)}`);
-    }
-    if (live.has('dns_entries')) {
-      parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL
-        WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`);
-    }
-    for (const [t, k] of KINDS) if (live.has(t)) parts.push(`SELECT address, CAST(NULL AS Nullable(String)) AS value, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`);
-    const rows = parts.length ? await db.q<{ address: string; value: string | null; kind: string }>(parts.join(' UNION ALL '), { a: raws, c: askCodes }) : [];
+    // rows read ahead for this request (db.prefetchedBook), and a statement for the addresses they lack
+    const pre = db.prefetchedBook;
+    const ask = pre ? raws.filter((r) => !pre.raws.has(r)) : raws;
+    const q = await bookQuery(db, ask, ask.filter((r) => !codes.has(r)));
+    const rows = [...(pre?.rows ?? []), ...(q ? await db.q<BookRow>(q.sql, q.params) : [])];
     for (const r of rows) {
       if (r.kind === 'code') codes.set(r.address, r.value);
       else if (r.kind === 'dns') domains.set(r.address, r.value ?? '');

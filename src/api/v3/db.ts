@@ -11,7 +11,20 @@ export type Row = Record<string, unknown>;
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 
+/** Address-book source rows (address-book.ts) read ahead in another statement, for the addresses in `raws`. */
+export interface BookPrefetch {
+  raws: ReadonlySet<string>;
+  rows: readonly { address: string; value: string | null; kind: string }[];
+}
+
 export class Db {
+  /**
+   * Set per request: whether the response carries an address book (so a statement made anyway may read its rows
+   * ahead, saving the book its own statement), and the rows so read.
+   */
+  wantsBook = false;
+  prefetchedBook: BookPrefetch | null = null;
+
   constructor(
     readonly store: StoreClient,
     /** Statement timeout in ms for this request. */

@@ -96,11 +96,13 @@ export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): voi
       const t0 = performance.now();
       const q = parseQuery(spec, request.query);
       const db = baseDb.withTimeout(timeoutOf(request, q), (err, sql) => request.log.error({ err, sql: sql.slice(0, 500) }, 'v3 query failed'));
+      const noBook = headerFlag(request, 'x-no-address-book', q.x_no_address_book);
+      db.wantsBook = !noBook;
       const result = await def.handler({
         q,
         db,
         testnet: deps.testnet ?? false,
-        noBook: headerFlag(request, 'x-no-address-book', q.x_no_address_book),
+        noBook,
         noMeta: headerFlag(request, 'x-no-metadata', q.x_no_metadata),
         request,
         deps,

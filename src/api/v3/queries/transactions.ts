@@ -18,6 +18,7 @@ import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
 import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
 import { transactionJson, type TxContext } from '../render.ts';
+import { bookQuery, rawAddresses } from '../address-book.ts';
 
 const TX_COLUMNS = '*';
 
@@ -258,7 +259,8 @@ export async function renderWithDocs(
 /**
  * Renders transactions from their documents. States the writer did not hold (a first transaction's state
  * before, when its earlier block was not in the writer's memory) are read by hash from account_states_kv
- * (RocksDB gets, clickhouse/0013) in one statement.
+ * (RocksDB gets, clickhouse/0013) in one statement; when the response has an address book, that statement reads
+ * the book's rows for these transactions too (`db.prefetchedBook`), which saves the book a statement of its own.
  */
 export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, unknown>[]> {
   const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
@@ -274,14 +276,29 @@ export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, 
     }
   }
   if (lookup.size) {
-    const rows = await db.q(`SELECT ${STATE_COLUMNS} FROM account_states_kv WHERE hash IN {h:Array(FixedString(64))}`, { h: [...lookup] });
-    for (const s of rows) ctx.states.set(`${s.account}|${s.hash}`, s);
+    const stateSql = `SELECT ${STATE_COLUMNS}, '' AS book_address, CAST(NULL AS Nullable(String)) AS book_value, 'state' AS book_kind
+      FROM account_states_kv WHERE hash IN {h:Array(FixedString(64))}`;
+    // the address book's rows in the same statement: the addresses transactionAddresses() will give
+    const raws = db.wantsBook ? rawAddresses(docs.flatMap((d) => [d.tx.account as string, ...d.msgs.map((m) => (m.direction === 'in' ? m.source : m.destination) as string | null)])) : [];
+    const book = await bookQuery(db, raws, raws);
+    const rows = await db.q<Row & { book_address: string; book_value: string | null; book_kind: string }>(
+      book ? `${stateSql} UNION ALL SELECT ${STATE_NULLS}, address, value, kind FROM (${book.sql})` : stateSql,
+      { ...book?.params, h: [...lookup] },
+    );
+    for (const s of rows) if (s.book_kind === 'state') ctx.states.set(`${s.account}|${s.hash}`, s);
+    if (book) {
+      const bookRows = rows.filter((r) => r.book_kind !== 'state').map((r) => ({ address: r.book_address, value: r.book_value, kind: r.book_kind }));
+      db.prefetchedBook = { raws: new Set(raws), rows: bookRows };
+    }
   }
   return docs.map((d) => transactionJson(d.tx, ctx));
 }
 
 /** The account_states columns a transaction renders (accountStateJson). */
 const STATE_COLUMNS = 'account, hash, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash';
+/** STATE_COLUMNS' places in a UNION with rows of another kind. */
+const STATE_NULLS = `'' AS account, NULL AS hash, NULL AS balance, CAST(map(), 'Map(UInt32, UInt256)') AS extra_currencies, NULL AS account_status,
+  NULL AS frozen_hash, NULL AS data_hash, NULL AS code_hash`;
 
 /** Keeps the first row of each key (rows of immutable tables repeat only when a block is written twice). */
 export function uniqueBy<T extends Row>(rows: T[], key: (r: T) => string): T[] {
