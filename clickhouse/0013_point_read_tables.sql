@@ -139,22 +139,32 @@ SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, da
 INSERT INTO account_states_kv SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt
 FROM account_states;
 
--- A message's transactions by (message hash, direction): `/messages?msg_hash=`. An internal or external-out
--- message has one sender and at most one receiver (its hash covers its created_lt); an external-in message can be
--- received by more than one transaction (a contract that accepts the same message twice), so the API reads
--- external-in messages and normalized hashes from message_hashes. Rows are immutable: the view copies them.
+-- A message's transactions by `msg_hash/direction` (one key column: a key-value join on two columns would scan the
+-- table): `/messages?msg_hash=`. An internal or external-out message has one sender and at most one receiver (its
+-- hash covers its created_lt). An external-in message can be received by more than one transaction (a contract
+-- that accepts the same message twice): then tx_hash holds 64 zeros, and the API reads that message from
+-- message_hashes, as it reads normalized hashes (not copied here).
 CREATE TABLE IF NOT EXISTS message_txs_kv
 (
-    msg_hash FixedString(64),
-    direction Enum8('in' = 0, 'out' = 1),
+    key String,
     tx_account String,
     tx_lt UInt64,
     tx_hash FixedString(64)
 )
 ENGINE = EmbeddedRocksDB
-PRIMARY KEY (msg_hash, direction);
+PRIMARY KEY key;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS message_txs_kv_mv TO message_txs_kv AS
-SELECT msg_hash, direction, tx_account, tx_lt, tx_hash FROM message_hashes WHERE is_norm = 0;
+SELECT n.key AS key, n.tx_account AS tx_account, n.tx_lt AS tx_lt,
+       CAST(if(n.txs > 1 OR (o.tx_lt != 0 AND o.tx_hash != n.first_tx), repeat('0', 64), toString(n.first_tx)) AS FixedString(64)) AS tx_hash
+FROM (
+    SELECT concat(msg_hash, '/', toString(direction)) AS key, any(tx_account) AS tx_account, any(tx_lt) AS tx_lt,
+           any(tx_hash) AS first_tx, uniqExact(tx_hash) AS txs
+    FROM message_hashes WHERE is_norm = 0 GROUP BY key
+) AS n
+LEFT JOIN message_txs_kv AS o ON o.key = n.key;
 
-INSERT INTO message_txs_kv SELECT msg_hash, direction, tx_account, tx_lt, tx_hash FROM message_hashes WHERE is_norm = 0;
+INSERT INTO message_txs_kv
+SELECT concat(msg_hash, '/', toString(direction)) AS key, any(tx_account), any(tx_lt),
+       CAST(if(uniqExact(tx_hash) > 1, repeat('0', 64), toString(any(tx_hash))) AS FixedString(64))
+FROM message_hashes WHERE is_norm = 0 GROUP BY key;

@@ -55,7 +55,7 @@ describe('migration 0013 on a store written at 0012', () => {
   const states = () => store.query('SELECT account, last_trans_lt, code_hash FROM latest_account_states_kv ORDER BY account');
   const traces = () => store.query('SELECT trace_id, end_lt, state, nodes FROM traces_kv ORDER BY trace_id');
   const byHash = () => store.query('SELECT hash, account, balance FROM account_states_kv ORDER BY hash');
-  const msgTxs = () => store.query('SELECT msg_hash, toString(direction) AS direction, tx_hash FROM message_txs_kv ORDER BY msg_hash, direction');
+  const msgTxs = () => store.query('SELECT key, tx_hash FROM message_txs_kv ORDER BY key');
 
   it('moves the documents into transaction_docs_kv and drops the MergeTree table', async () => {
     expect((await migrate(store)).applied.map((m) => m.version)).toEqual([13]);
@@ -73,7 +73,7 @@ describe('migration 0013 on a store written at 0012', () => {
     await store.insertRows('account_states', [accountState('0:C', 'D')]);
     expect((await byHash()).map((r) => r.account)).toEqual(['0:C', '0:A', '0:B']);
     // a message's sender and receiver, by its own hash (normalized-hash rows are not copied)
-    expect(await msgTxs()).toEqual([{ msg_hash: H('5'), direction: 'in', tx_hash: H('2') }, { msg_hash: H('5'), direction: 'out', tx_hash: H('1') }]);
+    expect(await msgTxs()).toEqual([{ key: `${H('5')}/in`, tx_hash: H('2') }, { key: `${H('5')}/out`, tx_hash: H('1') }]);
   });
 
   it('applied again whole (a crash before it was recorded), changes nothing', async () => {
@@ -99,5 +99,18 @@ describe('migration 0013 on a store written at 0012', () => {
     ]);
     await store.insertRows('traces', [trace('2', 8, 'broken', 2)]);
     expect((await traces())[1]).toEqual({ trace_id: H('2'), end_lt: '8', state: 'broken', nodes: '2' });
+  });
+
+  it('messages: a receiver written again changes nothing; a second receiver (an external-in accepted twice) leaves the zero marker', async () => {
+    const zeros = '0'.repeat(64);
+    await store.insertRows('message_hashes', [msgHash('5', 'in', 0, '2'), msgHash('8', 'in', 0, '1'), msgHash('8', 'in', 0, '3'), msgHash('9', 'in', 0, '1')]);
+    await store.insertRows('message_hashes', [msgHash('9', 'in', 0, '4')]);
+    await store.insertRows('message_hashes', [msgHash('9', 'in', 0, '1')]);
+    expect(await msgTxs()).toEqual([
+      { key: `${H('5')}/in`, tx_hash: H('2') },
+      { key: `${H('5')}/out`, tx_hash: H('1') },
+      { key: `${H('8')}/in`, tx_hash: zeros },
+      { key: `${H('9')}/in`, tx_hash: zeros },
+    ]);
   });
 });

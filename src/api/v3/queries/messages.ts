@@ -1,8 +1,8 @@
 /**
  * `/messages` by hash alone, from the documents of the transactions that sent and received them
  * (clickhouse/0012): one statement instead of the grouped read over `messages` plus `message_contents`. The
- * transactions of internal and external-out messages come from `message_txs_kv` (RocksDB gets by (hash,
- * direction), clickhouse/0013); external-in messages and normalized hashes from `message_hashes`.
+ * transactions come from `message_txs_kv` (RocksDB gets by hash and direction, clickhouse/0013); normalized hashes
+ * and external-in messages received more than once from `message_hashes`.
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
@@ -25,8 +25,8 @@ export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Pag
   // the transaction keys and their documents in one statement: a key without a document sends the caller back
   let { keys, docs } = await keysWithDocs(
     db,
-    'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_txs_kv WHERE (msg_hash, direction) IN {k:Array(Tuple(FixedString(64), String))}',
-    { k: hashes.flatMap((h) => [[h, 'in'], [h, 'out']]) },
+    'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_txs_kv WHERE key IN {k:Array(String)}',
+    { k: hashes.flatMap((h) => [`${h}/in`, `${h}/out`]) },
   );
   if (!keysComplete(wanted, docs.values())) {
     ({ keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes }));
@@ -58,18 +58,12 @@ export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Pag
 }
 
 /**
- * Whether the message_txs_kv answer is the whole one: every hash found as a message's own hash (a normalized
- * hash is not a key there), and none of them external-in (which more than one transaction may have received).
+ * Whether the message_txs_kv answer is the whole one: every hash found in a document as a message's own hash (a
+ * normalized hash is not a key there; an external-in message received more than once has a zero tx_hash there,
+ * which finds no document).
  */
 function keysComplete(wanted: ReadonlySet<string>, docs: Iterable<TxDoc>): boolean {
   const found = new Set<string>();
-  for (const d of docs) {
-    for (const m of d.msgs) {
-      const h = String(m.msg_hash);
-      if (!wanted.has(h)) continue;
-      if (m.message_type === 'ext_in') return false;
-      found.add(h);
-    }
-  }
+  for (const d of docs) for (const m of d.msgs) if (wanted.has(String(m.msg_hash))) found.add(String(m.msg_hash));
   return found.size === wanted.size;
 }
