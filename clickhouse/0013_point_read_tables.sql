@@ -4,7 +4,7 @@
 -- transaction_docs (MergeTree, with its hash -> key lookup) and 3.2 ms from a RocksDB table keyed by hash;
 -- a latest account state 17.6 ms against 4.1 ms (bench/README.md). RocksDB has no parts: a key is a get.
 -- Tables: transaction documents by hash, account states by state hash, a message's transactions by (hash,
--- direction), latest account states by account, traces by trace_id.
+-- direction), latest account states by account, traces and their transactions by trace_id.
 -- Costs: RocksDB compresses 64 KiB blocks (clickhouse/rocksdb.xml; the server needs the same file in config.d),
 -- about 3-4x the bytes of the MergeTree copy; RocksDB tables are local to one server (not replicated).
 
@@ -168,3 +168,26 @@ INSERT INTO message_txs_kv
 SELECT concat(msg_hash, '/', toString(direction)) AS key, any(tx_account), any(tx_lt),
        CAST(if(uniqExact(tx_hash) > 1, repeat('0', 64), toString(any(tx_hash))) AS FixedString(64))
 FROM message_hashes WHERE is_norm = 0 GROUP BY key;
+
+-- A trace's transactions by trace_id: `/traces?trace_id=`. A trace's rows arrive over several inserts as it
+-- grows, so the view merges each insert's rows into the stored list (sorted, each once: replays change nothing).
+-- One writer (the traces stage, a single process) inserts trace_transactions, so no two merges of a trace race.
+CREATE TABLE IF NOT EXISTS trace_txs_kv
+(
+    trace_id FixedString(64),
+    txs Array(Tuple(lt UInt64, account String, hash FixedString(64)))
+)
+ENGINE = EmbeddedRocksDB
+PRIMARY KEY trace_id;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS trace_txs_kv_mv TO trace_txs_kv AS
+SELECT n.trace_id AS trace_id, arraySort(arrayDistinct(arrayConcat(o.txs, n.txs))) AS txs
+FROM (
+    SELECT trace_id, CAST(groupArray((lt, account, hash)) AS Array(Tuple(lt UInt64, account String, hash FixedString(64)))) AS txs
+    FROM trace_transactions GROUP BY trace_id
+) AS n
+LEFT JOIN trace_txs_kv AS o ON o.trace_id = n.trace_id;
+
+INSERT INTO trace_txs_kv
+SELECT trace_id, arraySort(CAST(groupUniqArray((lt, account, hash)) AS Array(Tuple(lt UInt64, account String, hash FixedString(64)))))
+FROM trace_transactions GROUP BY trace_id;

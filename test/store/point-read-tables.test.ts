@@ -113,4 +113,15 @@ describe('migration 0013 on a store written at 0012', () => {
       { key: `${H('9')}/in`, tx_hash: zeros },
     ]);
   });
+
+  it('trace transactions: each insert merged into the stored list, sorted, each once', async () => {
+    const tt = (trace: string, lt: number, tx: string) => ({ trace_id: H(trace), lt: BigInt(lt), account: '0:A', hash: H(tx) });
+    await store.insertRows('trace_transactions', [tt('1', 20, '2'), tt('1', 10, '1')]);
+    await store.insertRows('trace_transactions', [tt('1', 30, '3'), tt('1', 10, '1'), tt('2', 5, '4')]);
+    const lists = await store.query<{ trace_id: string; txs: { lt: string; hash: string }[] }>('SELECT trace_id, txs FROM trace_txs_kv ORDER BY trace_id');
+    expect(lists.map((l) => [l.trace_id, l.txs.map((t) => `${t.lt}:${t.hash}`)])).toEqual([
+      [H('1'), [`10:${H('1')}`, `20:${H('2')}`, `30:${H('3')}`]],
+      [H('2'), [`5:${H('4')}`]],
+    ]);
+  });
 });

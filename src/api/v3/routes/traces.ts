@@ -85,7 +85,8 @@ async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, ty
   const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
   const [{ keys: txKeys, docs }, actions] = await Promise.all([
     small.length
-      ? keysWithDocs(ctx.db, 'SELECT DISTINCT account, lt, hash AS tx_hash, trace_id AS tag FROM trace_transactions WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
+      ? // a trace's transactions: RocksDB gets from trace_txs_kv (clickhouse/0013)
+        keysWithDocs(ctx.db, 'SELECT x.account AS account, x.lt AS lt, x.hash AS tx_hash, trace_id AS tag FROM trace_txs_kv ARRAY JOIN txs AS x WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
       : Promise.resolve({ keys: [], docs: new Map() }),
     includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
   ]);
