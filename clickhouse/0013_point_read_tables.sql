@@ -22,18 +22,9 @@ CREATE TABLE IF NOT EXISTS transaction_docs_kv
 ENGINE = EmbeddedRocksDB
 PRIMARY KEY hash;
 
--- Moves the MergeTree documents of 0012 over, then drops that table. Recreated empty first so that a run
--- interrupted after the DROP can be applied again whole.
-CREATE TABLE IF NOT EXISTS transaction_docs
-(
-    account String,
-    lt UInt64,
-    hash FixedString(64) CODEC(ZSTD(1)),
-    traced UInt8,
-    doc String CODEC(ZSTD(1))
-)
-ENGINE = ReplacingMergeTree(traced)
-ORDER BY (account, lt, hash);
+-- Moves the MergeTree documents of 0012 over, then drops that table. Recreated empty (same columns) first so that
+-- a run interrupted after the DROP can be applied again whole.
+CREATE TABLE IF NOT EXISTS transaction_docs AS transaction_docs_kv ENGINE = ReplacingMergeTree(traced) ORDER BY (account, lt, hash);
 
 INSERT INTO transaction_docs_kv SELECT hash, account, lt, traced, doc FROM transaction_docs FINAL;
 
@@ -41,69 +32,29 @@ DROP TABLE IF EXISTS transaction_docs;
 
 -- Each account's latest state, keyed by account: accountStates, walletStates and the address book's code hashes.
 -- latest_account_states (MergeTree) stays for scans (topAccountsByBalance, code-hash filters, the traces stage).
-CREATE TABLE IF NOT EXISTS latest_account_states_kv
-(
-    account String,
-    hash FixedString(64),
-    balance UInt128,
-    extra_currencies Map(UInt32, UInt256),
-    account_status Enum8('uninit' = 0, 'frozen' = 1, 'active' = 2, 'nonexist' = 3),
-    timestamp UInt32,
-    last_trans_hash FixedString(64),
-    last_trans_lt UInt64,
-    frozen_hash Nullable(FixedString(64)),
-    data_hash Nullable(FixedString(64)),
-    code_hash Nullable(FixedString(64)),
-    data_boc Nullable(String)
-)
-ENGINE = EmbeddedRocksDB
-PRIMARY KEY account;
+-- (Created with the source's columns, from an empty SELECT: codecs and skip indexes do not apply to RocksDB.)
+CREATE TABLE IF NOT EXISTS latest_account_states_kv ENGINE = EmbeddedRocksDB PRIMARY KEY account
+AS SELECT * FROM latest_account_states WHERE 0;
 
 -- Kept by the engine from every insert into latest_account_states, whoever writes it. A write replaces the
 -- stored state only when it is as new or newer (last_trans_lt), so a replayed or late block never takes an
 -- account back; within one insert the newest row of each account wins. (Two inserts racing on one account
 -- from two writers could still cross; one writer per shard makes that need a split or merge in between.)
 CREATE MATERIALIZED VIEW IF NOT EXISTS latest_account_states_kv_mv TO latest_account_states_kv AS
-SELECT n.account AS account, n.hash AS hash, n.balance AS balance, n.extra_currencies AS extra_currencies,
-       n.account_status AS account_status, n.timestamp AS timestamp, n.last_trans_hash AS last_trans_hash,
-       n.last_trans_lt AS last_trans_lt, n.frozen_hash AS frozen_hash, n.data_hash AS data_hash,
-       n.code_hash AS code_hash, n.data_boc AS data_boc
+SELECT n.*
 FROM (SELECT * FROM latest_account_states ORDER BY account, last_trans_lt DESC LIMIT 1 BY account) AS n
 LEFT JOIN latest_account_states_kv AS o ON o.account = n.account
 WHERE n.last_trans_lt >= o.last_trans_lt;
 
-INSERT INTO latest_account_states_kv SELECT account, hash, balance, extra_currencies, account_status, timestamp,
-    last_trans_hash, last_trans_lt, frozen_hash, data_hash, code_hash, data_boc
-FROM latest_account_states FINAL;
+INSERT INTO latest_account_states_kv SELECT * FROM latest_account_states FINAL;
 
 -- Each trace's latest row, keyed by trace_id: `/traces?trace_id=` and the traces of actions. `traces` (MergeTree)
 -- stays for windows and lists. As in `traces` (ReplacingMergeTree(end_lt)), the row with the greatest end_lt wins
 -- and, at equal end_lt, the one written last (a trace's row is rewritten as it grows and is classified).
-CREATE TABLE IF NOT EXISTS traces_kv
-(
-    trace_id FixedString(64),
-    external_hash Nullable(FixedString(64)),
-    external_hash_norm Nullable(FixedString(64)),
-    mc_seqno_start UInt32,
-    mc_seqno_end UInt32,
-    start_lt UInt64,
-    start_utime UInt32,
-    end_lt UInt64,
-    end_utime UInt32,
-    state Enum8('complete' = 0, 'pending' = 1, 'broken' = 2),
-    pending_edges UInt64,
-    edges UInt64,
-    nodes UInt64,
-    classification_state Enum8('unclassified' = 0, 'failed' = 1, 'ok' = 2, 'broken' = 3)
-)
-ENGINE = EmbeddedRocksDB
-PRIMARY KEY trace_id;
+CREATE TABLE IF NOT EXISTS traces_kv ENGINE = EmbeddedRocksDB PRIMARY KEY trace_id AS SELECT * FROM traces WHERE 0;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS traces_kv_mv TO traces_kv AS
-SELECT n.trace_id AS trace_id, n.external_hash AS external_hash, n.external_hash_norm AS external_hash_norm,
-       n.mc_seqno_start AS mc_seqno_start, n.mc_seqno_end AS mc_seqno_end, n.start_lt AS start_lt,
-       n.start_utime AS start_utime, n.end_lt AS end_lt, n.end_utime AS end_utime, n.state AS state,
-       n.pending_edges AS pending_edges, n.edges AS edges, n.nodes AS nodes, n.classification_state AS classification_state
+SELECT n.* EXCEPT (row_in_insert)
 FROM (
     SELECT * FROM (SELECT *, rowNumberInAllBlocks() AS row_in_insert FROM traces)
     ORDER BY trace_id, end_lt DESC, row_in_insert DESC LIMIT 1 BY trace_id
@@ -111,33 +62,16 @@ FROM (
 LEFT JOIN traces_kv AS o ON o.trace_id = n.trace_id
 WHERE n.end_lt >= o.end_lt;
 
-INSERT INTO traces_kv SELECT trace_id, external_hash, external_hash_norm, mc_seqno_start, mc_seqno_end, start_lt, start_utime,
-    end_lt, end_utime, state, pending_edges, edges, nodes, classification_state
-FROM traces FINAL;
+INSERT INTO traces_kv SELECT * FROM traces FINAL;
 
 -- Account states by state hash (unique: the hashed Account cell holds the address): the states a transaction
 -- document does not carry (src/api/v3/queries/transactions.ts renderDocs). Rows are immutable, so the view copies
 -- every insert into account_states as it is.
-CREATE TABLE IF NOT EXISTS account_states_kv
-(
-    hash FixedString(64),
-    account String,
-    balance UInt128,
-    extra_currencies Map(UInt32, UInt256),
-    account_status Enum8('uninit' = 0, 'frozen' = 1, 'active' = 2, 'nonexist' = 3),
-    frozen_hash Nullable(FixedString(64)),
-    data_hash Nullable(FixedString(64)),
-    code_hash Nullable(FixedString(64)),
-    last_trans_lt UInt64
-)
-ENGINE = EmbeddedRocksDB
-PRIMARY KEY hash;
+CREATE TABLE IF NOT EXISTS account_states_kv ENGINE = EmbeddedRocksDB PRIMARY KEY hash AS SELECT * FROM account_states WHERE 0;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS account_states_kv_mv TO account_states_kv AS
-SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt FROM account_states;
+CREATE MATERIALIZED VIEW IF NOT EXISTS account_states_kv_mv TO account_states_kv AS SELECT * FROM account_states;
 
-INSERT INTO account_states_kv SELECT hash, account, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt
-FROM account_states;
+INSERT INTO account_states_kv SELECT * FROM account_states;
 
 -- A message's transactions by `msg_hash/direction` (one key column: a key-value join on two columns would scan the
 -- table): `/messages?msg_hash=`. An internal or external-out message has one sender and at most one receiver (its
