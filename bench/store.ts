@@ -7,7 +7,7 @@
  * JSONCompactEachRow vs Native comparison, default 20000), BENCH_SAMPLES (lookups per kind, default 200),
  * BENCH_DATA (keep the store in this dir instead of a temp dir).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -74,6 +74,17 @@ async function fill(store: StoreClient, templates: ReturnType<typeof templatesFr
   return { ...r, cpu };
 }
 
+/** Bytes of the files under `path` (0 when it is not on this machine, as with a ClickHouse server). */
+function dirBytes(path: string): number {
+  try {
+    const st = statSync(path);
+    if (!st.isDirectory()) return st.size;
+    return readdirSync(path).reduce((n, f) => n + dirBytes(join(path, f)), 0);
+  } catch {
+    return 0;
+  }
+}
+
 async function main() {
   console.log(`bench:store  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const blocks = fixtureBlocks();
@@ -120,10 +131,16 @@ async function main() {
       `SELECT table, sum(bytes_on_disk) AS bytes, sum(rows) AS rows FROM system.parts
        WHERE active AND database = currentDatabase() GROUP BY table ORDER BY sum(bytes_on_disk) DESC`,
     );
+    // the RocksDB tables (clickhouse/0013) have no parts: their directories' size
+    const kv = await store.query<{ table: string; paths: string[] }>(
+      "SELECT name AS table, data_paths AS paths FROM system.tables WHERE database = currentDatabase() AND engine = 'EmbeddedRocksDB'",
+    );
+    for (const t of kv) parts.push({ table: t.table, bytes: String(t.paths.reduce((n, p) => n + dirBytes(p), 0)), rows: '-' });
+    parts.sort((x, y) => Number(y.bytes) - Number(x.bytes));
     const bytes = parts.reduce((n, p) => n + Number(p.bytes), 0);
     const perM = bytes / (Number(total) / 1e6);
     console.log(`\ndisk: ${(bytes / 2 ** 20).toFixed(1)} MiB for ${Number(total).toLocaleString('en')} transactions = ${(perM / 2 ** 20).toFixed(1)} MiB per million transactions`);
-    for (const p of parts.slice(0, 8)) console.log(`  ${p.table.padEnd(24)} ${(Number(p.bytes) / 2 ** 20).toFixed(1).padStart(8)} MiB  ${Number(p.rows).toLocaleString('en').padStart(12)} rows`);
+    for (const p of parts.slice(0, 12)) console.log(`  ${p.table.padEnd(24)} ${(Number(p.bytes) / 2 ** 20).toFixed(1).padStart(8)} MiB  ${(p.rows === '-' ? 'RocksDB' : Number(p.rows).toLocaleString('en')).padStart(12)}${p.rows === '-' ? '' : ' rows'}`);
 
     const summary = {
       transactions: Number(total),
