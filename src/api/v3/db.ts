@@ -6,6 +6,7 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient, QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
+import type { BookRow } from './address-book.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ export const DEFAULT_TIMEOUT_MS = 3000;
 /** Address-book source rows (address-book.ts) read ahead in another statement, for the addresses in `raws`. */
 export interface BookPrefetch {
   raws: ReadonlySet<string>;
-  rows: readonly { address: string; value: string | null; kind: string }[];
+  rows: readonly BookRow[];
 }
 
 export class Db {

@@ -18,7 +18,7 @@ import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
 import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
 import { transactionJson, type TxContext } from '../render.ts';
-import { bookQuery, rawAddresses } from '../address-book.ts';
+import { bookQuery, rawAddresses, type BookRow } from '../address-book.ts';
 
 const TX_COLUMNS = '*';
 
@@ -276,20 +276,18 @@ export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, 
     }
   }
   if (lookup.size) {
-    const stateSql = `SELECT ${STATE_COLUMNS}, '' AS book_address, CAST(NULL AS Nullable(String)) AS book_value, 'state' AS book_kind
+    // book rows keep their own columns (address, value, kind); state rows are kind 'state'
+    const stateSql = `SELECT ${STATE_COLUMNS}, '' AS address, CAST(NULL AS Nullable(String)) AS value, 'state' AS kind
       FROM account_states_kv WHERE hash IN {h:Array(FixedString(64))}`;
     // the address book's rows in the same statement: the addresses transactionAddresses() will give
     const raws = db.wantsBook ? rawAddresses(docs.flatMap((d) => [d.tx.account as string, ...d.msgs.map((m) => (m.direction === 'in' ? m.source : m.destination) as string | null)])) : [];
     const book = await bookQuery(db, raws, raws);
-    const rows = await db.q<Row & { book_address: string; book_value: string | null; book_kind: string }>(
+    const rows = await db.q<Row & BookRow>(
       book ? `${stateSql} UNION ALL SELECT ${STATE_NULLS}, address, value, kind FROM (${book.sql})` : stateSql,
       { ...book?.params, h: [...lookup] },
     );
-    for (const s of rows) if (s.book_kind === 'state') ctx.states.set(`${s.account}|${s.hash}`, s);
-    if (book) {
-      const bookRows = rows.filter((r) => r.book_kind !== 'state').map((r) => ({ address: r.book_address, value: r.book_value, kind: r.book_kind }));
-      db.prefetchedBook = { raws: new Set(raws), rows: bookRows };
-    }
+    for (const s of rows) if (s.kind === 'state') ctx.states.set(`${s.account}|${s.hash}`, s);
+    if (book) db.prefetchedBook = { raws: new Set(raws), rows: rows.filter((r) => r.kind !== 'state') };
   }
   return docs.map((d) => transactionJson(d.tx, ctx));
 }
