@@ -89,6 +89,10 @@ engine only: every table's rows of ${transactions} transactions, pre-encoded Nat
 async function statements(store: StoreClient, session: Session) {
   console.log(`\nstatement cost before reading anything (p50 of ${SAMPLES})`);
   line('chdb session: SELECT 1', await p50(() => session.queryAsync('SELECT 1', { format: 'JSONEachRow' })));
+  // the store turns parallel output formatting off at connect (src/store/client.ts): both ways, as a clause
+  for (const on of [1, 0]) {
+    line(`SELECT 1, output_format_parallel_formatting=${on}`, await p50(() => session.queryAsync(`SELECT 1 SETTINGS output_format_parallel_formatting=${on}`, { format: 'JSONEachRow' })));
+  }
   line('@clickhouse/client on chdb: bound SELECT, 4 settings', await p50(() =>
     store.client.query({ query: 'SELECT {a:UInt32} AS x', query_params: { a: 1 }, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 1, output_format_json_quote_decimals: 1, max_execution_time: 3, timeout_overflow_mode: 'throw' } }).then((r) => r.json())));
   line('store.query: the same via the session, SETTINGS clause', await p50(() => store.query('SELECT {a:UInt32} AS x', { a: 1 }, { max_execution_time: 3, timeout_overflow_mode: 'throw' })));

@@ -72,6 +72,13 @@ const BASE_SETTINGS = {
  */
 const EMBEDDED_INSERT_SETTINGS = { input_format_parallel_parsing: 0, optimize_on_insert: 0 } as const;
 
+/**
+ * Output formatting on a thread of its own costs a statement about 1 ms of CPU (SELECT 1: 2.1 against 1.1 ms,
+ * bench:chdb) and gains nothing on the API's results of a few rows; with two cores it also competes with the
+ * statement that follows.
+ */
+const EMBEDDED_READ_SETTINGS = { output_format_parallel_formatting: 0 } as const;
+
 function insertTarget(table: string, columns?: readonly string[]): string {
   return columns?.length ? `${ident(table)} (${columns.map(ident).join(', ')})` : ident(table);
 }
@@ -135,7 +142,10 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
     // read (bench/README.md). Sessions on one path share the engine connection, so the base settings
     // given at connect hold for the client too; per-query settings travel in a SETTINGS clause.
     // clickhouse/rocksdb.xml: the point-read tables' RocksDB options (server configuration, so given at connect).
-    const connectionArgs = [...Object.entries(BASE_SETTINGS).map(([k, v]) => `--${k}=${v}`), `--config-file=${MIGRATIONS_DIR}rocksdb.xml`];
+    const connectionArgs = [
+      ...Object.entries({ ...BASE_SETTINGS, ...EMBEDDED_READ_SETTINGS }).map(([k, v]) => `--${k}=${v}`),
+      `--config-file=${MIGRATIONS_DIR}rocksdb.xml`,
+    ];
     const session = new Session(path, { connectionArgs });
     const connection = createChdbConnection({ path });
     const client = createClient({ connection: connection as never });
