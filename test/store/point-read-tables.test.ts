@@ -58,7 +58,8 @@ describe('migration 0013 on a store written at 0012', () => {
   const msgTxs = () => store.query('SELECT key, tx_hash FROM message_txs_kv ORDER BY key');
 
   it('moves the documents into transaction_docs_kv and drops the MergeTree table', async () => {
-    expect((await migrate(store)).applied.map((m) => m.version)).toEqual([13]);
+    // (and the later migrations)
+    expect((await migrate(store)).applied.map((m) => m.version)[0]).toBe(13);
     expect(await docs()).toEqual([
       { hash: H('1'), account: '0:A', lt: '10', traced: 1, doc: '[1,"traced"]' },
       { hash: H('2'), account: '0:B', lt: '11', traced: 0, doc: '[1,"only"]' },

@@ -29,6 +29,7 @@ export function nonEmptyTables(db: Db): Promise<Set<string>> {
   return tables;
 }
 
+/** Entity tables and the address book interface each gives its addresses. */
 const KINDS: [table: string, kind: string][] = [
   ['jetton_masters', 'jetton_master'],
   ['jetton_wallets', 'jetton_wallet'],
@@ -38,6 +39,30 @@ const KINDS: [table: string, kind: string][] = [
   ['multisig_orders', 'multisig_order_v2'],
   ['vesting_contracts', 'lockup_vesting'],
 ];
+const KIND_OF = new Map(KINDS);
+/** Metadata types (address_metadata.type) the metadata block reads. */
+const METADATA_TYPES = ['jetton_masters', 'nft_collections', 'nft_items'];
+
+/** One row of address_facts_kv (clickhouse/0014): that `address` has a row in the table `fact` names. */
+interface FactRow {
+  address: string;
+  fact: string;
+  value: string | null;
+}
+
+/** address_facts_kv keys of `facts` for each address. */
+function factKeys(addresses: Iterable<string>, facts: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (const a of addresses) for (const f of facts) keys.push(`${a}/${f}`);
+  return keys;
+}
+
+/** Facts of `addresses` among `facts`: RocksDB gets. */
+function factsOf(db: Db, addresses: Iterable<string>, facts: readonly string[]): Promise<FactRow[]> {
+  const keys = factKeys(addresses, facts);
+  if (keys.length === 0) return Promise.resolve([]);
+  return db.q<FactRow>('SELECT address, toString(fact) AS fact, value FROM address_facts_kv WHERE key IN {k:Array(String)}', { k: keys });
+}
 
 /** Raw addresses among `values` (other forms and nulls left out), once each. */
 export function rawAddresses(values: Iterable<string | null | undefined>): string[] {
@@ -53,8 +78,8 @@ export interface BookRow {
 
 /**
  * The address book's sources for `raws` as one statement of `UNION ALL` parts with columns (address, value, kind),
- * each statement having a fixed cost in the engine: code hashes (for `askCodes`), DNS names, entity kinds of the
- * entity tables that hold rows. Null when there is nothing to ask.
+ * each statement having a fixed cost in the engine: code hashes (for `askCodes`), DNS names, entity kinds (rows of kind
+ * = the entity table's name, from address_facts_kv) of the entity tables that hold rows. Null when there is nothing to ask.
  */
 export async function bookQuery(db: Db, raws: string[], askCodes: string[]): Promise<{ sql: string; params: Record<string, unknown> } | null> {
   if (raws.length === 0) return null;
@@ -67,8 +92,10 @@ export async function bookQuery(db: Db, raws: string[], askCodes: string[]): Pro
     parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL
       WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`);
   }
-  for (const [t, k] of KINDS) if (live.has(t)) parts.push(`SELECT address, CAST(NULL AS Nullable(String)) AS value, '${k}' AS kind FROM ${t} FINAL WHERE address IN {a:Array(String)}`);
-  return parts.length ? { sql: parts.join(' UNION ALL '), params: { a: raws, c: askCodes } } : null;
+  // entity kinds: RocksDB gets of address_facts_kv (clickhouse/0014); kind = the entity table's name
+  const tables = KINDS.map(([t]) => t).filter((t) => live.has(t));
+  if (tables.length) parts.push(`SELECT address, CAST(NULL AS Nullable(String)) AS value, toString(fact) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
+  return parts.length ? { sql: parts.join(' UNION ALL '), params: { a: raws, c: askCodes, k: factKeys(raws, tables) } } : null;
 }
 
 export interface AddressBookRow {
@@ -109,7 +136,7 @@ export async function addressBook(
     for (const r of rows) {
       if (r.kind === 'code') codes.set(r.address, r.value);
       else if (r.kind === 'dns') domains.set(r.address, r.value ?? '');
-      else kinds.set(r.address, [...(kinds.get(r.address) ?? []), r.kind]);
+      else kinds.set(r.address, [...(kinds.get(r.address) ?? []), KIND_OF.get(r.kind) ?? r.kind]);
     }
   }
   const out: Record<string, AddressBookRow> = {};
@@ -164,29 +191,31 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
   const live = await nonEmptyTables(db);
   if (!['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'address_metadata'].some((t) => live.has(t))) return {};
   const out: Metadata = {};
-  const wallets = !live.has('jetton_wallets') ? [] : await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
-    'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
-    { a: [...set] },
-  );
+  // what each address is (address_facts_kv gets); the entity and metadata tables are read only for the addresses
+  // that have rows there
+  const FACTS = ['jetton_wallets', ...METADATA_TYPES, ...METADATA_TYPES.map((t) => `address_metadata:${t}`)];
+  const facts = await factsOf(db, set, FACTS);
+  const walletAddrs = facts.filter((f) => f.fact === 'jetton_wallets').map((f) => f.address);
+  const wallets = walletAddrs.length
+    ? await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
+        'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
+        { a: walletAddrs },
+      )
+    : [];
+  const masters = new Set<string>();
   for (const w of wallets) {
     out[w.address] = { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }] };
-    set.add(w.jetton);
+    if (!set.has(w.jetton)) masters.add(w.jetton);
   }
-  const list = [...set];
-  const knownSql = [
-    ['jetton_masters', "SELECT address, 'jetton_masters' AS type, CAST(NULL AS Nullable(String)) AS idx FROM jetton_masters FINAL WHERE address IN {a:Array(String)}"],
-    ['nft_collections', "SELECT address, 'nft_collections' AS type, CAST(NULL AS Nullable(String)) AS idx FROM nft_collections FINAL WHERE address IN {a:Array(String)}"],
-    ['nft_items', "SELECT address, 'nft_items' AS type, CAST(toString(`index`) AS Nullable(String)) AS idx FROM nft_items FINAL WHERE address IN {a:Array(String)}"],
-  ]
-    .filter(([t]) => live.has(t))
-    .map(([, q]) => q)
-    .join(' UNION ALL ');
-  const [meta, known] = await Promise.all([
-    live.has('address_metadata')
-      ? db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: list })
-      : Promise.resolve([] as Record<string, unknown>[]),
-    knownSql ? db.q<{ address: string; type: string; idx: string | null }>(knownSql, { a: list }) : Promise.resolve([]),
-  ]);
+  if (masters.size) facts.push(...(await factsOf(db, masters, FACTS.filter((f) => f !== 'jetton_wallets'))));
+  const metaAddrs = [...new Set(facts.filter((f) => f.fact.startsWith('address_metadata:')).map((f) => f.address))];
+  const meta = metaAddrs.length
+    ? await db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: metaAddrs })
+    : [];
+  const known = facts
+    .filter((f) => METADATA_TYPES.includes(f.fact))
+    .sort((x, y) => METADATA_TYPES.indexOf(x.fact) - METADATA_TYPES.indexOf(y.fact))
+    .map((f) => ({ address: f.address, type: f.fact, idx: f.fact === 'nft_items' ? f.value : null }));
   const byKey = new Map(meta.map((m) => [`${m.address}|${m.type}`, m]));
   const seen = new Set<string>();
   const add = (address: string, type: string, idx: string | null) => {
