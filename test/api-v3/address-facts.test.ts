@@ -109,4 +109,22 @@ describe('address book and metadata from address_facts_kv', () => {
     expect(book[0]).toMatch(/FROM address_facts_kv/);
     expect(book[0]).not.toMatch(/FROM (jetton|nft|multisig|vesting)/);
   });
+
+  it('a response with both blocks: the book reads the facts the metadata block uses, which asks for none again', async () => {
+    const rec = recordQueries(fx.store);
+    let r;
+    try {
+      r = await get(fx.app, query('jetton/wallets', [addr.wallet]));
+    } finally {
+      rec.restore();
+    }
+    expect(r.status).toBe(200);
+    const sql = rec.sql.filter((q) => !/FROM system\.parts/.test(q));
+    // the wallet, its owner and its master are in the book, with their facts: one get in all
+    expect(sql.filter((q) => /FROM address_facts_kv/.test(q))).toHaveLength(1);
+    expect(sql.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['jetton_wallets', 'latest_account_states_kv', 'jetton_wallets', 'address_metadata']);
+    expect(Object.keys(r.body.metadata as object).sort()).toEqual([addr.wallet, addr.otherMaster].sort());
+    const book = S.AddressBook.parse(r.body.address_book);
+    expect([book[addr.wallet].interfaces, book[addr.otherMaster].interfaces, book[addr.plain].interfaces]).toEqual([['jetton_wallet'], ['jetton_master'], []]);
+  });
 });

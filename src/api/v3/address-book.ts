@@ -42,9 +42,11 @@ const KINDS: [table: string, kind: string][] = [
 const KIND_OF = new Map(KINDS);
 /** Metadata types (address_metadata.type) the metadata block reads. */
 const METADATA_TYPES = ['jetton_masters', 'nft_collections', 'nft_items'];
+/** The facts the metadata block reads; the address book asks for these too, so the block need not. */
+const METADATA_FACTS = ['jetton_wallets', ...METADATA_TYPES, ...METADATA_TYPES.map((t) => `address_metadata:${t}`)];
 
 /** One row of address_facts_kv (clickhouse/0014): that `address` has a row in the table `fact` names. */
-interface FactRow {
+export interface FactRow {
   address: string;
   fact: string;
   value: string | null;
@@ -81,7 +83,11 @@ export interface BookRow {
  * each statement having a fixed cost in the engine: code hashes (for `askCodes`), DNS names, entity kinds (rows of kind
  * = the entity table's name, from address_facts_kv) of the entity tables that hold rows. Null when there is nothing to ask.
  */
-export async function bookQuery(db: Db, raws: string[], askCodes: string[]): Promise<{ sql: string; params: Record<string, unknown> } | null> {
+export async function bookQuery(
+  db: Db,
+  raws: string[],
+  askCodes: string[],
+): Promise<{ sql: string; params: Record<string, unknown>; facts: boolean } | null> {
   if (raws.length === 0) return null;
   const live = await nonEmptyTables(db);
   const parts: string[] = [];
@@ -92,10 +98,12 @@ export async function bookQuery(db: Db, raws: string[], askCodes: string[]): Pro
     parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL
       WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`);
   }
-  // entity kinds: RocksDB gets of address_facts_kv (clickhouse/0014); kind = the entity table's name
-  const tables = KINDS.map(([t]) => t).filter((t) => live.has(t));
-  if (tables.length) parts.push(`SELECT address, CAST(NULL AS Nullable(String)) AS value, toString(fact) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
-  return parts.length ? { sql: parts.join(' UNION ALL '), params: { a: raws, c: askCodes, k: factKeys(raws, tables) } } : null;
+  // entity kinds: RocksDB gets of address_facts_kv (clickhouse/0014), kind = the fact; with the metadata block's
+  // facts, which it then need not ask (db.facts)
+  const facts = KINDS.some(([t]) => live.has(t));
+  if (facts) parts.push(`SELECT address, value, concat('fact:', toString(fact)) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
+  const keys = facts ? factKeys(raws, [...new Set([...KINDS.map(([t]) => t), ...METADATA_FACTS])]) : [];
+  return parts.length ? { sql: parts.join(' UNION ALL '), params: { a: raws, c: askCodes, k: keys }, facts } : null;
 }
 
 export interface AddressBookRow {
@@ -133,11 +141,20 @@ export async function addressBook(
     const ask = pre ? raws.filter((r) => !pre.raws.has(r)) : raws;
     const q = await bookQuery(db, ask, ask.filter((r) => !codes.has(r)));
     const rows = [...(pre?.rows ?? []), ...(q ? await db.q<BookRow>(q.sql, q.params) : [])];
+    const facts: FactRow[] = [];
     for (const r of rows) {
       if (r.kind === 'code') codes.set(r.address, r.value);
       else if (r.kind === 'dns') domains.set(r.address, r.value ?? '');
-      else kinds.set(r.address, [...(kinds.get(r.address) ?? []), KIND_OF.get(r.kind) ?? r.kind]);
+      else if (r.kind.startsWith('fact:')) {
+        const fact = r.kind.slice(5);
+        facts.push({ address: r.address, fact, value: r.value });
+        const kind = KIND_OF.get(fact);
+        if (kind) kinds.set(r.address, [...(kinds.get(r.address) ?? []), kind]);
+      }
     }
+    // the facts read for the metadata block (metadataOf), of the addresses asked with them
+    const covered = [...(pre?.facts ? pre.raws : []), ...(q?.facts ? ask : [])];
+    if (covered.length) db.facts = { covered: new Set([...(db.facts?.covered ?? []), ...covered]), rows: [...(db.facts?.rows ?? []), ...facts] };
   }
   const out: Record<string, AddressBookRow> = {};
   for (const [key, raw] of keys) {
@@ -193,8 +210,10 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
   const out: Metadata = {};
   // what each address is (address_facts_kv gets); the entity and metadata tables are read only for the addresses
   // that have rows there
-  const FACTS = ['jetton_wallets', ...METADATA_TYPES, ...METADATA_TYPES.map((t) => `address_metadata:${t}`)];
-  const facts = await factsOf(db, set, FACTS);
+  // facts the address book read in this request are not asked again
+  const had = db.facts;
+  const facts = [...(had?.rows.filter((f) => set.has(f.address) && METADATA_FACTS.includes(f.fact)) ?? [])];
+  facts.push(...(await factsOf(db, had ? [...set].filter((a) => !had.covered.has(a)) : set, METADATA_FACTS)));
   const walletAddrs = facts.filter((f) => f.fact === 'jetton_wallets').map((f) => f.address);
   const wallets = walletAddrs.length
     ? await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
@@ -207,7 +226,7 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
     out[w.address] = { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }] };
     if (!set.has(w.jetton)) masters.add(w.jetton);
   }
-  if (masters.size) facts.push(...(await factsOf(db, masters, FACTS.filter((f) => f !== 'jetton_wallets'))));
+  if (masters.size) facts.push(...(await factsOf(db, masters, METADATA_FACTS.filter((f) => f !== 'jetton_wallets'))));
   const metaAddrs = [...new Set(facts.filter((f) => f.fact.startsWith('address_metadata:')).map((f) => f.address))];
   const meta = metaAddrs.length
     ? await db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: metaAddrs })
@@ -245,4 +264,19 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
   for (const k of known) add(k.address, k.type, k.idx);
   for (const m of meta) if (!(m.type === 'jetton_wallets')) add(String(m.address), String(m.type), null);
   return out;
+}
+
+/**
+ * The address book and metadata blocks of a response over the addresses in it (as the request's headers ask). The book
+ * goes first: its statement reads the facts the metadata block needs too (chdb runs one statement at a time, so
+ * nothing is lost by not running both at once).
+ */
+export async function bookAndMetadata(
+  ctx: { db: Db; testnet: boolean; noBook: boolean; noMeta: boolean },
+  raws: (string | null | undefined)[],
+  opts: { knownCodes?: ReadonlyMap<string, string | null>; metadata?: boolean } = {},
+): Promise<{ address_book: Record<string, AddressBookRow>; metadata: Metadata }> {
+  const address_book = ctx.noBook ? {} : await bookOf(ctx.db, raws, ctx.testnet, opts.knownCodes);
+  const metadata = ctx.noMeta || opts.metadata === false ? {} : await metadataOf(ctx.db, raws);
+  return { address_book, metadata };
 }

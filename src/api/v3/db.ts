@@ -6,7 +6,7 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient, QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
-import type { BookRow } from './address-book.ts';
+import type { BookRow, FactRow } from './address-book.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -16,6 +16,14 @@ export const DEFAULT_TIMEOUT_MS = 3000;
 export interface BookPrefetch {
   raws: ReadonlySet<string>;
   rows: readonly BookRow[];
+  /** Whether the rows include the addresses' facts (address_facts_kv). */
+  facts: boolean;
+}
+
+/** Facts (address_facts_kv) the address book read in this request, and the addresses it read them for. */
+export interface FactsRead {
+  covered: ReadonlySet<string>;
+  rows: readonly FactRow[];
 }
 
 export class Db {
@@ -25,6 +33,7 @@ export class Db {
    */
   wantsBook = false;
   prefetchedBook: BookPrefetch | null = null;
+  facts: FactsRead | null = null;
 
   constructor(
     readonly store: StoreClient,

@@ -287,7 +287,7 @@ export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, 
       { ...book?.params, h: [...lookup] },
     );
     for (const s of rows) if (s.kind === 'state') ctx.states.set(`${s.account}|${s.hash}`, s);
-    if (book) db.prefetchedBook = { raws: new Set(raws), rows: rows.filter((r) => r.kind !== 'state') };
+    if (book) db.prefetchedBook = { raws: new Set(raws), rows: rows.filter((r) => r.kind !== 'state'), facts: book.facts };
   }
   return docs.map((d) => transactionJson(d.tx, ctx));
 }

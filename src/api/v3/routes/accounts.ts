@@ -5,7 +5,7 @@ import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { toRawUpper, tryParseAddress, walletTypeOfCodeHash } from '../../../format/index.ts';
 import { ApiError } from '../../errors.ts';
-import { addressBook, bookOf, metadataOf } from '../address-book.ts';
+import { addressBook, bookAndMetadata, metadataOf } from '../address-book.ts';
 import type { Db, Row } from '../db.ts';
 import { PAGE, pageOf } from '../params.ts';
 import { b64, extra, str } from '../render.ts';
@@ -128,7 +128,7 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
       const addrs = accounts.map((a) => a.address as string);
       // the states just read carry the code hashes the address book wants: it reads no state of its own
       const codes = new Map(states.map((s) => [s.account as string, (s.code_hash as string | null) ?? null]));
-      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet, codes), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      const { address_book, metadata } = await bookAndMetadata(ctx, addrs, { knownCodes: codes });
       for (const a of accounts) a.interfaces = (address_book as Record<string, { interfaces: string[] }>)[a.address as string]?.interfaces ?? [];
       return { accounts, address_book, metadata };
     },
@@ -158,7 +158,7 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
         return o;
       });
       const addrs = wallets.map((w) => w.address as string);
-      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
       return { wallets, address_book, metadata };
     },
   });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { ApiError } from '../../errors.ts';
-import { bookOf, metadataOf } from '../address-book.ts';
+import { bookAndMetadata, bookOf } from '../address-book.ts';
 import type { Row } from '../db.ts';
 import { LT_WINDOW, PAGE, PAGE_SORT, pageOf, type ParamSpec } from '../params.ts';
 import { b64, blockJson, messageJson, transactionAddresses } from '../render.ts';
@@ -408,6 +408,6 @@ async function messagesResponse(ctx: Ctx, rows: Row[], contents: Map<string, str
     return messageJson(m, contents, extraFields);
   });
   const addrs = messages.flatMap((m) => [m.source as string | null, m.destination as string | null]);
-  const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+  const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
   return { messages, address_book, metadata };
 }

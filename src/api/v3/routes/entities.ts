@@ -4,7 +4,7 @@ import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { parseOrderActions } from '../../../entities/index.ts';
 import { ApiError } from '../../errors.ts';
-import { bookOf, metadataOf } from '../address-book.ts';
+import { bookAndMetadata } from '../address-book.ts';
 import type { Ctx } from '../route.ts';
 import type { Row } from '../db.ts';
 import { PAGE, PAGE_SORT, pageOf, type Parsed, type ParamSpec } from '../params.ts';
@@ -49,10 +49,7 @@ class Where {
 }
 
 async function withBook(ctx: Ctx, key: string, items: Record<string, unknown>[], addrs: (string | null | undefined)[], meta = true) {
-  const [address_book, metadata] = await Promise.all([
-    ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet),
-    meta && !ctx.noMeta ? metadataOf(ctx.db, addrs) : {},
-  ]);
+  const { address_book, metadata } = await bookAndMetadata(ctx, addrs, { metadata: meta });
   return meta ? { [key]: items, address_book, metadata } : { [key]: items, address_book };
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { ApiError } from '../../errors.ts';
 import { actionAddresses, actionJson, supportedTypes } from '../actions.ts';
-import { bookOf, metadataOf } from '../address-book.ts';
+import { bookAndMetadata } from '../address-book.ts';
 import type { Db, Row } from '../db.ts';
 import { LT_WINDOW, PAGE_SORT, pageOf, type Page, type Parsed } from '../params.ts';
 import { b64, num, str, transactionAddresses } from '../render.ts';
@@ -195,7 +195,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       pageOf(q),
     );
     const { out, addrs } = await renderTraces(ctx, traces, key === 'events' || q.include_actions === true, types);
-    const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+    const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
     return { [key]: out, address_book, metadata };
   };
 
@@ -307,7 +307,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
         }),
       );
       const addrs = rows.flatMap(actionAddresses);
-      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(db, addrs)]);
+      const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
       return { actions, address_book, metadata };
     },
   });
@@ -325,7 +325,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       const types = supportedTypes(q.supported_action_types as string[] | undefined, header(ctx));
       const traces = await findTraces(ctx.db, { account: q.account as string | undefined, msgHashes: q.ext_msg_hash as string[] | undefined, state: 'pending' }, q, pageOf(q));
       const { out, addrs } = await renderTraces(ctx, traces, true, types);
-      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+      const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
       return { traces: out, address_book, metadata };
     },
   });
@@ -353,7 +353,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
         actionJson(r, { transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined }),
       );
       const addrs = rows.flatMap(actionAddresses);
-      const [address_book, metadata] = await Promise.all([ctx.noBook ? {} : bookOf(ctx.db, addrs, ctx.testnet), ctx.noMeta ? {} : metadataOf(ctx.db, addrs)]);
+      const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
       return { actions, address_book, metadata };
     },
   });
