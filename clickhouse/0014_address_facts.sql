@@ -5,7 +5,7 @@
 -- so on a store whose entity tables hold rows the book and metadata took about 100 ms per response
 -- (bench/README.md). A fact is a get here.
 --
--- A fact is that an address has a row in an entity table (or in address_metadata, per type). Facts are never
+-- A fact is that an address has a row in an entity table (or in address_metadata, per type, or is a DNS item's wallet). Facts are never
 -- withdrawn: an address that was a jetton wallet stays one (rows are only ever replaced by newer versions of
 -- themselves). `value` carries what the API needs of the fact and never changes for an address: an NFT item's index.
 -- Views copy every insert into the sources, whoever writes them; replays write the same key with the same value.
@@ -40,6 +40,13 @@ SELECT concat(address, '/multisig_orders') AS key, address, 'multisig_orders' AS
 CREATE MATERIALIZED VIEW IF NOT EXISTS address_facts_vesting_contracts_mv TO address_facts_kv AS
 SELECT concat(address, '/vesting_contracts') AS key, address, 'vesting_contracts' AS fact, CAST(NULL AS Nullable(String)) AS value FROM vesting_contracts;
 
+-- A wallet that a DNS item names and is owned by (the address book's `domain`): the address book reads dns_entries
+-- (ownership and records change) only for addresses with this fact. The fact stays when the domain goes; the read
+-- then finds none.
+CREATE MATERIALIZED VIEW IF NOT EXISTS address_facts_dns_mv TO address_facts_kv AS
+SELECT concat(assumeNotNull(dns_wallet), '/dns_entries') AS key, assumeNotNull(dns_wallet) AS address, 'dns_entries' AS fact, CAST(NULL AS Nullable(String)) AS value
+FROM dns_entries WHERE dns_wallet IS NOT NULL AND nft_item_owner = dns_wallet;
+
 -- Metadata rows per (address, type): the metadata block reads address_metadata (mutable: refreshed off-chain) only
 -- for the addresses that have a row there.
 CREATE MATERIALIZED VIEW IF NOT EXISTS address_facts_address_metadata_mv TO address_facts_kv AS
@@ -56,4 +63,5 @@ UNION ALL SELECT concat(address, '/nft_items'), address, 'nft_items', toString(`
 UNION ALL SELECT concat(address, '/multisig'), address, 'multisig', NULL FROM multisig
 UNION ALL SELECT concat(address, '/multisig_orders'), address, 'multisig_orders', NULL FROM multisig_orders
 UNION ALL SELECT concat(address, '/vesting_contracts'), address, 'vesting_contracts', NULL FROM vesting_contracts
+UNION ALL SELECT concat(assumeNotNull(dns_wallet), '/dns_entries'), assumeNotNull(dns_wallet), 'dns_entries', NULL FROM dns_entries WHERE dns_wallet IS NOT NULL AND nft_item_owner = dns_wallet
 UNION ALL SELECT concat(address, '/address_metadata:', toString(type)), address, concat('address_metadata:', toString(type)), NULL FROM address_metadata;

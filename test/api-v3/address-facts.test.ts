@@ -38,6 +38,10 @@ async function seed(store: StoreClient) {
     address: addr.vesting, vesting_start_time: 0, vesting_total_duration: 0, unlock_period: 0, cliff_duration: 0, vesting_total_amount: 0n,
     vesting_sender_address: addr.plain, owner_address: addr.plain, whitelist: [], last_transaction_lt: 1n, code_hash: Z, data_hash: Z,
   }]);
+  // DNS: the plain address is the wallet of two items it owns (the shorter domain is shown); an item naming the
+  // multisig wallet is owned by someone else, so that wallet has no domain
+  const dns = (item: string, domain: string, owner: string, wallet: string) => ({ nft_item_address: item, nft_item_owner: owner, domain, dns_wallet: wallet, last_transaction_lt: 1n });
+  await store.insertRows('dns_entries', [dns(A('a'), 'longer-name.ton', addr.plain, addr.plain), dns(A('b'), 'plain.ton', addr.plain, addr.plain), dns(A('c'), 'other.ton', addr.vesting, addr.multisig)]);
   await store.insertRows('address_metadata', [
     meta(addr.master, 'jetton_masters', true, 'First'),
     meta(addr.otherMaster, 'jetton_masters', true, 'Other'),
@@ -57,10 +61,11 @@ describe('address book and metadata from address_facts_kv', () => {
   });
   const query = (path: string, keys: string[]) => `/api/v3/${path}?${keys.map((a) => `address=${encodeURIComponent(a)}`).join('&')}`;
 
-  it('interfaces: one per entity table, none for a plain address', async () => {
+  it('interfaces: one per entity table, none for a plain address; domains of DNS wallets', async () => {
     const r = await get(fx.app, query('addressBook', Object.values(addr)));
     expect(r.status).toBe(200);
     const book = S.AddressBook.parse(r.body);
+    expect(Object.fromEntries(Object.entries(addr).map(([k, a]) => [k, book[a].domain]))).toMatchObject({ plain: 'plain.ton', multisig: null, wallet: null });
     expect(Object.fromEntries(Object.entries(addr).map(([k, a]) => [k, book[a].interfaces]))).toEqual({
       master: ['jetton_master'],
       wallet: ['jetton_wallet'],
@@ -103,11 +108,13 @@ describe('address book and metadata from address_facts_kv', () => {
     expect(plain[0]).toMatch(/FROM address_facts_kv/);
     const wallet = await statementsOf(query('metadata', [addr.wallet]));
     expect(wallet.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['address_facts_kv', 'jetton_wallets', 'address_facts_kv', 'address_metadata']);
-    // the book: code hashes, DNS names and facts in one statement
-    const book = await statementsOf(query('addressBook', [addr.item, addr.plain]));
+    // the book: code hashes and facts in one statement; dns_entries only for a DNS wallet
+    const book = await statementsOf(query('addressBook', [addr.item, addr.multisig]));
     expect(book).toHaveLength(1);
     expect(book[0]).toMatch(/FROM address_facts_kv/);
-    expect(book[0]).not.toMatch(/FROM (jetton|nft|multisig|vesting)/);
+    expect(book[0]).not.toMatch(/FROM (jetton|nft|multisig|vesting|dns)/);
+    const named = await statementsOf(query('addressBook', [addr.item, addr.plain]));
+    expect(named.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['latest_account_states_kv', 'dns_entries']);
   });
 
   it('a response with both blocks: the book reads the facts the metadata block uses, which asks for none again', async () => {
@@ -122,7 +129,7 @@ describe('address book and metadata from address_facts_kv', () => {
     const sql = rec.sql.filter((q) => !/FROM system\.parts/.test(q));
     // the wallet, its owner and its master are in the book, with their facts: one get in all
     expect(sql.filter((q) => /FROM address_facts_kv/.test(q))).toHaveLength(1);
-    expect(sql.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['jetton_wallets', 'latest_account_states_kv', 'jetton_wallets', 'address_metadata']);
+    expect(sql.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['jetton_wallets', 'latest_account_states_kv', 'dns_entries', 'jetton_wallets', 'address_metadata']);
     expect(Object.keys(r.body.metadata as object).sort()).toEqual([addr.wallet, addr.otherMaster].sort());
     const book = S.AddressBook.parse(r.body.address_book);
     expect([book[addr.wallet].interfaces, book[addr.otherMaster].interfaces, book[addr.plain].interfaces]).toEqual([['jetton_wallet'], ['jetton_master'], []]);

@@ -25,6 +25,7 @@ const rowsOf = (address: string) => ({
   },
 });
 const TABLES = Object.keys(rowsOf('')) as (keyof ReturnType<typeof rowsOf>)[];
+const dns = (item: string, owner: string, wallet: string) => ({ nft_item_address: item, nft_item_owner: owner, domain: 'x.ton', dns_wallet: wallet, last_transaction_lt: 1n });
 const metadata = (address: string, type: string) => ({ address, type, valid: true, name: 'N', extra: '{}', updated_at: '2026-01-01 00:00:00.000' });
 
 describe('migration 0014 on a store written at 0013', () => {
@@ -40,6 +41,8 @@ describe('migration 0014 on a store written at 0013', () => {
     for (const t of TABLES) await store.insertRows(t, [rowsOf(`0:${t}`)[t]]);
     await store.insertRows('jetton_wallets', [{ ...rowsOf('0:jetton_wallets').jetton_wallets, balance: 9n, last_transaction_lt: 2n }]);
     await store.insertRows('address_metadata', [metadata('0:jetton_masters', 'jetton_masters'), metadata('0:nft_items', 'nft_items')]);
+    // a DNS item's wallet it owns is a fact; one owned by another is not
+    await store.insertRows('dns_entries', [dns('0:item1', '0:dns', '0:dns'), dns('0:item2', '0:other', '0:notdns')]);
   });
   afterAll(async () => {
     await store?.close();
@@ -53,6 +56,7 @@ describe('migration 0014 on a store written at 0013', () => {
       ...TABLES.map((t) => ({ key: `0:${t}/${t}`, address: `0:${t}`, fact: t, value: t === 'nft_items' ? '42' : null })),
       { key: '0:jetton_masters/address_metadata:jetton_masters', address: '0:jetton_masters', fact: 'address_metadata:jetton_masters', value: null },
       { key: '0:nft_items/address_metadata:nft_items', address: '0:nft_items', fact: 'address_metadata:nft_items', value: null },
+      { key: '0:dns/dns_entries', address: '0:dns', fact: 'dns_entries', value: null },
     ].sort((a, b) => (a.key < b.key ? -1 : 1));
     expect(await facts()).toEqual(expected);
   });
@@ -68,8 +72,11 @@ describe('migration 0014 on a store written at 0013', () => {
     for (const t of TABLES) await store.insertRows(t, [rowsOf(`0:new_${t}`)[t]]);
     await store.insertRows('address_metadata', [metadata('0:new_nft_collections', 'nft_collections')]);
     await store.insertRows('jetton_wallets', [rowsOf('0:jetton_wallets').jetton_wallets]);
+    // the item that named another's wallet now belongs to it
+    await store.insertRows('dns_entries', [{ ...dns('0:item2', '0:notdns', '0:notdns'), last_transaction_lt: 2n }]);
     const after = await facts();
-    expect(after.length).toBe(n + TABLES.length + 1);
+    expect(after.length).toBe(n + TABLES.length + 2);
+    expect(after).toContainEqual({ key: '0:notdns/dns_entries', address: '0:notdns', fact: 'dns_entries', value: null });
     for (const t of TABLES) expect(after).toContainEqual({ key: `0:new_${t}/${t}`, address: `0:new_${t}`, fact: t, value: t === 'nft_items' ? '42' : null });
     expect(after).toContainEqual({ key: '0:new_nft_collections/address_metadata:nft_collections', address: '0:new_nft_collections', fact: 'address_metadata:nft_collections', value: null });
   });

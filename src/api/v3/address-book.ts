@@ -71,7 +71,7 @@ export function rawAddresses(values: Iterable<string | null | undefined>): strin
   return [...new Set([...values].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
 }
 
-/** One row of the address book's sources: a code hash, a DNS name or an entity kind of an address. */
+/** One row of the address book's sources: a code hash or a fact (address_facts_kv) of an address. */
 export interface BookRow {
   address: string;
   value: string | null;
@@ -80,8 +80,8 @@ export interface BookRow {
 
 /**
  * The address book's sources for `raws` as one statement of `UNION ALL` parts with columns (address, value, kind),
- * each statement having a fixed cost in the engine: code hashes (for `askCodes`), DNS names, entity kinds (rows of kind
- * = the entity table's name, from address_facts_kv) of the entity tables that hold rows. Null when there is nothing to ask.
+ * each statement having a fixed cost in the engine: code hashes (for `askCodes`), and the addresses' facts (rows of kind
+ * `fact:NAME`, from address_facts_kv) when an entity table or dns_entries holds rows. Null when there is nothing to ask.
  */
 export async function bookQuery(
   db: Db,
@@ -94,16 +94,12 @@ export async function bookQuery(
   if (askCodes.length) {
     parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM latest_account_states_kv WHERE account IN {c:Array(String)}`);
   }
-  if (live.has('dns_entries')) {
-    parts.push(`SELECT dns_wallet AS address, CAST(argMin(domain, length(domain)) AS Nullable(String)) AS value, 'dns' AS kind FROM dns_entries FINAL
-      WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`);
-  }
-  // entity kinds: RocksDB gets of address_facts_kv (clickhouse/0014), kind = the fact; with the metadata block's
-  // facts, which it then need not ask (db.facts)
-  const facts = KINDS.some(([t]) => live.has(t));
+  // entity kinds and DNS wallets: RocksDB gets of address_facts_kv (clickhouse/0014), kind = the fact; with the
+  // metadata block's facts, which it then need not ask (db.facts)
+  const facts = KINDS.some(([t]) => live.has(t)) || live.has('dns_entries');
   if (facts) parts.push(`SELECT address, value, concat('fact:', toString(fact)) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
-  const keys = facts ? factKeys(raws, [...new Set([...KINDS.map(([t]) => t), ...METADATA_FACTS])]) : [];
-  return parts.length ? { sql: parts.join(' UNION ALL '), params: { a: raws, c: askCodes, k: keys }, facts } : null;
+  const keys = facts ? factKeys(raws, [...new Set([...KINDS.map(([t]) => t), 'dns_entries', ...METADATA_FACTS])]) : [];
+  return parts.length ? { sql: parts.join(' UNION ALL '), params: { c: askCodes, k: keys }, facts } : null;
 }
 
 export interface AddressBookRow {
@@ -144,13 +140,22 @@ export async function addressBook(
     const facts: FactRow[] = [];
     for (const r of rows) {
       if (r.kind === 'code') codes.set(r.address, r.value);
-      else if (r.kind === 'dns') domains.set(r.address, r.value ?? '');
       else if (r.kind.startsWith('fact:')) {
         const fact = r.kind.slice(5);
         facts.push({ address: r.address, fact, value: r.value });
         const kind = KIND_OF.get(fact);
         if (kind) kinds.set(r.address, [...(kinds.get(r.address) ?? []), kind]);
       }
+    }
+    // domains: dns_entries is read only for the wallets a DNS item has named
+    const dnsWallets = [...new Set(facts.filter((f) => f.fact === 'dns_entries').map((f) => f.address))];
+    if (dnsWallets.length) {
+      const named = await db.q<{ address: string; domain: string }>(
+        `SELECT dns_wallet AS address, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
+         WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`,
+        { a: dnsWallets },
+      );
+      for (const r of named) domains.set(r.address, r.domain);
     }
     // the facts read for the metadata block (metadataOf), of the addresses asked with them
     const covered = [...(pre?.facts ? pre.raws : []), ...(q?.facts ? ask : [])];
