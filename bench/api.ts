@@ -6,7 +6,7 @@
  *
  * Env: BENCH_TX (default 1000000), BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS
  * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
- * transactions than BENCH_TX).
+ * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -39,6 +39,9 @@ const TX = Number(process.env.BENCH_TX ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const SAMPLES = 500;
+/** BENCH_LEAN=1: responses without address book and metadata (the headers clients send to skip them). */
+const LEAN = process.env.BENCH_LEAN === '1';
+const LEAN_HEADERS = { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' };
 
 
 const b64 = (hex: string) => encodeURIComponent(Buffer.from(hex, 'hex').toString('base64'));
@@ -137,7 +140,7 @@ async function run(url: string, s: Scenario) {
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: [{ setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length] }) }],
+    requests: [{ setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }],
   });
   return {
     scenario: s.name,
@@ -194,7 +197,7 @@ async function main() {
       if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
       rows.push(await run(url, s));
     }
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions`);
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions${LEAN ? ', without address book and metadata' : ''}`);
     console.table(rows);
     console.log(JSON.stringify({ transactions: Number(total), connections: CONNECTIONS, seconds: SECONDS, results: rows }));
   } finally {
