@@ -1,15 +1,13 @@
 // Migration 0014 (address_facts_kv): a store written at 0013 gets a fact per row of each entity table and per
 // (address, type) of address_metadata; later inserts into any of them add their facts through the views; applying
 // the migration again changes nothing.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
-import { loadMigrations, migrate, openClient, type StoreClient } from './helpers.ts';
+import { loadMigrations, migrate, migrationsUpTo, openClient, type StoreClient } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-store-0014-'));
-const upTo13 = join(dir, 'migrations-0013/');
 const Z = '0'.repeat(64);
 
 const rowsOf = (address: string) => ({
@@ -33,10 +31,8 @@ describe('migration 0014 on a store written at 0013', () => {
   const facts = () => store.query<{ key: string; address: string; fact: string; value: string | null }>('SELECT key, address, toString(fact) AS fact, value FROM address_facts_kv ORDER BY key');
 
   beforeAll(async () => {
-    mkdirSync(upTo13);
-    for (const f of readdirSync(MIGRATIONS_DIR)) if (/^(\d{4})_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= 13) copyFileSync(MIGRATIONS_DIR + f, upTo13 + f);
     store = await openClient({ dataDir: join(dir, 'data') });
-    expect((await migrate(store, upTo13)).current).toBe(13);
+    expect((await migrate(store, migrationsUpTo(dir, 13))).current).toBe(13);
     // one address per entity table (named after it), a version written twice, and metadata of two types
     for (const t of TABLES) await store.insertRows(t, [rowsOf(`0:${t}`)[t]]);
     await store.insertRows('jetton_wallets', [{ ...rowsOf('0:jetton_wallets').jetton_wallets, balance: 9n, last_transaction_lt: 2n }]);

@@ -1,11 +1,20 @@
 // Shared imports and fixture helpers of the store suites (tests read only test/fixtures/).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
 
 export { loadMigrations, migrate, openClient, openStore, type StoreClient } from '../../src/store/index.ts';
 export { splitStatements as splitStatementsForTest } from '../../src/store/migrate.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
+
+/** A migrations directory under `dir` holding the repository's migrations up to `version`: a store as that version left it. */
+export function migrationsUpTo(dir: string, version: number): string {
+  const out = join(dir, `migrations-${String(version).padStart(4, '0')}/`);
+  mkdirSync(out, { recursive: true });
+  for (const f of readdirSync(MIGRATIONS_DIR)) if (/^\d{4}_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= version) copyFileSync(MIGRATIONS_DIR + f, out + f);
+  return out;
+}
 
 /** Every full block BoC under test/fixtures/blocks (proofs excluded), sorted by path. */
 export function fixtureBlockFiles(): string[] {

@@ -1,15 +1,13 @@
 // Migration 0015 (jetton_wallets_kv, address_metadata_kv): a store written at 0014 gets each wallet's and each
 // (address, type)'s newest row; later writes replace a row only when as new or newer (ties: the row written last),
 // so a replay or a late block never takes a balance or metadata back; applying the migration again changes nothing.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
-import { loadMigrations, migrate, openClient, type StoreClient } from './helpers.ts';
+import { loadMigrations, migrate, migrationsUpTo, openClient, type StoreClient } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-store-0015-'));
-const upTo14 = join(dir, 'migrations-0014/');
 
 const wallet = (address: string, lt: number, balance: number) => ({ address, balance: BigInt(balance), owner: '0:O', jetton: '0:M', last_transaction_lt: BigInt(lt) });
 const meta = (address: string, type: string, at: string, name: string) => ({ address, type, valid: true, name, extra: '{}', updated_at: `2026-01-01 00:00:${at}.000` });
@@ -24,10 +22,8 @@ describe('migration 0015 on a store written at 0014', () => {
   ];
 
   beforeAll(async () => {
-    mkdirSync(upTo14);
-    for (const f of readdirSync(MIGRATIONS_DIR)) if (/^(\d{4})_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= 14) copyFileSync(MIGRATIONS_DIR + f, upTo14 + f);
     store = await openClient({ dataDir: join(dir, 'data') });
-    expect((await migrate(store, upTo14)).current).toBe(14);
+    expect((await migrate(store, migrationsUpTo(dir, 14))).current).toBe(14);
     await store.insertRows('jetton_wallets', [wallet('0:A', 5, 50), wallet('0:B', 3, 30)]);
     await store.insertRows('jetton_wallets', [wallet('0:A', 7, 70)]);
     await store.insertRows('address_metadata', [meta('0:M', 'jetton_masters', '01', 'old'), meta('0:M', 'nft_collections', '01', 'coll')]);

@@ -1,15 +1,13 @@
 // Migration 0013 (point-read tables in RocksDB): a store written at 0012 keeps its transaction documents (moved
 // from the MergeTree table, the traced one of two versions winning) and gets its latest states and traces keyed for
 // gets; the migration applied again whole, as after a crash inside it, changes nothing.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
-import { loadMigrations, migrate, openClient, type StoreClient } from './helpers.ts';
+import { loadMigrations, migrate, migrationsUpTo, openClient, type StoreClient } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-store-0013-'));
-const upTo12 = join(dir, 'migrations-0012/');
 
 const H = (c: string) => c.repeat(64);
 const state = (account: string, lt: number, code: string) => ({
@@ -31,10 +29,8 @@ const trace = (id: string, endLt: number, state: string, nodes: number) => ({
 describe('migration 0013 on a store written at 0012', () => {
   let store: StoreClient;
   beforeAll(async () => {
-    mkdirSync(upTo12);
-    for (const f of readdirSync(MIGRATIONS_DIR)) if (/^(\d{4})_.*\.sql$/.test(f) && Number(f.slice(0, 4)) <= 12) copyFileSync(MIGRATIONS_DIR + f, upTo12 + f);
     store = await openClient({ dataDir: join(dir, 'data') });
-    expect((await migrate(store, upTo12)).current).toBe(12);
+    expect((await migrate(store, migrationsUpTo(dir, 12))).current).toBe(12);
     // documents as 0012 stored them: one transaction written untraced, then traced; another only untraced
     await store.insertRows('transaction_docs', [
       { account: '0:A', lt: 10n, hash: H('1'), traced: 0, doc: '[1,"untraced"]' },
