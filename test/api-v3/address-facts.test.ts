@@ -107,7 +107,7 @@ describe('address book and metadata from address_facts_kv', () => {
     expect(plain).toHaveLength(1);
     expect(plain[0]).toMatch(/FROM address_facts_kv/);
     const wallet = await statementsOf(query('metadata', [addr.wallet]));
-    expect(wallet.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['address_facts_kv', 'jetton_wallets_kv', 'address_facts_kv', 'address_metadata_kv']);
+    expect(wallet.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['address_facts_kv', 'jetton_wallets', 'address_facts_kv', 'address_metadata']);
     // the book: code hashes and facts in one statement; dns_entries only for a DNS wallet
     const book = await statementsOf(query('addressBook', [addr.item, addr.multisig]));
     expect(book).toHaveLength(1);
@@ -129,7 +129,7 @@ describe('address book and metadata from address_facts_kv', () => {
     const sql = rec.sql.filter((q) => !/FROM system\.parts/.test(q));
     // the wallet, its owner and its master are in the book, with their facts: one get in all
     expect(sql.filter((q) => /FROM address_facts_kv/.test(q))).toHaveLength(1);
-    expect(sql.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['jetton_wallets', 'latest_account_states_kv', 'dns_entries', 'jetton_wallets_kv', 'address_metadata_kv']);
+    expect(sql.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['jetton_wallets', 'latest_account_states_kv', 'dns_entries', 'jetton_wallets', 'address_metadata']);
     expect(Object.keys(r.body.metadata as object).sort()).toEqual([addr.wallet, addr.otherMaster].sort());
     const book = S.AddressBook.parse(r.body.address_book);
     expect([book[addr.wallet].interfaces, book[addr.otherMaster].interfaces, book[addr.plain].interfaces]).toEqual([['jetton_wallet'], ['jetton_master'], []]);

@@ -121,10 +121,6 @@ async function checkTraces(store: StoreClient): Promise<void> {
   expect(await store.query(`SELECT ${stateRows} FROM latest_account_states_kv ORDER BY account`)).toEqual(
     await store.query(`SELECT ${stateRows} FROM latest_account_states FINAL ORDER BY account`),
   );
-  const walletRows = 'address, last_transaction_lt, balance, owner, jetton';
-  expect(await store.query(`SELECT ${walletRows} FROM jetton_wallets_kv ORDER BY address`)).toEqual(
-    await store.query(`SELECT ${walletRows} FROM jetton_wallets FINAL ORDER BY address`),
-  );
   // what each address is (clickhouse/0014): a fact per address of each entity table
   for (const t of ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'multisig', 'multisig_orders', 'vesting_contracts']) {
     expect(await store.query('SELECT address FROM address_facts_kv WHERE fact = {t:String} ORDER BY address', { t })).toEqual(

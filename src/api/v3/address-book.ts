@@ -222,8 +222,7 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
   const walletAddrs = facts.filter((f) => f.fact === 'jetton_wallets').map((f) => f.address);
   const wallets = walletAddrs.length
     ? await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
-        // RocksDB gets of each wallet's newest row (clickhouse/0015)
-        'SELECT address, owner, jetton, balance FROM jetton_wallets_kv WHERE address IN {a:Array(String)}',
+        'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
         { a: walletAddrs },
       )
     : [];
@@ -233,9 +232,10 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
     if (!set.has(w.jetton)) masters.add(w.jetton);
   }
   if (masters.size) facts.push(...(await factsOf(db, masters, METADATA_FACTS.filter((f) => f !== 'jetton_wallets'))));
-  // the newest metadata of each (address, type) the facts name: RocksDB gets (clickhouse/0015)
-  const metaKeys = [...new Set(facts.filter((f) => f.fact.startsWith('address_metadata:')).map((f) => `${f.address}/${f.fact.slice('address_metadata:'.length)}`))];
-  const meta = metaKeys.length ? await db.q<Record<string, unknown>>('SELECT * FROM address_metadata_kv WHERE key IN {k:Array(String)}', { k: metaKeys }) : [];
+  const metaAddrs = [...new Set(facts.filter((f) => f.fact.startsWith('address_metadata:')).map((f) => f.address))];
+  const meta = metaAddrs.length
+    ? await db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: metaAddrs })
+    : [];
   const known = facts
     .filter((f) => METADATA_TYPES.includes(f.fact))
     .sort((x, y) => METADATA_TYPES.indexOf(x.fact) - METADATA_TYPES.indexOf(y.fact))
