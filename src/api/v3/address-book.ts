@@ -40,6 +40,8 @@ const KINDS: [table: string, kind: string][] = [
   ['vesting_contracts', 'lockup_vesting'],
 ];
 const KIND_OF = new Map(KINDS);
+/** The address book's rows of facts have kind `fact:NAME`. */
+const FACT_KIND = 'fact:';
 /** Metadata types (address_metadata.type) the metadata block reads. */
 const METADATA_TYPES = ['jetton_masters', 'nft_collections', 'nft_items'];
 /** The facts the metadata block reads; the address book asks for these too, so the block need not. */
@@ -97,7 +99,7 @@ export async function bookQuery(
   // entity kinds and DNS wallets: RocksDB gets of address_facts_kv (clickhouse/0014), kind = the fact; with the
   // metadata block's facts, which it then need not ask (db.facts)
   const facts = KINDS.some(([t]) => live.has(t)) || live.has('dns_entries');
-  if (facts) parts.push(`SELECT address, value, concat('fact:', toString(fact)) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
+  if (facts) parts.push(`SELECT address, value, concat('${FACT_KIND}', toString(fact)) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
   const keys = facts ? factKeys(raws, [...new Set([...KINDS.map(([t]) => t), 'dns_entries', ...METADATA_FACTS])]) : [];
   return parts.length ? { sql: parts.join(' UNION ALL '), params: { c: askCodes, k: keys }, facts } : null;
 }
@@ -140,8 +142,8 @@ export async function addressBook(
     const facts: FactRow[] = [];
     for (const r of rows) {
       if (r.kind === 'code') codes.set(r.address, r.value);
-      else if (r.kind.startsWith('fact:')) {
-        const fact = r.kind.slice(5);
+      else if (r.kind.startsWith(FACT_KIND)) {
+        const fact = r.kind.slice(FACT_KIND.length);
         facts.push({ address: r.address, fact, value: r.value });
         const kind = KIND_OF.get(fact);
         if (kind) kinds.set(r.address, [...(kinds.get(r.address) ?? []), kind]);
@@ -207,15 +209,13 @@ export type Metadata = Record<string, { is_indexed: boolean; token_info: TokenIn
 
 /** Metadata for the jetton / NFT addresses among `raws` (others absent); jetton wallets add their master. */
 export async function metadataOf(db: Db, raws: Iterable<string | null | undefined>): Promise<Metadata> {
-  const set = new Set<string>();
-  for (const r of raws) if (r && /^-?\d+:[0-9A-F]{64}$/.test(r)) set.add(r);
+  const set = new Set(rawAddresses(raws));
   if (set.size === 0) return {};
   const live = await nonEmptyTables(db);
   if (!['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'address_metadata'].some((t) => live.has(t))) return {};
   const out: Metadata = {};
-  // what each address is (address_facts_kv gets); the entity and metadata tables are read only for the addresses
-  // that have rows there
-  // facts the address book read in this request are not asked again
+  // what each address is (address_facts_kv gets, except those the address book read in this request); the entity
+  // and metadata tables are read only for the addresses that have rows there
   const had = db.facts;
   const facts = [...(had?.rows.filter((f) => set.has(f.address) && METADATA_FACTS.includes(f.fact)) ?? [])];
   facts.push(...(await factsOf(db, had ? [...set].filter((a) => !had.covered.has(a)) : set, METADATA_FACTS)));
