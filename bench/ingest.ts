@@ -13,12 +13,13 @@ import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { runIndexer, newStats } from '../pipelines/index.ts';
 import { sharedDecodeStats } from '../pipelines/shared-decode.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
 import { openStore } from '../src/store/index.ts';
-import { stealSeconds, stealSince } from './steal.ts';
+import { stealSeconds, stealSince, threadCpuSeconds, threadCpuSince } from './steal.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => {
@@ -85,6 +86,17 @@ const stats = newStats();
 const start = performance.now();
 const cpu0 = process.cpuUsage();
 const steal0 = stealSeconds();
+const threads0 = threadCpuSeconds();
+// the JS thread's GC pauses by kind (the concurrent marking on helper threads is in "CPU by thread")
+const gc = { minor: { n: 0, ms: 0 }, major: { n: 0, ms: 0 } };
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR ? gc.minor : gc.major;
+    kind.n++;
+    kind.ms += e.duration;
+  }
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 const timeline = process.env.BENCH_TIMELINE
   ? setInterval(() => console.log(`${((performance.now() - start) / 1000).toFixed(1)}s fetched ${stats.blocksFetched} stored ${stats.blocksStored} cp ${stats.checkpoint}`), 500)
   : null;
@@ -93,7 +105,10 @@ await h.done;
 const secs = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const steal = stealSince(steal0);
+const threads = threadCpuSince(threads0);
+gcObserver.disconnect();
 const tracesMs = h.traces?.stats.ms ?? 0;
+const tracesSplit = h.traces?.stats.split;
 if (timeline) clearInterval(timeline);
 await h.stop();
 await bus.close();
@@ -115,6 +130,10 @@ console.log(`end to end: ${(stats.txStored / secs).toFixed(0)} tx/s, ${(stats.bl
 console.log(
   `stage time (handler busy time; stages overlap): fetch+verify ${(ms.fetch / 1000).toFixed(2)} s, decode ${(ms.decode / 1000).toFixed(2)} s, store ${(ms.store / 1000).toFixed(2)} s, traces ${(tracesMs / 1000).toFixed(2)} s, checkpoint ${(ms.checkpoint / 1000).toFixed(2)} s (waits included)`,
 );
+if (tracesSplit) {
+  const s = (x: number) => (x / 1000).toFixed(2);
+  console.log(`traces stage: reading context ${s(tracesSplit.prefetchMs)} s, processing ${s(tracesSplit.processMs)} s (its own reads included), writing ${s(tracesSplit.writeMs)} s`);
+}
 console.log(
   `store statements: ${sql.insert.n} inserts (${sql.insert.rows} rows, ${(sql.insert.ms / 1000).toFixed(1)} s), ` +
     `${sql.query.n} queries (${(sql.query.ms / 1000).toFixed(1)} s); per masterchain block ${(sql.insert.n / mcTip).toFixed(1)} inserts, ${(sql.query.n / mcTip).toFixed(1)} queries`,
@@ -125,4 +144,6 @@ if (process.env.BENCH_SQL_DETAIL) {
 }
 console.log(`decodes: ${sharedDecodeStats.decoded} (${sharedDecodeStats.parsedReused} reused ingest's parse), ${sharedDecodeStats.shared} shared between decode and traces`);
 console.log(`indexer process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${(stats.txStored / ((cpu.user + cpu.system) / 1e6)).toFixed(0)} tx per CPU-second; chdb's engine threads included)`);
+console.log(`CPU by thread: ${threads}`);
+console.log(`GC pauses of the JS thread: minor ${(gc.minor.ms / 1000).toFixed(1)} s (${gc.minor.n}), major and incremental ${(gc.major.ms / 1000).toFixed(1)} s (${gc.major.n})`);
 console.log(`steal (CPU time the VM lost to other guests, all CPUs) during the run: ${steal}`);

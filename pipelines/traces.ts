@@ -43,6 +43,8 @@ export interface TracesStageStats {
   actions: number;
   lastSeqno: number | null;
   ms: number;
+  /** `ms` split: reading the store's context rows for a group, processing its seqnos, writing the group */
+  split: { prefetchMs: number; processMs: number; writeMs: number };
   /** entity-state counts of the seqnos written (accounts, rows, no_code, failed, incomplete, code fetches) */
   entities: StateStats;
 }
@@ -75,7 +77,7 @@ export interface TracesStageOptions {
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
-  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, entities: emptyStateStats() };
+  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, split: { prefetchMs: 0, processMs: 0, writeMs: 0 }, entities: emptyStateStats() };
   const codes = opts.liteservers ? new LiteserverCodeFetcher(opts.liteservers, store, { ...opts.codeFetch, logger: opts.logger }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
@@ -112,6 +114,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       // the store's context rows for the whole group in one query per table (a query per seqno waited behind
       // the store stage's inserts each time)
       const prefetched = ready.length > 1 ? await prefetchForBatches(store, asm, ready.map((r) => r.blocks)) : undefined;
+      const t1 = performance.now();
       const outs: McBatchOutput[] = [];
       const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
       for (const r of ready) {
@@ -124,8 +127,13 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const seqno = ready[ready.length - 1].seqno + 1;
       const last = seqno - 1;
       const out = mergeMcBatches(outs);
+      const t2 = performance.now();
       await writeMcBatch(store, asm, last, out);
-      stats.ms += performance.now() - t0;
+      const t3 = performance.now();
+      stats.ms += t3 - t0;
+      stats.split.prefetchMs += t1 - t0;
+      stats.split.processMs += t2 - t1;
+      stats.split.writeMs += t3 - t2;
       stats.mcProcessed += outs.length;
       stats.traces += out.traces.length;
       stats.actions += out.actions.length;

@@ -85,19 +85,20 @@ export function emptyTraceContext(): TraceContextSource {
 
 /** A body is walked at most this many cells deep into its tree (forward payloads can be large). */
 const MAX_BODY_CELLS = 64;
-// addr_std$10 anycast:nothing$0 workchain_id:int8 (0 or -1) address:bits256 (block.tlb MsgAddressInt)
-const ADDR_STD_PREFIXES: ReadonlyArray<[string, number]> = [['100' + '00000000', 0], ['100' + '11111111', -1]];
+// addr_std$10 anycast:nothing$0 workchain_id:int8 (0 or -1) address:bits256 (block.tlb MsgAddressInt): the 11
+// leading bits of a basechain and of a masterchain address
+const PREFIX_WC0 = 0b100_0000_0000;
+const PREFIX_WCM1 = 0b100_1111_1111;
 
-const BYTE_BITS = Array.from({ length: 256 }, (_, b) => b.toString(2).padStart(8, '0'));
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0').toUpperCase());
 
-/** Cell `c`'s bits as a '0'/'1' string (whole bytes through a table: this runs over every body of a batch). */
-function bitString(cells: Cells, c: number): string {
-  const n = cells.bits[c];
-  const off = cells.dataOff[c];
-  const whole = n >> 3;
+/** The 256 bits at bit `p` of the data at `off`, as upper-case hex. */
+function bitsHex(buf: Uint8Array, off: number, p: number): string {
+  const i0 = off + (p >> 3);
+  const sh = p & 7;
   let s = '';
-  for (let i = 0; i < whole; i++) s += BYTE_BITS[cells.buf[off + i]];
-  if (n & 7) s += BYTE_BITS[cells.buf[off + whole]].slice(0, n & 7);
+  if (sh === 0) for (let k = 0; k < 32; k++) s += HEX_BYTE[buf[i0 + k]];
+  else for (let k = 0; k < 32; k++) s += HEX_BYTE[((buf[i0 + k] << sh) | (buf[i0 + k + 1] >> (8 - sh))) & 0xff];
   return s;
 }
 
@@ -111,6 +112,10 @@ function bodyCells(boc: string): Cells | null {
   }
 }
 
+/**
+ * Every bit offset of every ordinary cell is a candidate (an address may sit anywhere in a body), so the scan
+ * slides an 11-bit window over the bytes: this runs over every body of a batch.
+ */
 function scanBody(boc: string): string[] {
   const cells = bodyCells(boc);
   if (!cells) return [];
@@ -118,18 +123,26 @@ function scanBody(boc: string): string[] {
   // breadth first from the root, each cell once, ordinary cells only
   const queue = [cells.roots[0]];
   const seen = new Set<number>();
-  for (let i = 0; i < queue.length && seen.size < MAX_BODY_CELLS; i++) {
-    const c = queue[i];
+  const { buf } = cells;
+  for (let q = 0; q < queue.length && seen.size < MAX_BODY_CELLS; q++) {
+    const c = queue[q];
     if (seen.has(c) || cells.type[c] !== CELL_ORDINARY) continue;
     seen.add(c);
     for (let r = 0; r < cells.refCount[c]; r++) queue.push(cells.refs[c * 4 + r]);
-    if (cells.bits[c] < 267) continue;
-    const bits = bitString(cells, c);
-    for (const [prefix, wc] of ADDR_STD_PREFIXES) {
-      for (let at = bits.indexOf(prefix); at >= 0 && at + 267 <= bits.length; at = bits.indexOf(prefix, at + 1)) {
-        out.add(`${wc}:${BigInt('0b' + bits.slice(at + 11, at + 267)).toString(16).padStart(64, '0').toUpperCase()}`);
-      }
+    const n = cells.bits[c];
+    if (n < 267) continue;
+    const off = cells.dataOff[c];
+    // after bit i the window holds bits i-10..i; the address follows at i+1 and must end within the cell
+    let win = 0;
+    let masterchain: string[] | null = null;
+    for (let i = 0; i < n - 256; i++) {
+      win = ((win << 1) | ((buf[off + (i >> 3)] >> (7 - (i & 7))) & 1)) & 0x7ff;
+      if (i < 10) continue;
+      if (win === PREFIX_WC0) out.add(`0:${bitsHex(buf, off, i + 1)}`);
+      else if (win === PREFIX_WCM1) (masterchain ??= []).push(`-1:${bitsHex(buf, off, i + 1)}`);
     }
+    // a cell's basechain addresses come before its masterchain ones (the order the callers have always seen)
+    if (masterchain) for (const a of masterchain) out.add(a);
   }
   return [...out];
 }

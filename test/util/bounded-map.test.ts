@@ -21,4 +21,30 @@ describe('BoundedMap', () => {
     m.set(3, 3);
     expect([...m.keys()]).toEqual([2, 3]);
   });
+
+  it('evicts in exactly the order of a plain list model over many sets, re-sets, deletes and a clear', () => {
+    // enough turnover that V8 rehashes the table several times under the map's long-lived iterator
+    const m = new BoundedMap<number, number>(500);
+    let model: number[] = [];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let i = 0; i < 20_000; i++) {
+      const k = rand(3_000);
+      if (i === 12_345) {
+        m.clear();
+        model = [];
+      } else if (rand(10) === 0) {
+        m.delete(k);
+        model = model.filter((x) => x !== k);
+      } else {
+        m.set(k, i);
+        model = model.filter((x) => x !== k);
+        model.push(k);
+        if (model.length > 500) model.shift();
+      }
+    }
+    expect([...m.keys()]).toEqual(model);
+    expect(m.size).toBe(model.length);
+    expect(model.length).toBeGreaterThan(300); // full, less the deletes since it last filled
+  });
 });

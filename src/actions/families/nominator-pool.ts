@@ -84,8 +84,10 @@ function processedPayout(n: EventNode, ctx: Ctx): Block | null {
 
 function match(n: EventNode, ctx: Ctx): Block | null {
   if (n.extOut || !n.msg?.source) return null;
-  const cmd = n.msg.opcode === 0 ? command(n) : null;
-  if ((cmd === 'd' || cmd === 'w') && n.msg.source.startsWith('0:') && isPool(n.msg.destination, ctx)) {
+  // the body is parsed only for a basechain -> masterchain comment: most messages are comments, few go there
+  const toMc = n.msg.opcode === 0 && n.msg.source.startsWith('0:') && !!n.msg.destination?.startsWith('-1:');
+  const cmd = toMc ? command(n) : null;
+  if ((cmd === 'd' || cmd === 'w') && isPool(n.msg.destination, ctx)) {
     return cmd === 'd' ? deposit(n) : withdrawRequest(n);
   }
   return processedPayout(n, ctx);
