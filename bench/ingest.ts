@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { runIndexer, newStats } from '../pipelines/index.ts';
 import { sharedDecodeStats } from '../pipelines/shared-decode.ts';
 import { MemoryBus } from '../src/bus/index.ts';
@@ -46,13 +46,19 @@ const data = mkdtempSync(join(tmpdir(), 'tg-bench-ingest-'));
 const store = await openStore({ dataDir: data });
 // where the store's time goes: every statement counted and timed by kind (the stages await these)
 const sql = { query: { n: 0, ms: 0 }, insert: { n: 0, ms: 0, rows: 0 } };
+// wall time with at least one statement call in flight (an insert's Native encoding, on the JS thread, included):
+// near the run's length, the engine's statement queue is what the pipeline waits for
+const inFlight = { n: 0, since: 0, busyMs: 0 };
 const timed = <A extends unknown[], R>(fn: (...a: A) => Promise<R>, acc: { n: number; ms: number }) => async (...a: A) => {
   const t = performance.now();
+  if (inFlight.n++ === 0) inFlight.since = t;
   try {
     return await fn(...a);
   } finally {
+    const end = performance.now();
     acc.n++;
-    acc.ms += performance.now() - t;
+    acc.ms += end - t;
+    if (--inFlight.n === 0) inFlight.busyMs += end - inFlight.since;
   }
 };
 const byQuery = new Map<string, { n: number; ms: number }>();
@@ -86,6 +92,7 @@ const stats = newStats();
 const start = performance.now();
 const cpu0 = process.cpuUsage();
 const steal0 = stealSeconds();
+const busy0 = inFlight.busyMs;
 const threads0 = threadCpuSeconds();
 // the JS thread's GC pauses by kind (the concurrent marking on helper threads is in "CPU by thread")
 const gc = { minor: { n: 0, ms: 0 }, major: { n: 0, ms: 0 } };
@@ -97,6 +104,10 @@ const gcObserver = new PerformanceObserver((list) => {
   }
 });
 gcObserver.observe({ entryTypes: ['gc'] });
+// how long the JS thread ran without coming back to its event loop: a statement that ends meanwhile waits that long
+// before the next one is sent
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const timeline = process.env.BENCH_TIMELINE
   ? setInterval(() => console.log(`${((performance.now() - start) / 1000).toFixed(1)}s fetched ${stats.blocksFetched} stored ${stats.blocksStored} cp ${stats.checkpoint}`), 500)
   : null;
@@ -105,8 +116,10 @@ await h.done;
 const secs = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const steal = stealSince(steal0);
+const busyMs = inFlight.busyMs - busy0 + (inFlight.n > 0 ? performance.now() - inFlight.since : 0);
 const threads = threadCpuSince(threads0);
 gcObserver.disconnect();
+loopDelay.disable();
 const tracesMs = h.traces?.stats.ms ?? 0;
 const tracesSplit = h.traces?.stats.split;
 if (timeline) clearInterval(timeline);
@@ -138,6 +151,9 @@ console.log(
   `store statements: ${sql.insert.n} inserts (${sql.insert.rows} rows, ${(sql.insert.ms / 1000).toFixed(1)} s), ` +
     `${sql.query.n} queries (${(sql.query.ms / 1000).toFixed(1)} s); per masterchain block ${(sql.insert.n / mcTip).toFixed(1)} inserts, ${(sql.query.n / mcTip).toFixed(1)} queries`,
 );
+const ms1 = (ns: number) => (ns / 1e6).toFixed(0);
+console.log(`event loop delay: mean ${ms1(loopDelay.mean)} ms, p99 ${ms1(loopDelay.percentile(99))} ms, max ${ms1(loopDelay.max)} ms`);
+console.log(`store busy (at least one statement in flight): ${(busyMs / 1000).toFixed(1)} s of ${secs.toFixed(1)} s`);
 if (process.env.BENCH_SQL_DETAIL) {
   for (const [k, v] of [...byQuery].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`  ${(v.ms / 1000).toFixed(2).padStart(6)} s ${String(v.n).padStart(5)}x  ${k}`);
   console.log(`  engine counters: ${events.map((e) => `${e.event} ${Number(e.value).toLocaleString('en')}`).join(', ')}`);
