@@ -29,7 +29,7 @@ import type { KnownEntities } from '../entities/events.ts';
 import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/interfaces.ts';
 import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
-import { CELL_ORDINARY, parseBoc, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
+import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 
 /** An account's latest state as the pipeline knows it. */
@@ -90,18 +90,6 @@ const MAX_BODY_CELLS = 64;
 const PREFIX_WC0 = 0b100_0000_0000;
 const PREFIX_WCM1 = 0b100_1111_1111;
 
-const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0').toUpperCase());
-
-/** The 256 bits at bit `p` of the data at `off`, as upper-case hex. */
-function bitsHex(buf: Uint8Array, off: number, p: number): string {
-  const i0 = off + (p >> 3);
-  const sh = p & 7;
-  let s = '';
-  if (sh === 0) for (let k = 0; k < 32; k++) s += HEX_BYTE[buf[i0 + k]];
-  else for (let k = 0; k < 32; k++) s += HEX_BYTE[((buf[i0 + k] << sh) | (buf[i0 + k + 1] >> (8 - sh))) & 0xff];
-  return s;
-}
-
 /** A one-root BoC's structure (no hashes: nothing here reads one), or null when it does not parse. */
 function bodyCells(boc: string): Cells | null {
   try {
@@ -132,14 +120,20 @@ function scanBody(boc: string): string[] {
     const n = cells.bits[c];
     if (n < 267) continue;
     const off = cells.dataOff[c];
+    // the 256 bits from bit `at` of the cell (a hit is rare: a slice per hit)
+    const addressAt = (at: number) => {
+      const s = new Slice(cells, c);
+      s.skip(at);
+      return s.hex(256, true);
+    };
     // after bit i the window holds bits i-10..i; the address follows at i+1 and must end within the cell
     let win = 0;
     let masterchain: string[] | null = null;
     for (let i = 0; i < n - 256; i++) {
       win = ((win << 1) | ((buf[off + (i >> 3)] >> (7 - (i & 7))) & 1)) & 0x7ff;
       if (i < 10) continue;
-      if (win === PREFIX_WC0) out.add(`0:${bitsHex(buf, off, i + 1)}`);
-      else if (win === PREFIX_WCM1) (masterchain ??= []).push(`-1:${bitsHex(buf, off, i + 1)}`);
+      if (win === PREFIX_WC0) out.add(`0:${addressAt(i + 1)}`);
+      else if (win === PREFIX_WCM1) (masterchain ??= []).push(`-1:${addressAt(i + 1)}`);
     }
     // a cell's basechain addresses come before its masterchain ones (the order the callers have always seen)
     if (masterchain) for (const a of masterchain) out.add(a);

@@ -7,7 +7,7 @@ export class BoundedMap<K, V> extends Map<K, V> {
   /**
    * One live iterator over the keys finds the oldest. A fresh `keys()` per eviction walks over every deleted
    * entry V8 keeps at the front of the table until it compacts it: 57 µs a `set` at 65,536 entries, against 1.4 µs
-   * at 1,024 (bench in bench/README.md). Every live entry is at or after this iterator, since entries are only
+   * at 1,024 (timed by hand, bench/README.md). Every live entry is at or after this iterator, since entries are only
    * ever appended and the iterator's keys are deleted as it returns them.
    */
   private oldest: Iterator<K> | null = null;
