@@ -5,6 +5,8 @@
  * Blocks are buffered per masterchain seqno until that seqno's marker names them all; seqno N is processed only
  * after N-1. After each seqno the stage's output and the assembler state are in the store (the state row carries
  * N), so a restart resumes from the saved state; anything replayed writes the same rows again (idempotent).
+ * The blocks and markers buffered for seqnos not written yet are held on the bus (Delivery.hold): their offsets
+ * are committed only once their seqno is written, so a worker that restarts alone (Kafka) gets them again.
  * Consecutive seqnos that are ready together are processed one by one and written in one go.
  * With `liteservers`, the contract codes neither the blocks nor the store have are read from them (bounded, see
  * src/entities/liteserver-codes.ts); the entity counts are in `stats.entities` and the Prometheus counters.
@@ -86,6 +88,13 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
   let next: number | null = saved === null ? (opts.fromSeqno ?? null) : Math.max(saved, opts.fromSeqno ?? saved);
   const blocks = new Map<string, DecodedBlock>();
   const markers = new Map<number, McCompleteMessage>();
+  // bus holds of what is buffered, per seqno, released once the seqno is written
+  const held = new Map<number, (() => void)[]>();
+  const holdFor = (seqno: number, release: () => void) => {
+    const list = held.get(seqno);
+    if (list) list.push(release);
+    else held.set(seqno, [release]);
+  };
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let running: Promise<void> = Promise.resolve();
   let failure: Error | null = null;
@@ -141,6 +150,12 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       recordEntityStats(out.entityStats);
       stats.lastSeqno = last;
       next = seqno;
+      // written: the bus may commit past these seqnos (and past any below them that will never be processed)
+      for (const [s, releases] of held) {
+        if (s >= next) continue;
+        for (const release of releases) release();
+        held.delete(s);
+      }
       for (let i = waiters.length - 1; i >= 0; i--) {
         if (waiters[i].seqno < next) waiters.splice(i, 1)[0].resolve();
       }
@@ -162,6 +177,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
         // blocks below the resume point were processed before a restart
         if (next !== null && msg.mc_seqno < next) continue;
         blocks.set(blockKey(msg.id), decodeShared(msg, opts.decoders ?? 1));
+        holdFor(msg.mc_seqno, d.hold());
       }
       await kick();
     },
@@ -172,7 +188,10 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     async (batch) => {
       for (const d of batch) {
         const m = mcCompleteMessageSchema.parse(d.value);
-        if (next === null || m.mc_seqno >= next) markers.set(m.mc_seqno, m);
+        if (next === null || m.mc_seqno >= next) {
+          markers.set(m.mc_seqno, m);
+          holdFor(m.mc_seqno, d.hold());
+        }
       }
       await kick();
     },

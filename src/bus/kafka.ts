@@ -1,10 +1,11 @@
 /**
  * Kafka bus (kafkajs): topics created when missing, messages keyed (by shard for blocks) so a key stays
  * ordered in its partition, one consumer group per stage, offsets committed only after the handler
- * resolved (the stage's output is durable). A throwing handler's batch is retried in place (order kept,
- * nothing skipped). Values are JSON.
+ * resolved (the stage's output is durable) and never past a held message (Delivery.hold). A throwing handler's
+ * batch is retried in place (order kept, nothing skipped). Values are JSON.
  */
 import { Kafka, logLevel, CompressionTypes, type Consumer, type Producer } from 'kafkajs';
+import { Holds } from './holds.ts';
 import type { BatchHandler, Bus, BusMessage, Delivery, SubscribeOptions, Subscription } from './types.ts';
 
 export interface KafkaBusOptions {
@@ -90,6 +91,19 @@ export class KafkaBus implements Bus {
     const maxBatch = opts.maxBatch ?? 256;
     const retryMs = opts.retryMs ?? 500;
     let stopped = false;
+    const holds = new Holds();
+    // per partition: the next offset to deliver and the offset last committed (commits only move forward)
+    const next = new Map<number, bigint>();
+    const committed = new Map<number, bigint>();
+    const kafkaTopic = this.name(topic);
+    const commit = async (partition: number): Promise<void> => {
+      const at = next.get(partition);
+      if (at === undefined) return;
+      const point = holds.commitPoint(partition, at);
+      if (point <= (committed.get(partition) ?? -1n)) return;
+      committed.set(partition, point);
+      await consumer.commitOffsets([{ topic: kafkaTopic, partition, offset: point.toString() }]);
+    };
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -102,6 +116,15 @@ export class KafkaBus implements Bus {
             offset: m.offset,
             key: m.key?.toString() ?? '',
             value: JSON.parse(m.value?.toString() ?? 'null') as T,
+            hold: () => {
+              const release = holds.hold(batch.partition, BigInt(m.offset));
+              return () => {
+                release();
+                // a failed commit (the partition moved to another member, the consumer closed) only means the
+                // message is delivered again: at least once
+                if (!stopped) commit(batch.partition).catch(() => undefined);
+              };
+            },
           }));
           for (;;) {
             if (stopped || !isRunning() || isStale()) return;
@@ -116,8 +139,9 @@ export class KafkaBus implements Bus {
           }
           const last = chunk[chunk.length - 1].offset;
           resolveOffset(last);
-          // Committed only now: the handler's output is durable.
-          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+          // Committed only now: the handler's output is durable (up to what it holds).
+          next.set(batch.partition, BigInt(last) + 1n);
+          await commit(batch.partition);
           await heartbeat();
         }
       },

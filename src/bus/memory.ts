@@ -2,13 +2,17 @@
  * In-process bus (the embedded default). Each topic is split into partitions by key hash (so a key keeps
  * its order), bounded: publish waits while the slowest consumer group is `capacity` messages behind
  * (backpressure). Each group keeps a committed offset per partition, advanced only when the handler
- * resolves (ack); a throwing handler gets the same batch again. Members of a group split the partitions.
+ * resolves (ack), and never past a held message (Delivery.hold); a throwing handler gets the same batch again.
+ * Members of a group split the partitions; when members come or go, each partition is delivered again from its
+ * committed offset (as Kafka does after a rebalance), so what a closed member held reaches the next one.
  */
+import { Holds } from './holds.ts';
 import type { BatchHandler, Bus, BusMessage, Delivery, SubscribeOptions, Subscription } from './types.ts';
 
 export interface MemoryBusOptions {
   /**
-   * Max messages retained per topic that some group has not acknowledged yet (default 256). Small on purpose:
+   * Max messages per topic that some group has not handled yet (default 256; messages a handler holds past its
+   * return, Delivery.hold, are retained beyond it: the holder bounds those). Small on purpose:
    * ingest then stays within a few hundred blocks of the slowest stage, so raw blocks held in memory stay
    * bounded and the stages of one process that decode the same block share the work
    * (pipelines/shared-decode.ts keeps that many); a larger lead buys nothing, the slowest stage sets the pace.
@@ -41,10 +45,14 @@ class Partition {
 interface Member {
   id: number;
   partitions: number[];
+  holds: Holds;
 }
 
 interface Group {
+  /** Where the group resumes after a rebalance: below every held message. Retention follows it. */
   committed: number[];
+  /** The next offset to deliver. Backpressure follows it: held messages are the holder's to bound. */
+  position: number[];
   members: Member[];
 }
 
@@ -68,10 +76,14 @@ class Topic {
   constructor(readonly name: string, partitions: number) {
     this.parts = Array.from({ length: partitions }, () => new Partition());
   }
-  /** Messages not yet acknowledged by the slowest group (all retained ones while no group exists). */
+  /** Messages the slowest group has not handled yet (all retained ones while no group exists). */
   backlog(): number {
     let n = 0;
-    for (const p of this.parts) n += p.entries.length;
+    this.parts.forEach((p, i) => {
+      let min = p.end;
+      for (const g of this.groups.values()) min = Math.min(min, g.position[i]);
+      n += this.groups.size ? p.end - min : p.entries.length;
+    });
     return n;
   }
   trim(): void {
@@ -152,22 +164,34 @@ export class MemoryBus implements Bus {
     let g = t.groups.get(opts.group);
     if (!g) {
       // A new group starts from the earliest retained message (like Kafka's auto.offset.reset=earliest).
-      g = { committed: t.parts.map((p) => p.base), members: [] };
+      g = { committed: t.parts.map((p) => p.base), position: t.parts.map((p) => p.base), members: [] };
       t.groups.set(opts.group, g);
     }
     const group = g;
-    const member: Member = { id: this.nextMember++, partitions: [] };
+    const member: Member = { id: this.nextMember++, partitions: [], holds: new Holds() };
     group.members.push(member);
     const rebalance = () => {
       group.members.forEach((m, i) => {
         m.partitions = t.parts.map((_, p) => p).filter((p) => p % group.members.length === i);
       });
+      group.position = [...group.committed];
     };
     rebalance();
     const maxBatch = opts.maxBatch ?? 256;
     const retryMs = opts.retryMs ?? 200;
     const lingerMs = opts.lingerMs ?? 0;
     let stopped = false;
+    /** closed: releases after that are a crashed member's, and move nothing */
+    let gone = false;
+    // the committed offset follows the position up to the lowest held message; only the partition's owner moves it
+    const advance = (pi: number) => {
+      if (gone || !member.partitions.includes(pi)) return;
+      const at = Number(member.holds.commitPoint(pi, BigInt(group.position[pi])));
+      if (at > group.committed[pi]) {
+        group.committed[pi] = at;
+        t.trim();
+      }
+    };
 
     const loop = async () => {
       let rr = 0;
@@ -177,7 +201,7 @@ export class MemoryBus implements Bus {
         for (let k = 0; k < mine.length && !stopped; k++) {
           const pi = mine[(rr + k) % mine.length];
           const part = t.parts[pi];
-          const from = group.committed[pi];
+          const from = group.position[pi];
           if (from >= part.end) continue;
           if (lingerMs > 0 && part.end - from < maxBatch) {
             const until = Date.now() + lingerMs;
@@ -189,12 +213,23 @@ export class MemoryBus implements Bus {
           const batch: Delivery<T>[] = [];
           for (let i = 0; i < n; i++) {
             const e = part.entries[from - part.base + i];
-            batch.push({ topic: topicName, partition: pi, offset: String(from + i), key: e.key, value: e.value as T });
+            const offset = from + i;
+            const hold = () => {
+              const release = member.holds.hold(pi, BigInt(offset));
+              return () => {
+                release();
+                advance(pi);
+              };
+            };
+            batch.push({ topic: topicName, partition: pi, offset: String(offset), key: e.key, value: e.value as T, hold });
           }
           try {
             await handler(batch);
-            group.committed[pi] = Math.max(group.committed[pi], from + n);
-            t.trim();
+            // acknowledged even when close() came meanwhile: close waits for the batch in flight
+            // a rebalance while the handler ran moved the position back to the committed offset: keep that
+            if (group.position[pi] === from) group.position[pi] = from + n;
+            advance(pi);
+            t.space.notify();
           } catch (err) {
             opts.onError?.(err, batch);
             await sleep(retryMs);
@@ -214,6 +249,7 @@ export class MemoryBus implements Bus {
         stopped = true;
         stopSignal.notify();
         await running;
+        gone = true;
         group.members = group.members.filter((m) => m !== member);
         rebalance();
         t.data.notify();

@@ -1,7 +1,7 @@
 /**
  * The bus between stages. At-least-once delivery with explicit acknowledgement: a handler's batch counts
  * as consumed only when the handler's promise resolves (the stage's output is durable by then); if the
- * handler throws, the batch is delivered again. Messages with the same key keep their order.
+ * handler throws, the batch is delivered again. A handler may hold messages past its return (Delivery.hold). Messages with the same key keep their order.
  * Values are plain JSON-compatible objects (zod-validated at the stage edges, schemas/bus/).
  */
 export interface BusMessage<T = unknown> {
@@ -15,6 +15,13 @@ export interface Delivery<T = unknown> extends BusMessage<T> {
   /** Position in the topic (per partition for Kafka), for logs. */
   offset: string;
   partition: number;
+  /**
+   * Keeps this message uncommitted after the handler resolves, for a stage that buffers it until a later write
+   * (the traces stage holds the blocks of seqnos that are not complete yet). The group's committed offset on the
+   * partition stays at or below it until the returned release is called, so whoever consumes the partition after
+   * a crash gets it again. Delivery past it goes on meanwhile.
+   */
+  hold(): () => void;
 }
 
 export interface SubscribeOptions {

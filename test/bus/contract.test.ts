@@ -128,6 +128,45 @@ for (const f of factories) {
       await sub3.close();
     });
 
+    it('a held message stays uncommitted until released: the next member of the group gets it again', async () => {
+      const topic = 'c.hold';
+      await bus.ensureTopics([topic]);
+      const first: Msg[] = [];
+      const releases = new Map<string, () => void>();
+      // the first member holds every third message, as a stage buffering blocks until a later write
+      const sub1 = await bus.subscribe<Msg>(
+        topic,
+        async (b) => {
+          for (const d of b) {
+            first.push(d.value);
+            if (d.value.n % 3 === 0) releases.set(`${d.value.key}/${d.value.n}`, d.hold());
+          }
+        },
+        { group: 'holder', maxBatch: 5 },
+      );
+      await bus.publish(topic, messages(2, 12));
+      await until(() => first.length >= 24, 'first 24');
+      // written: the holds of n = 0 and 3; those of 6 and 9 are still buffered when the member stops
+      for (const k of ['k0/0', 'k1/0', 'k0/3', 'k1/3']) releases.get(k)!();
+      releases.get('k0/3')!(); // a second release changes nothing
+      await new Promise((r) => setTimeout(r, f.name === 'kafka' ? 2000 : 10));
+      await sub1.close();
+      const second: Msg[] = [];
+      const sub2 = await bus.subscribe<Msg>(topic, async (b) => void second.push(...b.map((d) => d.value)), { group: 'holder', maxBatch: 5 });
+      await until(() => second.length >= 12, 'the redelivered 12');
+      await new Promise((r) => setTimeout(r, 300));
+      // from the lowest message still held (n = 6) on, in order; nothing before it again
+      expect(second.length).toBe(12);
+      checkOrder(second.map((m) => ({ ...m, n: m.n - 6 })), 2, 6);
+      await sub2.close();
+      // released by the second member's handler: the group is done with the topic
+      const third: Msg[] = [];
+      const sub3 = await bus.subscribe<Msg>(topic, async (b) => void third.push(...b.map((d) => d.value)), { group: 'holder' });
+      await new Promise((r) => setTimeout(r, f.name === 'kafka' ? 3000 : 100));
+      expect(third).toEqual([]);
+      await sub3.close();
+    });
+
     it('members of one group share the partitions, each message handled once', async () => {
       const topic = 'c.share';
       await bus.ensureTopics([topic]);

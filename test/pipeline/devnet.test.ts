@@ -3,12 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer } from '../../pipelines/index.ts';
+import { runIndexer, startTracesStage, stepMessages, TRACES_GROUP } from '../../pipelines/index.ts';
+import { TOPICS, type McCompleteMessage } from '../../schemas/bus/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
 import { loadChainDir, type ChainJson } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
-import { LiteserverPool } from '../../src/source/index.ts';
+import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
 import { getCheckpoint, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
 
 // A devnet chain generated at test time (real contracts in the TVM emulator, one split and one merge),
@@ -187,6 +188,55 @@ describe('pipeline: generated devnet -> chdb', () => {
       await pool.close();
       await store.close();
       await live.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('the traces worker restarts alone (as on Kafka): the blocks it held for unwritten seqnos come again', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'tg-devnet-traces-'));
+    const store = await openStore({ dataDir: data });
+    const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
+    const bus = new MemoryBus({ capacity: 100_000 });
+    const until = async (cond: () => boolean, what: string) => {
+      for (const end = Date.now() + 60_000; !cond(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    };
+    try {
+      await pool.start();
+      // decode and store run on as their own workers; ingest's messages are published by hand, so that the first
+      // traces worker gets every block but the markers of the first half only
+      const workers = await runIndexer({ bus, store, roles: ['decode', 'store'] });
+      // (subscribed before the first publish: the in-process bus retains messages for the groups it knows)
+      const first = await startTracesStage(bus, store, { fromSeqno: 1 });
+      const half = Math.floor(tip / 2);
+      const later: McCompleteMessage[] = [];
+      let heldBlocks = 0;
+      for await (const step of followMasterchain(pool, { fromSeqno: 1, untilSeqno: tip })) {
+        const { raw, marker } = stepMessages(step);
+        await bus.publish(TOPICS.rawBlocks, raw);
+        if (step.mcSeqno <= half) await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
+        else {
+          later.push(marker);
+          heldBlocks += raw.length;
+        }
+      }
+      await first.reached(half);
+      // the blocks of the seqnos after `half` were delivered and are buffered, not written: uncommitted
+      await until(() => bus.lag(TOPICS.rawBlocks, TRACES_GROUP) === heldBlocks, `${heldBlocks} raw blocks held`);
+      expect(bus.lag(TOPICS.mcComplete, TRACES_GROUP)).toBe(0);
+      await first.close();
+
+      await bus.publish(TOPICS.mcComplete, later.map((m) => ({ key: 'mc', value: m })));
+      const second = await startTracesStage(bus, store);
+      await second.reached(tip);
+      await second.close();
+      expect(bus.lag(TOPICS.rawBlocks, TRACES_GROUP)).toBe(0);
+      await until(() => bus.lag(TOPICS.rawBlocks, 'decode') + bus.lag(TOPICS.decodedBlocks, 'store') === 0, 'decode and store done');
+      await workers.stop();
+      await checkStore(store);
+    } finally {
+      await bus.close();
+      await pool.close();
+      await store.close();
       rmSync(data, { recursive: true, force: true });
     }
   });
