@@ -101,8 +101,8 @@ export class KafkaBus implements Bus {
       if (at === undefined) return;
       const point = holds.commitPoint(partition, at);
       if (point <= (committed.get(partition) ?? -1n)) return;
-      committed.set(partition, point);
       await consumer.commitOffsets([{ topic: kafkaTopic, partition, offset: point.toString() }]);
+      if (point > (committed.get(partition) ?? -1n)) committed.set(partition, point);
     };
     await consumer.run({
       autoCommit: false,
