@@ -144,25 +144,32 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A fresh store, a pool on the devnet liteserver and a bus, for one test; closed and removed after it. */
+async function withParts(name: string, bus: MemoryBus, fn: (store: StoreClient, pool: LiteserverPool) => Promise<void>): Promise<void> {
+  const data = mkdtempSync(join(tmpdir(), name));
+  const store = await openStore({ dataDir: data });
+  const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
+  try {
+    await pool.start();
+    await fn(store, pool);
+  } finally {
+    await bus.close();
+    await pool.close();
+    await store.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
 describe('pipeline: generated devnet -> chdb', () => {
   it('indexes genesis to tip: every block and transaction of chain.json exactly once, right mc seqnos, split and merge followed', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'tg-devnet-data-'));
-    const store = await openStore({ dataDir: data });
-    const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
     const bus = new MemoryBus();
-    try {
-      await pool.start();
+    await withParts('tg-devnet-data-', bus, async (store, pool) => {
       const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: tip });
       await h.done;
       await h.stop();
       expect(await getCheckpoint(store, 'ingest')).toBe(tip);
       await checkStore(store);
-    } finally {
-      await bus.close();
-      await pool.close();
-      await store.close();
-      rmSync(data, { recursive: true, force: true });
-    }
+    });
   });
 
   it('follows a live devnet at its tip as blocks appear', async () => {
@@ -193,15 +200,15 @@ describe('pipeline: generated devnet -> chdb', () => {
   });
 
   it('the traces worker restarts alone (as on Kafka): the blocks it held for unwritten seqnos come again', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'tg-devnet-traces-'));
-    const store = await openStore({ dataDir: data });
-    const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
     const bus = new MemoryBus({ capacity: 100_000 });
     const until = async (cond: () => boolean, what: string) => {
-      for (const end = Date.now() + 60_000; !cond(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) throw new Error(`timed out: ${what}`);
+      const end = Date.now() + 60_000;
+      while (!cond()) {
+        if (Date.now() > end) throw new Error(`timed out: ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     };
-    try {
-      await pool.start();
+    await withParts('tg-devnet-traces-', bus, async (store, pool) => {
       // decode and store run on as their own workers; ingest's messages are published by hand, so that the first
       // traces worker gets every block but the markers of the first half only
       const workers = await runIndexer({ bus, store, roles: ['decode', 'store'] });
@@ -233,12 +240,7 @@ describe('pipeline: generated devnet -> chdb', () => {
       await until(() => bus.lag(TOPICS.rawBlocks, 'decode') + bus.lag(TOPICS.decodedBlocks, 'store') === 0, 'decode and store done');
       await workers.stop();
       await checkStore(store);
-    } finally {
-      await bus.close();
-      await pool.close();
-      await store.close();
-      rmSync(data, { recursive: true, force: true });
-    }
+    });
   });
 
   it('kill -9 at random points, restart: no gap, no duplicate', async () => {
