@@ -1,7 +1,8 @@
 /**
  * The bus between stages. At-least-once delivery with explicit acknowledgement: a handler's batch counts
  * as consumed only when the handler's promise resolves (the stage's output is durable by then); if the
- * handler throws, the batch is delivered again. A handler may hold messages past its return (Delivery.hold). Messages with the same key keep their order.
+ * handler throws, the batch is delivered again. A handler may hold messages past its return (Delivery.hold).
+ * Messages with the same key keep their order.
  * Values are plain JSON-compatible objects (zod-validated at the stage edges, schemas/bus/).
  */
 export interface BusMessage<T = unknown> {

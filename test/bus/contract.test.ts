@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaBus, MemoryBus, type Bus, type Delivery } from '../../src/bus/index.ts';
+import { until } from '../helpers/until.ts';
 
 /** One contract, every implementation. Kafka runs with KAFKA_BROKERS, or in Docker via testcontainers. */
 type Factory = { name: string; make: () => Promise<Bus>; teardown?: () => Promise<void> };
@@ -27,14 +28,6 @@ if (process.env.KAFKA_BROKERS || dockerAvailable) {
       await stop?.();
     },
   });
-}
-
-async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 type Msg = { key: string; n: number };

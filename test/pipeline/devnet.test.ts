@@ -11,6 +11,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
 import { getCheckpoint, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { until } from '../helpers/until.ts';
 
 // A devnet chain generated at test time (real contracts in the TVM emulator, one split and one merge),
 // served by the devnet liteserver over a real ADNL socket, indexed into real chdb stores.
@@ -201,13 +202,6 @@ describe('pipeline: generated devnet -> chdb', () => {
 
   it('the traces worker restarts alone (as on Kafka): the blocks it held for unwritten seqnos come again', async () => {
     const bus = new MemoryBus({ capacity: 100_000 });
-    const until = async (cond: () => boolean, what: string) => {
-      const end = Date.now() + 60_000;
-      while (!cond()) {
-        if (Date.now() > end) throw new Error(`timed out: ${what}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
     await withParts('tg-devnet-traces-', bus, async (store, pool) => {
       // decode and store run on as their own workers; ingest's messages are published by hand, so that the first
       // traces worker gets every block but the markers of the first half only
