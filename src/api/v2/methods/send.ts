@@ -6,7 +6,7 @@ import { estimateFeeParams, sendBocParams } from '../../../../schemas/api/v2/par
 import { ApiError, badParam } from '../../errors.ts';
 import { getExecutor } from '../../../tvm/index.ts';
 import { accountState, configAll, lastMcBlock } from '../chain.ts';
-import { defineMethod, type V2Context } from '../method.ts';
+import { defineMethod, LITE_SERVER_STATUS, type V2Context } from '../method.ts';
 import { LiteServerError } from '../node.ts';
 import { destinationFees, storagePrices, type Fees } from '../fees.ts';
 import { explainSendError } from '../send-errors.ts';
@@ -53,7 +53,7 @@ async function send(ctx: V2Context, boc: Buffer): Promise<void> {
   } catch (err) {
     if (err instanceof LiteServerError) {
       const f = explainSendError(err.message);
-      throw new ApiError(542, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}`);
+      throw new ApiError(LITE_SERVER_STATUS, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}`);
     }
     throw err;
   }
@@ -80,6 +80,12 @@ export const sendBocReturnHash = defineMethod({
     return { '@type': 'raw.extMessageInfo', hash: hashToBase64(cell.hash()), hash_norm: hashToBase64(normalizedHash(msg)) };
   },
 });
+
+/** A tonlib int53 field: a JSON number; a value beyond 2^53 would be a broken emulation, not a fee. */
+function int53(v: bigint): number {
+  if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`fee ${v} does not fit tonlib's int53`);
+  return Number(v);
+}
 
 /** msg_forward_prices#ea lump_price:uint64 bit_price:uint64 cell_price:uint64 ihr_price_factor:uint32 first_frac:uint16 next_frac:uint16 = MsgForwardPrices; */
 function forwardPrices(config: Cell, workchain: number) {
@@ -156,7 +162,7 @@ export const estimateFee = defineMethod({
     if (!res.result.success) {
       const exit = res.result.vmResults?.vmExitCode;
       const f = explainSendError(exit !== undefined ? `exitcode=${exit}` : res.result.error);
-      throw new ApiError(542, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
+      throw new ApiError(LITE_SERVER_STATUS, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
     }
     const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
     const d = tx.description;
@@ -174,13 +180,14 @@ export const estimateFee = defineMethod({
       const s = treeStats(msgCell);
       inFwdFee = prices.lump + (prices.bit * s.bits + prices.cell * s.cells + 0xffffn) / 0x10000n;
     }
+    // tonlib's fees{in_fwd_fee:int53 storage_fee:int53 gas_fee:int53 fwd_fee:int53}: JSON numbers, which clients
+    // check (@ton/ton's TonClient refuses strings); a fee never comes near 2^53.
     const fees = (f: Fees) => ({
       '@type': 'fees',
-      // Coin amounts are decimal strings in this project (tonlib sends int53 numbers).
-      in_fwd_fee: f.inFwdFee.toString(),
-      storage_fee: f.storageFee.toString(),
-      gas_fee: f.gasFee.toString(),
-      fwd_fee: f.fwdFee.toString(),
+      in_fwd_fee: int53(f.inFwdFee),
+      storage_fee: int53(f.storageFee),
+      gas_fee: int53(f.gasFee),
+      fwd_fee: int53(f.fwdFee),
     });
     // One entry per internal message the transaction sends, in order: what its destination will pay on receipt
     // (tonlib's Query::estimate_fees destinations, read at the same masterchain block).
