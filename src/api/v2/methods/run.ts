@@ -1,5 +1,5 @@
 /** runGetMethod / runGetMethodStd: the TVM emulator on the account state fetched from a liteserver. */
-import { Address, type Cell, type TupleItem } from '@ton/core';
+import { Address, serializeTuple, type Cell, type TupleItem } from '@ton/core';
 import type { AccountAddress } from '../../../format/index.ts';
 import { runGetMethodParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError, badParam } from '../../errors.ts';
@@ -60,6 +60,27 @@ function methodOf(m: string | number): string | number {
   return m;
 }
 
+/**
+ * The emulator takes the stack as one serialized VmStack cell tree (each entry one level of the stack list, an
+ * argument cell adds its own depth) and fails inside its WebAssembly on a tree much deeper than ~300 levels, which
+ * also breaks the emulator instance for every later call: such a stack is refused here, 422 naming the bound.
+ */
+export const MAX_STACK_ENTRIES = 255;
+export const MAX_STACK_DEPTH_CELLS = 256;
+
+function countEntries(items: TupleItem[]): number {
+  let n = 0;
+  for (const i of items) n += 1 + (i.type === 'tuple' ? countEntries(i.items) : 0);
+  return n;
+}
+
+export function checkStackFits(stack: TupleItem[]): void {
+  const n = countEntries(stack);
+  if (n > MAX_STACK_ENTRIES) throw badParam('stack', `${n} entries (tuple elements included); at most ${MAX_STACK_ENTRIES}`);
+  const d = serializeTuple(stack).depth();
+  if (d > MAX_STACK_DEPTH_CELLS) throw badParam('stack', `the stack with its cells serializes ${d} cells deep; at most ${MAX_STACK_DEPTH_CELLS}`);
+}
+
 function depth(items: TupleItem[], d = 0): number {
   let max = d;
   for (const i of items) if (i.type === 'tuple') max = Math.max(max, depth(i.items, d + 1));
@@ -73,6 +94,7 @@ export const runGetMethodLegacy = defineMethod({
   async run(ctx, p) {
     const method = methodOf(p.method);
     const stack = parseLegacyStack(p.stack);
+    checkStackFits(stack);
     const c = await loadContract(ctx, p.address, p.seqno);
     const r = await runOn(ctx, c, method, stack);
     return {
@@ -93,6 +115,7 @@ export const runGetMethodStd = defineMethod({
   async run(ctx, p) {
     const method = methodOf(p.method);
     const stack = parseTypedStack(p.stack);
+    checkStackFits(stack);
     const c = await loadContract(ctx, p.address, p.seqno);
     const r = await runOn(ctx, c, method, stack);
     if (depth(r.stack) >= MAX_STACK_DEPTH) throw new ApiError(533, `result stack nesting is deeper than ${MAX_STACK_DEPTH}`);

@@ -1,15 +1,27 @@
 /** sendBoc, sendBocReturnHash, estimateFee. */
 import { Address, beginCell, Cell, Dictionary, loadMessage, loadTransaction, storeMessage, type Message } from '@ton/core';
 import { Executor } from '@ton/sandbox';
-import { hashToBase64 } from '../../../format/index.ts';
-import { estimateFeeParams, sendBocParams } from '../../../../schemas/api/v2/params.ts';
+import { hashToBase64, type AccountAddress } from '../../../format/index.ts';
+import { estimateFeeParams, sendBocParams, sendQueryParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError, badParam } from '../../errors.ts';
 import { getExecutor } from '../../../tvm/index.ts';
 import { accountState, configAll, lastMcBlock } from '../chain.ts';
-import { defineMethod, LITE_SERVER_STATUS, type V2Context } from '../method.ts';
+import { defineMethod, LITE_SERVER_STATUS, toV2Error, type V2Context } from '../method.ts';
 import { LiteServerError } from '../node.ts';
 import { destinationFees, storagePrices, type Fees } from '../fees.ts';
 import { explainSendError } from '../send-errors.ts';
+
+/** The one root cell of a BoC parameter; anything else is a 422 naming the parameter. */
+function oneCell(param: string, boc: Buffer): Cell {
+  let cells: Cell[];
+  try {
+    cells = Cell.fromBoc(boc);
+  } catch (e) {
+    throw badParam(param, `not a valid BoC (${(e as Error).message})`);
+  }
+  if (cells.length !== 1) throw badParam(param, `expected one root cell, got ${cells.length}`);
+  return cells[0];
+}
 
 function parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
   let cells: Cell[];
@@ -81,6 +93,52 @@ export const sendBocReturnHash = defineMethod({
   },
 });
 
+/**
+ * ton-http-api-cpp's sendBocReturnHashNoError: sendBocReturnHash whose failures after the empty-boc check are 400
+ * with the reason (its SendBocHandler with ignore_errors), so a broadcaster does not count them as server errors.
+ */
+export const sendBocReturnHashNoError = defineMethod({
+  name: 'sendBocReturnHashNoError',
+  post_only: true,
+  params: sendBocParams,
+  async run(ctx, p) {
+    try {
+      return await sendBocReturnHash.run(ctx, p);
+    } catch (err) {
+      const e = toV2Error(err);
+      if (e instanceof ApiError) throw new ApiError(400, e.message);
+      throw err;
+    }
+  },
+});
+
+/**
+ * sendQuery of the reference's Python API (tonlib raw.createQuery + query.send; ton-http-api-cpp has none): the
+ * external-in message to `address` carrying `body` and, when given, a StateInit of `init_code` / `init_data`.
+ */
+export const sendQuery = defineMethod({
+  name: 'sendQuery',
+  post_only: true,
+  params: sendQueryParams,
+  async run(ctx, p) {
+    const body = oneCell('body', p.body);
+    const code = p.init_code ? oneCell('init_code', p.init_code) : null;
+    const data = p.init_data ? oneCell('init_data', p.init_data) : null;
+    const msg = externalTo(p.address, body, code, data);
+    await send(ctx, beginCell().store(storeMessage(msg)).endCell().toBoc());
+    return { '@type': 'ok' };
+  },
+});
+
+/** The external-in message tonlib's raw.createQuery builds: no source, import fee 0, StateInit when code or data is given. */
+function externalTo(address: AccountAddress, body: Cell, code: Cell | null, data: Cell | null): Message {
+  return {
+    info: { type: 'external-in', dest: Address.parseRaw(`${address.workchain}:${address.hash}`), importFee: 0n },
+    init: code || data ? { code: code ?? undefined, data: data ?? undefined } : undefined,
+    body,
+  };
+}
+
 /** A tonlib int53 field: a JSON number; a value beyond 2^53 would be a broken emulation, not a fee. */
 function int53(v: bigint): number {
   if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`fee ${v} does not fit tonlib's int53`);
@@ -124,22 +182,10 @@ export const estimateFee = defineMethod({
     const node = ctx.node();
     const block = await lastMcBlock(node);
     const [st, config] = await Promise.all([accountState(node, p.address, block), configAll(node, block)]);
-    let body: Cell;
-    let code: Cell | null = null;
-    let data: Cell | null = null;
-    try {
-      body = Cell.fromBoc(p.body)[0];
-      if (p.init_code) code = Cell.fromBoc(p.init_code)[0];
-      if (p.init_data) data = Cell.fromBoc(p.init_data)[0];
-    } catch (e) {
-      throw badParam('body', `not a valid BoC (${(e as Error).message})`);
-    }
-    const dest = Address.parseRaw(`${p.address.workchain}:${p.address.hash}`);
-    const msg: Message = {
-      info: { type: 'external-in', dest, importFee: 0n },
-      init: code || data ? { code: code ?? undefined, data: data ?? undefined } : undefined,
-      body,
-    };
+    const body = oneCell('body', p.body);
+    const code = p.init_code ? oneCell('init_code', p.init_code) : null;
+    const data = p.init_data ? oneCell('init_data', p.init_data) : null;
+    const msg = externalTo(p.address, body, code, data);
     const msgCell = beginCell().store(storeMessage(msg)).endCell();
     const shardAccount = beginCell()
       .storeRef(st.accountCell ?? beginCell().storeBit(0).endCell())
