@@ -2,6 +2,8 @@
  * Legacy v2-style group (reference §2.11). addressInformation / walletInformation answer from the
  * index (the reference's default `use_v2=false` path); runGetMethod, estimateFee and message go
  * through the node layer (`deps.node`, supplied by the API v2 stage) and are 501 when it is absent.
+ * runGetMethod converts the stack both ways as the reference's index/proxy.go: {type: num|cell|slice, value}
+ * in, v2 legacy entries to the node, {type, value} out (numbers 0x-hex, tuples and lists nested).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
