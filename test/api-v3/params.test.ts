@@ -73,6 +73,12 @@ beforeAll(async () => {
   await insert('dns_entries', ['ccc.ton', 'a.ton', 'bb.ton'].map((domain, i) => ({ nft_item_address: A(0x400 + i), nft_item_owner: A(0x902), domain, dns_wallet: A(0x902), last_transaction_lt: i })));
   await insert('vesting_contracts', [2, 1, 3].map((n) => ({ address: A(0x500 + n), vesting_start_time: 1, vesting_total_duration: 2, unlock_period: 1, cliff_duration: 0, vesting_total_amount: '5', vesting_sender_address: A(0x903), owner_address: A(0x904), whitelist: [], last_transaction_lt: n, code_hash: hash, data_hash: hash })));
   await insert('nft_sales', [1, 2, 3].map((n) => ({ address: A(0x600 + n), type: 'getgems_sale', nft_address: A(0x700 + n), nft_owner_address: A(0x905), details: '{}', last_transaction_lt: n, code_hash: hash, data_hash: hash })));
+  // five ton_transfer actions over two traces (trace_end_lt 100 and 200), to page through with the cursor
+  await insert('actions', [[0xa1, 100, 10], [0xa1, 100, 20], [0xa2, 200, 30], [0xa2, 200, 40], [0xa2, 200, 50]].map(([trace, end, actionEnd], i) => ({
+    trace_id: H(trace), action_id: H(0xc00 + i), type: 'ton_transfer', start_lt: actionEnd, end_lt: actionEnd, start_utime: actionEnd, end_utime: actionEnd,
+    trace_end_lt: end, trace_end_utime: end, trace_mc_seqno_end: 1, trace_external_hash: H(trace), tx_hashes: [H(0xd00 + i)], success: true,
+    source: A(0x910), destination: A(0x911), value: '1', value_extra_currencies: {}, ancestor_type: [], details: '{}',
+  })));
   await insert('jetton_burns', [[1, 0x906], [2, 0x907], [3, 0x906]].map(([n, owner]) => ({ tx_hash: H(0xb00 + n), tx_lt: n, tx_now: n, tx_aborted: false, mc_seqno: 1, query_id: n, owner: A(owner), jetton_wallet_address: A(0x908), jetton_master_address: A(0x101), amount: '7' })));
 }, 600_000);
 
@@ -269,6 +275,35 @@ describe('transactions and transactionsByMessage: the reference TransactionsRequ
     const firstAccount = (await list(`/api/v3/transactions?hash=${encodeURIComponent(first as string)}`, 'transactions'))[0].account as string;
     const rest = await list(`/api/v3/transactions?root_hash=${blk.root_hash}&exclude_account=${firstAccount}&limit=1000`, 'transactions');
     expect(rest.every((t) => t.account !== firstAccount)).toBe(true);
+  });
+});
+
+describe('actions cursor (the reference newer than the pinned commit)', () => {
+  it('a full page carries next_cursor; the next page starts strictly after it, in either direction', async () => {
+    const ids = (r: { body: Record<string, unknown> }) => (r.body.actions as { action_id: string }[]).map((x) => Buffer.from(x.action_id, 'base64').toString('hex'));
+    const all = (await get(app, '/api/v3/actions?action_type=ton_transfer&limit=100')).body.actions as unknown[];
+    expect(all).toHaveLength(5);
+    for (const sort of ['desc', 'asc']) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const r = await get(app, `/api/v3/actions?action_type=ton_transfer&limit=2&sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(r.status).toBe(200);
+        seen.push(...ids(r));
+        cursor = r.body.next_cursor as string | undefined;
+        if (!cursor) break;
+      }
+      const expected = [0, 1, 2, 3, 4].map((i) => H(0xc00 + i));
+      // trace_end_lt, then trace_id, end_lt, action_id
+      expect(seen).toEqual(sort === 'asc' ? expected : [...expected].reverse());
+    }
+    const first = await get(app, '/api/v3/actions?action_type=ton_transfer&limit=2');
+    const cur = first.body.next_cursor as string;
+    expect((await get(app, `/api/v3/actions?action_type=ton_transfer&limit=2&cursor=${cur}&offset=2`)).body.error).toBe('cursor cannot be combined with offset');
+    expect((await get(app, `/api/v3/actions?action_type=ton_transfer&limit=2&cursor=${cur}&sort=asc`)).body.error).toMatch(/^invalid cursor: it was made for another sort/);
+    expect((await get(app, '/api/v3/actions?action_type=ton_transfer&cursor=nonsense')).body).toEqual({ code: 422, error: 'invalid cursor' });
+    // a page that is not full has no cursor
+    expect((await get(app, '/api/v3/actions?action_type=ton_transfer&limit=100')).body.next_cursor).toBeUndefined();
   });
 });
 
