@@ -278,6 +278,15 @@ describe('transactions and transactionsByMessage: the reference TransactionsRequ
   });
 });
 
+describe('messages: the legacy hash and msg_hash together', () => {
+  it('are refused as the reference refuses them', async () => {
+    const h = H(0x77);
+    const r = await get(app, `/api/v3/messages?hash=${h}&msg_hash=${h}`);
+    expect(r.body).toEqual({ code: 422, error: 'cannot use both legacy and new message hashes' });
+    expect((await get(app, `/api/v3/messages?hash=${h}`)).status).toBe(200);
+  });
+});
+
 describe('actions cursor (the reference newer than the pinned commit)', () => {
   it('a full page carries next_cursor; the next page starts strictly after it, in either direction', async () => {
     const ids = (r: { body: Record<string, unknown> }) => (r.body.actions as { action_id: string }[]).map((x) => Buffer.from(x.action_id, 'base64').toString('hex'));

@@ -311,6 +311,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     async handler(ctx) {
       const { q, db } = ctx;
       const pg = pageOf(q);
+      if (q.hash !== undefined && (q.msg_hash as string[] | undefined)?.length) throw new ApiError(422, 'cannot use both legacy and new message hashes');
       const hashes = [...((q.msg_hash as string[] | undefined) ?? []), ...(q.hash ? [q.hash as string] : [])];
       const otherFilters =
         ['body_hash', 'source', 'destination', 'opcode', 'direction', 'start_lt', 'end_lt', 'start_utime', 'end_utime'].some((k) => q[k] !== undefined) ||
