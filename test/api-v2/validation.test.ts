@@ -4,10 +4,10 @@
  * (getShardAccountCell, sendBocReturnHashNoError, dnsResolve) plus the reference's sendQuery; over a devnet
  * liteserver (and a live devnet where a message has to land).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Address, beginCell, Cell, loadMessage, loadShardAccount } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, loadMessage, loadShardAccount } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
 import type { LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { LiveChain, loadChainDir } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, generateDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
-import { apiOver, call, connectEngine } from './helpers.ts';
+import { apiOver, call, connectEngine, FIX as FIXTURES } from './helpers.ts';
 
 let dir: string;
 let gen: GenerateResult;
@@ -220,6 +220,48 @@ describe('dnsResolve', () => {
     const noRoot = await call(app, 'dnsResolve', { domain: 'foundation.ton' });
     expect(noRoot.status).toBe(502);
     expect(noRoot.body.error).toBe('DNS resolution: dnsresolve get-method failed with exit code -13');
+  });
+
+  it('a real TON DNS collection (dns-contract code, deployed on a live devnet) delegates the label to its item', async () => {
+    const start = 1_800_000_000;
+    const live = await createDevnet({ seed: 'v2-dns-live', startTime: start });
+    const zs = live.devnet.zeroState.mc.ref;
+    const chain = new LiveChain(live, { globalId: live.devnet.globalId, zeroState: { workchain: -1, rootHash: zs.rootHash, fileHash: zs.fileHash } });
+    await chain.produce();
+    const srv = await startLiteServer({ source: chain, key: Buffer.alloc(32, 4), port: 0 });
+    const eng = await connectEngine(srv.port, srv.publicKey);
+    const api = await apiOver(LiteNode.fromEngine(eng), { testnet: true });
+    try {
+      const code = (f: string) => Cell.fromBoc(readFileSync(join(FIXTURES, 'codes', f)))[0];
+      const itemCode = code('dns-item.ton4j-dns-example.boc');
+      // nft-collection.fc of dns-contract: content:^Cell nft_item_code:^Cell
+      const init = { code: code('dns-collection.ton4j-dns-example.boc'), data: beginCell().storeRef(beginCell().endCell()).storeRef(itemCode).endCell() };
+      const collection = contractAddress(0, init);
+      const [from] = live.scenarios.wallets();
+      live.sendMessage(walletExternal(from, [{ to: collection, value: 1_000_000_000n, bounce: false, init }], start + 3600).toBoc());
+      // the external runs in the next round, the deploying internal message arrives in the one after
+      await chain.produce();
+      await chain.produce();
+      expect((await call(api, 'getAddressState', { address: raw(collection) })).result).toBe('active');
+      // the item the collection names for "foo": index = the label's slice hash, state init (index, collection)
+      const index = BigInt('0x' + beginCell().storeBuffer(Buffer.from('foo')).endCell().hash().toString('hex'));
+      const item = contractAddress(0, { code: itemCode, data: beginCell().storeUint(index, 256).storeAddress(collection).endCell() });
+      const direct = await call(api, 'runGetMethod', { address: raw(collection), method: 'dnsresolve', stack: [['tvm.Slice', beginCell().storeBuffer(Buffer.from('\0foo\0')).endCell().toBoc().toString('base64')], ['num', '0']] }, 'POST');
+      expect(direct.result.exit_code).toBe(0);
+      const [bits, rec] = direct.result.stack as unknown as [[string, string], [string, { bytes: string }]];
+      expect(BigInt(bits[1])).toBeGreaterThan(0n);
+      const recSlice = Cell.fromBase64(rec[1].bytes).beginParse();
+      expect(recSlice.loadUint(16)).toBe(0xba93);
+      expect(recSlice.loadAddress().equals(item)).toBe(true);
+      // dnsResolve follows that delegation to the item, which has no account here: the reference's 502 for its run
+      const r = await call(api, 'dnsResolve', { domain: 'FOO.', resolver_address: raw(collection) });
+      expect(r.status).toBe(502);
+      expect(r.body.error).toBe('DNS resolution: dnsresolve get-method failed with exit code -13');
+    } finally {
+      await api.close();
+      eng.close();
+      await srv.close();
+    }
   });
 
   it('a resolver that is no DNS contract: its dnsresolve run fails, 502 naming the exit code', async () => {
