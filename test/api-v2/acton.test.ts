@@ -268,16 +268,16 @@ describe('response shapes (strict schemas of schemas/api/v2/responses.ts)', () =
 });
 
 describe('liteserver errors', () => {
-  it('a chain without a recorded masterchain state: get-methods need the config -> 542 with the liteserver text', async () => {
+  it('a chain without a recorded masterchain state: get-methods need the config -> 500 with the liteserver text (tonlib status of a liteserver error)', async () => {
     const r = await call(app, 'runGetMethod', { address: WALLET, method: 'seqno', stack: [] }, 'POST');
-    expect(r.status).toBe(542);
+    expect(r.status).toBe(500);
     expect(r.body.error).toMatch(/^LITE_SERVER_UNKNOWN: .*cannot load state/);
   });
 
   it('sendBoc: the liteserver refuses; the message says why and keeps its text', async () => {
     const msg = readFileSync(join(FIX, 'msgs', 'from-repos', 'ton-blockchain_acton-msg-external-in-7369676e-58085bae.boc'));
     const r = await call(app, 'sendBoc', { boc: msg.toString('base64') }, 'POST');
-    expect(r.status).toBe(542);
+    expect(r.status).toBe(500);
     expect(r.body.error).toMatch(/^LITE_SERVER_UNKNOWN: cannot apply external message to current state/);
     const notExternal = readFileSync(join(FIX, 'msgs', 'from-repos', 'ton-blockchain_acton-msg-internal-noop-328d91ae.boc'));
     const r2 = await call(app, 'sendBoc', { boc: notExternal.toString('base64') }, 'POST');
@@ -330,7 +330,7 @@ describe('block proofs on a recorded chain (no validator signatures, no states),
     expect(descr.loadBuffer(32).toString('hex')).toBe(IDS.wc2.root);
   });
 
-  it('what needs signatures or states the recorded chain lacks: a 542 naming the liteserver refusal, never a 500', async () => {
+  it('what needs signatures or states the recorded chain lacks: a 500 naming the liteserver refusal (LITE_SERVER_UNKNOWN, tonlib status), never the generic internal error', async () => {
     for (const [m, q, text] of [
       // block 1 is no key block: the proof goes back from block 1 to the zero state, which needs the state of block 1
       ['getMasterchainBlockSignatures', { seqno: 2 }, /state of masterchain block \(-1,8000000000000000,1\) is not available/],
@@ -338,7 +338,7 @@ describe('block proofs on a recorded chain (no validator signatures, no states),
       ['getOutMsgQueueSize', {}, /state of \(-1,8000000000000000,2\) is not available/],
     ] as const) {
       const r = await call(app, m, q);
-      expect(r.status, m).toBe(542);
+      expect(r.status, m).toBe(500);
       expect(r.body.error, m).toMatch(/^LITE_SERVER_UNKNOWN: /);
       expect(r.body.error, m).toMatch(text);
     }
@@ -365,7 +365,7 @@ describe('over the LiteserverPool (src/source)', () => {
       const before = pool.info()[0].requests;
       const msg = readFileSync(join(FIX, 'msgs', 'from-repos', 'ton-blockchain_acton-msg-external-in-7369676e-58085bae.boc'));
       const r = await call(api, 'sendBoc', { boc: msg.toString('base64') }, 'POST');
-      expect(r.status).toBe(542);
+      expect(r.status).toBe(500);
       expect(pool.info()[0].requests - before).toBe(1);
     } finally {
       await api.close();
@@ -384,7 +384,7 @@ describe('archival fallback', () => {
     try {
       const q = { address: WALLET, lt: 4, hash: IDS.tx4, limit: 3 };
       const a = await call(alone, 'getTransactions', q);
-      expect(a.status).toBe(542);
+      expect(a.status).toBe(500);
       expect(a.body.error).toMatch(/^LITE_SERVER_UNKNOWN: .*try archival=true\)$/);
       const b = await call(withArchive, 'getTransactions', q);
       expect(b.status).toBe(200);

@@ -142,7 +142,9 @@ describe('entity state through the traces stage and API v3', () => {
 
   it('nft/sales validates like the other routes', async () => {
     expect((await get(app, '/api/v3/nft/sales')).body).toEqual({ code: 422, error: 'invalid address: required' });
-    expect((await get(app, `/api/v3/nft/sales?address=${SALE}&limit=5`)).status).toBe(422);
+    // limit / offset / sort are the reference's (NFTSalesRequest carries LimitParams); other names are refused
+    expect((await get(app, `/api/v3/nft/sales?address=${SALE}&limit=5&offset=0&sort=desc`)).status).toBe(200);
+    expect((await get(app, `/api/v3/nft/sales?address=${SALE}&limits=5`)).status).toBe(422);
     expect((await get(app, '/api/v3/nft/sales?address=nope')).body.error).toMatch(/^invalid address/);
     expect((await get(app, `/api/v3/nft/sales?address=${raw(A(0x12))}`)).body.nft_sales).toEqual([]);
     const doc = (await get(app, '/api/v3/openapi.json')).body as unknown as { paths: Record<string, { get: { parameters: { name: string; required: boolean }[] } }> };

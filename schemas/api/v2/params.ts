@@ -35,18 +35,38 @@ export const workchain = intIn(-128n, 127n, 'a workchain id (-1 or 0)').transfor
 export const lt = intIn(0n, 2n ** 64n - 1n, 'a logical time (unsigned 64-bit integer)');
 export const count = (max: number) => intIn(1n, BigInt(max), `an integer 1..${max}`).transform(Number);
 
+/** TON's deepest shard prefix (ton-types.h max_shard_pfx_len): a shard id is its prefix bits and a 1 bit. */
+const MAX_SHARD_PFX_LEN = 60;
+const MASTER_SHARD = -(1n << 63n);
+
 export const shard = scalar.transform((v, ctx): bigint => {
+  let id: bigint;
   try {
     if (typeof v === 'boolean') throw new Error();
-    return parseShard(v);
+    id = parseShard(v);
   } catch {
     return fail(ctx, v, 'expected a signed 64-bit shard id (e.g. -9223372036854775808) or 16 hex digits (8000000000000000)');
   }
+  // 0 has no terminating bit (what `-0` and ton-http-api-cpp's reading of `0x10` give); a deeper prefix than TON allows
+  // names no shard: both would only come back as a liteserver error.
+  if (id === 0n || (BigInt.asUintN(64, id) & ((1n << BigInt(63 - MAX_SHARD_PFX_LEN)) - 1n)) !== 0n) {
+    return fail(ctx, v, `${String(v).slice(0, 40)} is not a shard id (a prefix of at most ${MAX_SHARD_PFX_LEN} bits followed by a 1 bit, e.g. -9223372036854775808)`);
+  }
+  return id;
 });
+
+/** The masterchain has one shard: checked where a workchain comes with the shard. */
+function masterShard(p: { workchain: number; shard: bigint }, ctx: z.RefinementCtx): void {
+  if (p.workchain === -1 && p.shard !== MASTER_SHARD) ctx.addIssue({ code: 'custom', path: ['shard'], message: 'the masterchain has one shard: -9223372036854775808 (8000000000000000)' });
+}
+
+/** Workchains with accounts: the masterchain and the basechain (others exist in no network's config). */
+const ACCOUNT_WORKCHAINS = new Set([-1, 0]);
 
 export const address = scalar.transform((v, ctx): ParsedAddress => {
   const p = typeof v === 'string' ? tryParseAddress(v) : null;
   if (!p) return fail(ctx, v, `invalid address ${JSON.stringify(String(v).slice(0, 80))}`);
+  if (!ACCOUNT_WORKCHAINS.has(p.workchain)) return fail(ctx, v, `workchain ${p.workchain} does not exist (accounts live in -1 and 0)`);
   return p;
 });
 
@@ -96,16 +116,19 @@ export const noParams = z.strictObject({ ...apiKey });
 export const mcSeqnoParams = z.strictObject({ seqno: mcSeqnoAny, ...apiKey });
 export const signaturesParams = z.strictObject({ seqno, ...apiKey });
 
-export const shardBlockProofParams = z.strictObject({ workchain, shard, seqno: mcSeqnoAny, from_seqno: mcSeqnoAny.optional(), ...apiKey });
+export const shardBlockProofParams = z.strictObject({ workchain, shard, seqno: mcSeqnoAny, from_seqno: mcSeqnoAny.optional(), ...apiKey }).superRefine(masterShard);
 
 export const lookupBlockParams = z
   .strictObject({ workchain, shard, seqno: mcSeqnoAny.optional(), lt: lt.optional(), unixtime: uint32.optional(), ...apiKey })
   .superRefine((p, ctx) => {
+    masterShard(p, ctx);
     const n = [p.seqno, p.lt, p.unixtime].filter((x) => x !== undefined).length;
     if (n !== 1) ctx.addIssue({ code: 'custom', path: ['seqno'], message: 'exactly one of seqno, lt, unixtime is required' });
   });
 
-export const blockIdParams = z.strictObject({ workchain, shard, seqno: mcSeqnoAny, root_hash: hash.optional(), file_hash: hash.optional(), ...apiKey });
+export const blockIdParams = z
+  .strictObject({ workchain, shard, seqno: mcSeqnoAny, root_hash: hash.optional(), file_hash: hash.optional(), ...apiKey })
+  .superRefine(masterShard);
 
 export const blockTransactionsParams = z
   .strictObject({
@@ -116,10 +139,12 @@ export const blockTransactionsParams = z
     file_hash: hash.optional(),
     after_lt: lt.optional(),
     after_hash: z.union([hash, address.transform((a) => a.hash)]).optional(),
-    count: count(1000).default(40),
+    // ton-http-api-cpp's limit (its Python predecessor had none)
+    count: count(10000).default(40),
     ...apiKey,
   })
   .superRefine((p, ctx) => {
+    masterShard(p, ctx);
     if ((p.after_lt === undefined) !== (p.after_hash === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['after_lt'], message: 'after_lt and after_hash should be used together' });
     }
@@ -143,6 +168,26 @@ export const transactionsParams = z
 export const locateParams = z.strictObject({ source: address, destination: address, created_lt: lt, ...apiKey });
 
 export const sendBocParams = z.strictObject({ boc, ...apiKey });
+
+export const sendQueryParams = z.strictObject({ address, body: boc, init_code: optionalBoc.optional(), init_data: optionalBoc.optional(), ...apiKey });
+
+/** ton-http-api-cpp's dnsResolve; the parameters it replaced are refused by name, as it refuses them. */
+export const dnsResolveParams = z
+  .strictObject({
+    domain: z.string({ error: 'expected a domain name, e.g. foundation.ton' }),
+    resolver_address: address.optional(),
+    ...atSeqno,
+    ...apiKey,
+    address: z.unknown().optional(),
+    name: z.unknown().optional(),
+    category: z.unknown().optional(),
+    ttl: z.unknown().optional(),
+  })
+  .superRefine((p, ctx) => {
+    for (const k of ['address', 'name', 'category', 'ttl'] as const) {
+      if (p[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'unsupported parameter (dnsResolve takes domain, resolver_address and seqno)' });
+    }
+  });
 
 export const estimateFeeParams = z.strictObject({
   address,

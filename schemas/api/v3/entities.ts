@@ -174,6 +174,11 @@ export const Trace = z.object({
   transactions_order: z.array(hash).optional(), transactions: z.record(z.string(), Transaction).optional(),
 });
 export const TracesResponse = z.object({ traces: z.array(Trace), address_book: AddressBook, metadata: Metadata });
-export const ActionsResponse = z.object({ actions: z.array(Action), address_book: AddressBook, metadata: Metadata });
+export const ActionsResponse = z.object({
+  actions: z.array(Action),
+  address_book: AddressBook,
+  metadata: Metadata,
+  next_cursor: z.string().optional().describe('when the page is full: pass as cursor for the rows after it'),
+});
 
 export const ErrorResponse = z.object({ code: n, error: s });

@@ -175,7 +175,7 @@ export async function accountTransactions(
     return { cells, blocks: res.ids as BlockIdTl[] };
   } catch (err) {
     if (err instanceof LiteServerError && /not in db|cannot locate|lt not in db/i.test(err.message)) {
-      throw new ApiError(542, `LITE_SERVER_UNKNOWN: ${err.message} (the liteservers do not keep this history; try archival=true)`);
+      throw new ApiError(500, `LITE_SERVER_UNKNOWN: ${err.message} (the liteservers do not keep this history; try archival=true)`);
     }
     throw err;
   }

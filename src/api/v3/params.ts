@@ -10,6 +10,8 @@ import { parseOpcode, parseShard, toRawUpper, tryParseAddress, tryParseHash } fr
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
+/** The reference reads offset as int32: a larger one is refused, never wrapped. */
+export const MAX_OFFSET = 2 ** 31 - 1;
 const UINT64_MAX = (1n << 64n) - 1n;
 
 export type ParamKind =
@@ -35,6 +37,7 @@ const COMMON: ParamSpec = {
   x_timeout: { kind: 'uint32', description: 'statement timeout in ms, capped at 3000 (or header X-Timeout)' },
   x_no_address_book: { kind: 'bool', description: 'skip address_book (or header X-No-Address-Book)' },
   x_no_metadata: { kind: 'bool', description: 'skip metadata (or header X-No-Metadata)' },
+  x_debug_request: { kind: 'bool', description: 'log the request\'s SQL statements at info level (or header X-Debug-Request)' },
 };
 
 export function bad(param: string, why: string): ApiError {
@@ -116,8 +119,10 @@ function one(name: string, def: ParamDef, raw: string): unknown {
       return Math.max(1, n);
     }
     case 'offset': {
-      if (!/^-?\d{1,10}$/.test(s)) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an integer`);
-      return Math.max(0, Number(s));
+      if (!/^-?\d+$/.test(s)) throw bad(name, `${JSON.stringify(s.slice(0, 40))} is not an integer`);
+      const n = s.length > 12 ? Infinity : Number(s);
+      if (n > MAX_OFFSET) throw bad(name, `${s.slice(0, 40)} is above the maximum ${MAX_OFFSET}`);
+      return Math.max(0, n);
     }
     case 'direction': {
       if (s !== 'in' && s !== 'out') throw bad(name, `${JSON.stringify(s.slice(0, 40))}: want in or out`);
@@ -151,14 +156,15 @@ export type Parsed = Record<string, unknown>;
 export function parseQuery(spec: ParamSpec, query: unknown): Parsed {
   const q = (query ?? {}) as Record<string, unknown>;
   const all = { ...COMMON, ...spec };
-  const unknown = Object.keys(q).filter((k) => !(k in all));
+  // own names only: `constructor`, `toString`, `__proto__` are no parameters of any route
+  const unknown = Object.keys(q).filter((k) => !Object.hasOwn(all, k));
   if (unknown.length) {
     const known = Object.keys(spec).join(', ') || '(none)';
     throw new ApiError(422, `unknown parameter${unknown.length > 1 ? 's' : ''}: ${unknown.map((u) => JSON.stringify(u.slice(0, 40))).join(', ')} (accepted: ${known})`);
   }
   const out: Parsed = {};
   for (const [name, def] of Object.entries(all)) {
-    const values = asList(q[name]).filter((v) => v.trim() !== '');
+    const values = asList(Object.hasOwn(q, name) ? q[name] : undefined).filter((v) => v.trim() !== '');
     if (values.length === 0) {
       if (def.required) throw bad(name, 'required');
       if (def.kind === 'bool' && def.default !== undefined) out[name] = def.default;

@@ -79,6 +79,18 @@ function timeoutOf(request: FastifyRequest, q: Parsed): number {
   return Math.min(Math.max(ms ?? DEFAULT_TIMEOUT_MS, 1), DEFAULT_TIMEOUT_MS);
 }
 
+/**
+ * X-Debug-Request / x_debug_request: the reference logs each statement it runs for the request; so does this
+ * (info level, with the request id). Bound parameters stay out of the text, so no input reaches the log raw.
+ */
+function debugStatements(db: Db, request: FastifyRequest): void {
+  const run = db.q.bind(db);
+  db.q = ((sql: string, params?: Parameters<Db['q']>[1]) => {
+    request.log.info({ sql: sql.replace(/\s+/g, ' ').trim() }, 'x_debug_request statement');
+    return run(sql, params);
+  }) as Db['q'];
+}
+
 export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): void {
   const spec = def.params ?? {};
   const baseDb = new Db(deps.store);
@@ -98,6 +110,7 @@ export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): voi
       const db = baseDb.withTimeout(timeoutOf(request, q), (err, sql) => request.log.error({ err, sql: sql.slice(0, 500) }, 'v3 query failed'));
       const noBook = headerFlag(request, 'x-no-address-book', q.x_no_address_book);
       db.wantsBook = !noBook;
+      if (headerFlag(request, 'x-debug-request', q.x_debug_request)) debugStatements(db, request);
       const result = await def.handler({
         q,
         db,

@@ -1,5 +1,5 @@
 /** Account state endpoints, answered from liteServer.getAccountState at the latest or a given mc block. */
-import type { Cell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import { hashToBase64, type AccountAddress } from '../../../format/index.ts';
 import { addressParams } from '../../../../schemas/api/v2/params.ts';
 import { accountState, mcBlock, type AccountStateResult } from '../chain.ts';
@@ -131,5 +131,24 @@ export const getAddressState = defineMethod({
   params: addressParams,
   async run(ctx, p) {
     return (await loadAccountView(ctx, p.address, p.seqno)).state;
+  },
+});
+
+/**
+ * ton-http-api-cpp's getShardAccountCell: the account's ShardAccount as tonlib builds it,
+ * account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64 = ShardAccount;
+ * (account_none$0 for an account that does not exist), as a tvm.cell.
+ */
+export const getShardAccountCell = defineMethod({
+  name: 'getShardAccountCell',
+  params: addressParams,
+  async run(ctx, p) {
+    const { res } = await loadAccountView(ctx, p.address, p.seqno);
+    const cell = beginCell()
+      .storeRef(res.accountCell ?? beginCell().storeBit(0).endCell())
+      .storeBuffer(res.lastTx.hash, 32)
+      .storeUint(res.lastTx.lt, 64)
+      .endCell();
+    return { '@type': 'tvm.cell', bytes: b64(cell) };
   },
 });

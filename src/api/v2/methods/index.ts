@@ -2,6 +2,7 @@ import type { V2Method } from '../method.ts';
 import * as accounts from './accounts.ts';
 import * as blocks from './blocks.ts';
 import * as config from './config.ts';
+import * as dns from './dns.ts';
 import * as run from './run.ts';
 import * as send from './send.ts';
 import * as tokens from './tokens.ts';
@@ -15,6 +16,8 @@ export const ALL_METHODS: V2Method[] = [
   accounts.getWalletInformation,
   accounts.getAddressBalance,
   accounts.getAddressState,
+  accounts.getShardAccountCell,
+  dns.dnsResolve,
   tokens.getTokenData,
   blocks.getMasterchainInfo,
   blocks.getMasterchainBlockSignatures,
@@ -34,6 +37,8 @@ export const ALL_METHODS: V2Method[] = [
   transactions.tryLocateSourceTx,
   send.sendBoc,
   send.sendBocReturnHash,
+  send.sendBocReturnHashNoError,
+  send.sendQuery,
   send.estimateFee,
   run.runGetMethodLegacy,
   run.runGetMethodStd,

@@ -1,9 +1,9 @@
 /** runGetMethod / runGetMethodStd: the TVM emulator on the account state fetched from a liteserver. */
-import { Address, type Cell, type TupleItem } from '@ton/core';
+import { Address, serializeTuple, type Cell, type TupleItem } from '@ton/core';
 import type { AccountAddress } from '../../../format/index.ts';
 import { runGetMethodParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError, badParam } from '../../errors.ts';
-import { MAX_STACK_DEPTH, methodIdOf, parseLegacyStack, parseTypedStack, runGetMethod, StackError, toLegacyStack, toTypedStack } from '../../../tvm/index.ts';
+import { MAX_STACK_DEPTH, methodIdOf, parseLegacyStack, parseTypedStack, runGetMethod, StackError, toLegacyStack, toTypedStack, TvmError } from '../../../tvm/index.ts';
 import { accountState, configAll, libraries, mcBlock, type BlockIdTl } from '../chain.ts';
 import { blockIdJson, txIdJson } from '../convert.ts';
 import { defineMethod, type V2Context } from '../method.ts';
@@ -37,17 +37,24 @@ export async function runOn(ctx: V2Context, c: LoadedContract, method: string | 
   const { view } = c;
   if (view.state !== 'active' || !view.code || !view.data) return { exitCode: EXIT_NOT_INITIALIZED, gasUsed: 0n, stack: [] };
   const node = ctx.node();
-  const r = await runGetMethod({
-    code: view.code,
-    data: view.data,
-    address: Address.parseRaw(`${c.address.workchain}:${c.address.hash}`),
-    balance: view.balance,
-    config: c.config,
-    now: view.res.syncUtime,
-    method,
-    stack,
-    loadLibrary: async (hash) => (await libraries(node, [hash])).get(hash) ?? null,
-  });
+  let r: Awaited<ReturnType<typeof runGetMethod>>;
+  try {
+    r = await runGetMethod({
+      code: view.code,
+      data: view.data,
+      address: Address.parseRaw(`${c.address.workchain}:${c.address.hash}`),
+      balance: view.balance,
+      config: c.config,
+      now: view.res.syncUtime,
+      method,
+      stack,
+      loadLibrary: async (hash) => (await libraries(node, [hash])).get(hash) ?? null,
+    });
+  } catch (e) {
+    // the emulator's WebAssembly throws bare numbers (C++ exceptions): name what failed instead of a generic 500
+    if (e instanceof Error) throw e;
+    throw new TvmError(`the emulator failed inside its WebAssembly (${String(e)}) running ${String(method)}`);
+  }
   return { exitCode: r.exitCode, gasUsed: r.gasUsed, stack: r.stack };
 }
 
@@ -58,6 +65,27 @@ function methodOf(m: string | number): string | number {
     throw badParam('method', (e as Error).message);
   }
   return m;
+}
+
+/**
+ * The emulator takes the stack as one serialized VmStack cell tree (each entry one level of the stack list, an
+ * argument cell adds its own depth) and fails inside its WebAssembly on a tree much deeper than ~300 levels, which
+ * also breaks the emulator instance for every later call: such a stack is refused here, 422 naming the bound.
+ */
+export const MAX_STACK_ENTRIES = 255;
+export const MAX_STACK_DEPTH_CELLS = 256;
+
+function countEntries(items: TupleItem[]): number {
+  let n = 0;
+  for (const i of items) n += 1 + (i.type === 'tuple' ? countEntries(i.items) : 0);
+  return n;
+}
+
+export function checkStackFits(stack: TupleItem[]): void {
+  const n = countEntries(stack);
+  if (n > MAX_STACK_ENTRIES) throw badParam('stack', `${n} entries (tuple elements included); at most ${MAX_STACK_ENTRIES}`);
+  const d = serializeTuple(stack).depth();
+  if (d > MAX_STACK_DEPTH_CELLS) throw badParam('stack', `the stack with its cells serializes ${d} cells deep; at most ${MAX_STACK_DEPTH_CELLS}`);
 }
 
 function depth(items: TupleItem[], d = 0): number {
@@ -73,6 +101,7 @@ export const runGetMethodLegacy = defineMethod({
   async run(ctx, p) {
     const method = methodOf(p.method);
     const stack = parseLegacyStack(p.stack);
+    checkStackFits(stack);
     const c = await loadContract(ctx, p.address, p.seqno);
     const r = await runOn(ctx, c, method, stack);
     return {
@@ -93,6 +122,7 @@ export const runGetMethodStd = defineMethod({
   async run(ctx, p) {
     const method = methodOf(p.method);
     const stack = parseTypedStack(p.stack);
+    checkStackFits(stack);
     const c = await loadContract(ctx, p.address, p.seqno);
     const r = await runOn(ctx, c, method, stack);
     if (depth(r.stack) >= MAX_STACK_DEPTH) throw new ApiError(533, `result stack nesting is deeper than ${MAX_STACK_DEPTH}`);

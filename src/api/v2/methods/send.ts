@@ -1,15 +1,27 @@
 /** sendBoc, sendBocReturnHash, estimateFee. */
 import { Address, beginCell, Cell, Dictionary, loadMessage, loadTransaction, storeMessage, type Message } from '@ton/core';
 import { Executor } from '@ton/sandbox';
-import { hashToBase64 } from '../../../format/index.ts';
-import { estimateFeeParams, sendBocParams } from '../../../../schemas/api/v2/params.ts';
+import { hashToBase64, type AccountAddress } from '../../../format/index.ts';
+import { estimateFeeParams, sendBocParams, sendQueryParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError, badParam } from '../../errors.ts';
 import { getExecutor } from '../../../tvm/index.ts';
 import { accountState, configAll, lastMcBlock } from '../chain.ts';
-import { defineMethod, type V2Context } from '../method.ts';
+import { defineMethod, LITE_SERVER_STATUS, toV2Error, type V2Context } from '../method.ts';
 import { LiteServerError } from '../node.ts';
 import { destinationFees, storagePrices, type Fees } from '../fees.ts';
 import { explainSendError } from '../send-errors.ts';
+
+/** The one root cell of a BoC parameter; anything else is a 422 naming the parameter. */
+function oneCell(param: string, boc: Buffer): Cell {
+  let cells: Cell[];
+  try {
+    cells = Cell.fromBoc(boc);
+  } catch (e) {
+    throw badParam(param, `not a valid BoC (${(e as Error).message})`);
+  }
+  if (cells.length !== 1) throw badParam(param, `expected one root cell, got ${cells.length}`);
+  return cells[0];
+}
 
 function parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
   let cells: Cell[];
@@ -53,7 +65,7 @@ async function send(ctx: V2Context, boc: Buffer): Promise<void> {
   } catch (err) {
     if (err instanceof LiteServerError) {
       const f = explainSendError(err.message);
-      throw new ApiError(542, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}`);
+      throw new ApiError(LITE_SERVER_STATUS, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}`);
     }
     throw err;
   }
@@ -80,6 +92,58 @@ export const sendBocReturnHash = defineMethod({
     return { '@type': 'raw.extMessageInfo', hash: hashToBase64(cell.hash()), hash_norm: hashToBase64(normalizedHash(msg)) };
   },
 });
+
+/**
+ * ton-http-api-cpp's sendBocReturnHashNoError: sendBocReturnHash whose failures after the empty-boc check are 400
+ * with the reason (its SendBocHandler with ignore_errors), so a broadcaster does not count them as server errors.
+ */
+export const sendBocReturnHashNoError = defineMethod({
+  name: 'sendBocReturnHashNoError',
+  post_only: true,
+  params: sendBocParams,
+  async run(ctx, p) {
+    try {
+      return await sendBocReturnHash.run(ctx, p);
+    } catch (err) {
+      const e = toV2Error(err);
+      if (e instanceof ApiError) throw new ApiError(400, e.message);
+      throw err;
+    }
+  },
+});
+
+/**
+ * sendQuery of the reference's Python API (tonlib raw.createQuery + query.send; ton-http-api-cpp has none): the
+ * external-in message to `address` carrying `body` and, when given, a StateInit of `init_code` / `init_data`.
+ */
+export const sendQuery = defineMethod({
+  name: 'sendQuery',
+  post_only: true,
+  params: sendQueryParams,
+  async run(ctx, p) {
+    const body = oneCell('body', p.body);
+    const code = p.init_code ? oneCell('init_code', p.init_code) : null;
+    const data = p.init_data ? oneCell('init_data', p.init_data) : null;
+    const msg = externalTo(p.address, body, code, data);
+    await send(ctx, beginCell().store(storeMessage(msg)).endCell().toBoc());
+    return { '@type': 'ok' };
+  },
+});
+
+/** The external-in message tonlib's raw.createQuery builds: no source, import fee 0, StateInit when code or data is given. */
+function externalTo(address: AccountAddress, body: Cell, code: Cell | null, data: Cell | null): Message {
+  return {
+    info: { type: 'external-in', dest: Address.parseRaw(`${address.workchain}:${address.hash}`), importFee: 0n },
+    init: code || data ? { code: code ?? undefined, data: data ?? undefined } : undefined,
+    body,
+  };
+}
+
+/** A tonlib int53 field: a JSON number; a value beyond 2^53 would be a broken emulation, not a fee. */
+function int53(v: bigint): number {
+  if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`fee ${v} does not fit tonlib's int53`);
+  return Number(v);
+}
 
 /** msg_forward_prices#ea lump_price:uint64 bit_price:uint64 cell_price:uint64 ihr_price_factor:uint32 first_frac:uint16 next_frac:uint16 = MsgForwardPrices; */
 function forwardPrices(config: Cell, workchain: number) {
@@ -118,22 +182,10 @@ export const estimateFee = defineMethod({
     const node = ctx.node();
     const block = await lastMcBlock(node);
     const [st, config] = await Promise.all([accountState(node, p.address, block), configAll(node, block)]);
-    let body: Cell;
-    let code: Cell | null = null;
-    let data: Cell | null = null;
-    try {
-      body = Cell.fromBoc(p.body)[0];
-      if (p.init_code) code = Cell.fromBoc(p.init_code)[0];
-      if (p.init_data) data = Cell.fromBoc(p.init_data)[0];
-    } catch (e) {
-      throw badParam('body', `not a valid BoC (${(e as Error).message})`);
-    }
-    const dest = Address.parseRaw(`${p.address.workchain}:${p.address.hash}`);
-    const msg: Message = {
-      info: { type: 'external-in', dest, importFee: 0n },
-      init: code || data ? { code: code ?? undefined, data: data ?? undefined } : undefined,
-      body,
-    };
+    const body = oneCell('body', p.body);
+    const code = p.init_code ? oneCell('init_code', p.init_code) : null;
+    const data = p.init_data ? oneCell('init_data', p.init_data) : null;
+    const msg = externalTo(p.address, body, code, data);
     const msgCell = beginCell().store(storeMessage(msg)).endCell();
     const shardAccount = beginCell()
       .storeRef(st.accountCell ?? beginCell().storeBit(0).endCell())
@@ -156,7 +208,7 @@ export const estimateFee = defineMethod({
     if (!res.result.success) {
       const exit = res.result.vmResults?.vmExitCode;
       const f = explainSendError(exit !== undefined ? `exitcode=${exit}` : res.result.error);
-      throw new ApiError(542, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
+      throw new ApiError(LITE_SERVER_STATUS, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
     }
     const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
     const d = tx.description;
@@ -174,13 +226,14 @@ export const estimateFee = defineMethod({
       const s = treeStats(msgCell);
       inFwdFee = prices.lump + (prices.bit * s.bits + prices.cell * s.cells + 0xffffn) / 0x10000n;
     }
+    // tonlib's fees{in_fwd_fee:int53 storage_fee:int53 gas_fee:int53 fwd_fee:int53}: JSON numbers, which clients
+    // check (@ton/ton's TonClient refuses strings); a fee never comes near 2^53.
     const fees = (f: Fees) => ({
       '@type': 'fees',
-      // Coin amounts are decimal strings in this project (tonlib sends int53 numbers).
-      in_fwd_fee: f.inFwdFee.toString(),
-      storage_fee: f.storageFee.toString(),
-      gas_fee: f.gasFee.toString(),
-      fwd_fee: f.fwdFee.toString(),
+      in_fwd_fee: int53(f.inFwdFee),
+      storage_fee: int53(f.storageFee),
+      gas_fee: int53(f.gasFee),
+      fwd_fee: int53(f.fwdFee),
     });
     // One entry per internal message the transaction sends, in order: what its destination will pay on receipt
     // (tonlib's Query::estimate_fees destinations, read at the same masterchain block).

@@ -24,6 +24,8 @@ const TX_COLUMNS = '*';
 
 export interface TxFilter {
   account?: string[];
+  /** Accounts left out (a condition of the page query, so pages stay full). */
+  excludeAccount?: string[];
   hash?: string[];
   lt?: bigint;
   startLt?: bigint;
@@ -34,6 +36,70 @@ export interface TxFilter {
   shard?: bigint;
   seqno?: number;
   mcSeqno?: number;
+  /** Transactions of the block with this root / file hash. */
+  blockRootHash?: string;
+  blockFileHash?: string;
+  /** A message of the transaction matches every given field (the reference's join of messages and transactions). */
+  msg?: MessageFilter;
+}
+
+export interface MessageFilter {
+  /** Message hash or the normalized hash of an external-in message. */
+  hashes?: string[];
+  direction?: 'in' | 'out';
+  source?: string;
+  destination?: string;
+  bodyHash?: string;
+  /** Opcode of an inbound message (the reference adds direction = 'in'). */
+  opcode?: number;
+  /** External-in messages only, or none of them (they have no created_lt). */
+  externals?: 'only' | 'exclude';
+}
+
+/** `(account, lt) IN (...)` over the messages matching `m`, all conditions on the same message row; params named m_*. */
+function messageCondition(m: MessageFilter, params: Record<string, unknown>): string {
+  const c: string[] = [];
+  if (m.hashes?.length) {
+    params.m_hash = m.hashes;
+    c.push('(tx_account, tx_lt, direction, msg_hash) IN (SELECT tx_account, tx_lt, direction, msg_hash FROM message_hashes WHERE hash IN {m_hash:Array(FixedString(64))})');
+  }
+  if (m.direction) {
+    params.m_dir = m.direction;
+    c.push('direction = {m_dir:String}');
+  }
+  if (m.source !== undefined) {
+    params.m_src = m.source;
+    c.push('source = {m_src:String}');
+  }
+  if (m.destination !== undefined) {
+    params.m_dst = m.destination;
+    c.push('destination = {m_dst:String}');
+  }
+  if (m.bodyHash !== undefined) {
+    params.m_body = m.bodyHash;
+    c.push('body_hash = {m_body:FixedString(64)}');
+  }
+  if (m.opcode !== undefined) {
+    params.m_op = m.opcode;
+    c.push("opcode = {m_op:Int32} AND direction = 'in'");
+  }
+  if (m.externals === 'only') c.push("message_type = 'ext_in'");
+  if (m.externals === 'exclude') c.push("message_type != 'ext_in'");
+  return `(account, lt) IN (SELECT tx_account, tx_lt FROM messages WHERE ${c.length ? c.join(' AND ') : '1'})`;
+}
+
+/** `(block_workchain, block_shard, block_seqno) IN (...)` for the block hashes of `f`; params named b_*. */
+function blockHashCondition(f: TxFilter, params: Record<string, unknown>): string | null {
+  const c: string[] = [];
+  if (f.blockRootHash !== undefined) {
+    params.b_root = f.blockRootHash;
+    c.push('root_hash = {b_root:FixedString(64)}');
+  }
+  if (f.blockFileHash !== undefined) {
+    params.b_file = f.blockFileHash;
+    c.push('file_hash = {b_file:FixedString(64)}');
+  }
+  return c.length ? `(block_workchain, block_shard, block_seqno) IN (SELECT workchain, shard, seqno FROM blocks WHERE ${c.join(' AND ')})` : null;
 }
 
 /** Builds WHERE conditions over `transactions` columns; params named p_*. */
@@ -87,6 +153,13 @@ function conditions(f: TxFilter, params: Record<string, unknown>): string[] {
     params.p_mc = f.mcSeqno;
     c.push('mc_block_seqno = {p_mc:UInt32}');
   }
+  const block = blockHashCondition(f, params);
+  if (block) c.push(block);
+  if (f.excludeAccount?.length) {
+    params.p_xacc = f.excludeAccount;
+    c.push('account NOT IN {p_xacc:Array(String)}');
+  }
+  if (f.msg) c.push(messageCondition(f.msg, params));
   return c;
 }
 
@@ -106,7 +179,7 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
       return renderDocs(db, sorted);
     }
   }
-  const selective = f.account?.length || f.hash?.length;
+  const selective = f.account?.length || f.hash?.length || f.msg;
   let keys: { account: string; lt: string; hash: string }[];
   if (!selective) {
     // global list: find the page's keys in the lt-ordered index
@@ -120,6 +193,9 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
     if (f.shard !== undefined) ic.push('block_shard = {p_shard:UInt64}');
     if (f.seqno !== undefined) ic.push('block_seqno = {p_seqno:UInt32}');
     if (f.mcSeqno !== undefined) ic.push('mc_block_seqno = {p_mc:UInt32}');
+    const block = blockHashCondition(f, params);
+    if (block) ic.push(block);
+    if (f.excludeAccount?.length) ic.push('account NOT IN {p_xacc:Array(String)}');
     keys = await db.q<{ account: string; lt: string; hash: string }>(
       `SELECT account, lt, hash FROM transactions_by_lt ${ic.length ? 'WHERE ' + ic.join(' AND ') : ''}
        ORDER BY ${order} LIMIT 1 BY lt, account LIMIT {p_limit:UInt32} OFFSET {p_offset:UInt32}`,

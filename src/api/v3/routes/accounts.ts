@@ -7,7 +7,7 @@ import { toRawUpper, tryParseAddress, walletTypeOfCodeHash } from '../../../form
 import { ApiError } from '../../errors.ts';
 import { addressBook, bookAndMetadata, metadataOf } from '../address-book.ts';
 import type { Db, Row } from '../db.ts';
-import { PAGE, pageOf } from '../params.ts';
+import { PAGE_SORT, pageOf } from '../params.ts';
 import { b64, extra, str } from '../render.ts';
 import { addRoute, type V3Deps } from '../route.ts';
 
@@ -138,11 +138,16 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/walletStates',
     tags,
     summary: 'Wallet states (type, seqno, wallet id) of accounts',
-    params: { address: { kind: 'address[]', required: true } },
+    description: 'code_hash keeps the accounts running that code. include_boc is accepted as the reference accepts it (its AccountRequest); wallet states carry no BoC either way.',
+    params: {
+      address: { kind: 'address[]', required: true },
+      code_hash: { kind: 'hash[]' },
+      include_boc: { kind: 'bool', default: true },
+    },
     response: S.WalletStatesResponse,
     async handler(ctx) {
       const { q, db } = ctx;
-      const states = await latestStates(db, q.address as string[], true);
+      const states = await latestStates(db, q.address as string[], true, q.code_hash as string[] | undefined);
       const wallets = states.map((s) => {
         const o: Record<string, unknown> = {
           address: s.account,
@@ -167,13 +172,13 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/topAccountsByBalance',
     tags,
     summary: 'Accounts with the highest balance',
-    description: 'Order: balance desc, then account.',
-    params: { ...PAGE },
+    description: 'Order: balance desc, then account; sort=asc lists the smallest balances first.',
+    params: { ...PAGE_SORT },
     response: S.TopAccounts,
     async handler({ q, db }) {
       const pg = pageOf(q);
       const rows = await db.q<{ account: string; balance: string }>(
-        'SELECT account, balance FROM latest_account_states FINAL ORDER BY balance DESC, account ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}',
+        `SELECT account, balance FROM latest_account_states FINAL ORDER BY balance ${pg.dir}, account ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { limit: pg.limit, offset: pg.offset },
       );
       return rows.map((r) => ({ account: r.account, balance: String(r.balance) }));

@@ -8,7 +8,7 @@ import type { Row } from '../db.ts';
 import { LT_WINDOW, PAGE, PAGE_SORT, pageOf, type ParamSpec } from '../params.ts';
 import { b64, blockJson, messageJson, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { findTransactions, loadContents, mcBlockExists, renderByKeys, txKeysByMessage, type TxKey } from '../queries/transactions.ts';
+import { findTransactions, loadContents, mcBlockExists, renderByKeys, txKeysByMessage, type MessageFilter, type TxKey } from '../queries/transactions.ts';
 import { indexStatus } from '../queries/status.ts';
 import { messagesByHashFromDocs } from '../queries/messages.ts';
 
@@ -20,6 +20,70 @@ const PAGING_DOC =
 export async function txResponse(ctx: Ctx, transactions: Record<string, unknown>[]): Promise<{ transactions: Record<string, unknown>[]; address_book: Record<string, unknown> }> {
   const address_book = ctx.noBook ? {} : await bookOf(ctx.db, transactionAddresses(transactions), ctx.testnet);
   return { transactions, address_book };
+}
+
+/** The reference's TransactionsRequest: block, account, hash, lt, message and window filters (/transactions, /transactionsByMessage). */
+const TX_PARAMS: ParamSpec = {
+  workchain: { kind: 'int32' },
+  shard: { kind: 'shard' },
+  seqno: { kind: 'uint32' },
+  root_hash: { kind: 'hash', description: 'transactions of the block with this root hash' },
+  file_hash: { kind: 'hash', description: 'transactions of the block with this file hash' },
+  mc_seqno: { kind: 'uint32' },
+  account: { kind: 'address[]' },
+  exclude_account: { kind: 'address[]', description: 'accounts to leave out' },
+  hash: { kind: 'hash[]' },
+  lt: { kind: 'uint64' },
+  msg_hash: { kind: 'hash[]', description: 'a message of the transaction: hash or normalized hash (external-in)' },
+  body_hash: { kind: 'hash', description: 'a message of the transaction has this body hash' },
+  opcode: { kind: 'opcode', description: 'an inbound message of the transaction has this opcode' },
+  direction: { kind: 'direction', description: 'in or out: which side of the transaction the matched message is on' },
+  source: { kind: 'address', description: 'the matched message comes from this address' },
+  destination: { kind: 'address', description: 'the matched message goes to this address' },
+  ...LT_WINDOW,
+  ...PAGE_SORT,
+};
+
+/** One page of transactions for the TX_PARAMS filters of the request. */
+async function transactionsOf(ctx: Ctx): Promise<Record<string, unknown>[]> {
+  const { q } = ctx;
+  if (q.mc_seqno !== undefined) await requireMc(ctx, q.mc_seqno as number);
+  const msgFields = ['msg_hash', 'body_hash', 'opcode', 'direction', 'source', 'destination'];
+  const externals = q.only_externals === true ? 'only' : q.exclude_externals === true ? 'exclude' : undefined;
+  if (q.only_externals === true && q.exclude_externals === true) throw new ApiError(422, 'only one of exclude_externals, only_externals can be true');
+  const msg: MessageFilter | undefined =
+    msgFields.some((k) => q[k] !== undefined) || externals
+      ? {
+          hashes: q.msg_hash as string[] | undefined,
+          bodyHash: q.body_hash as string | undefined,
+          opcode: q.opcode as number | undefined,
+          direction: q.direction as 'in' | 'out' | undefined,
+          source: q.source as string | undefined,
+          destination: q.destination as string | undefined,
+          externals,
+        }
+      : undefined;
+  return findTransactions(
+    ctx.db,
+    {
+      account: q.account as string[] | undefined,
+      hash: q.hash as string[] | undefined,
+      lt: q.lt as bigint | undefined,
+      startLt: q.start_lt as bigint | undefined,
+      endLt: q.end_lt as bigint | undefined,
+      startUtime: q.start_utime as number | undefined,
+      endUtime: q.end_utime as number | undefined,
+      workchain: q.workchain as number | undefined,
+      shard: q.shard as bigint | undefined,
+      seqno: q.seqno as number | undefined,
+      mcSeqno: q.mc_seqno as number | undefined,
+      blockRootHash: q.root_hash as string | undefined,
+      blockFileHash: q.file_hash as string | undefined,
+      excludeAccount: q.exclude_account as string[] | undefined,
+      msg,
+    },
+    pageOf(q),
+  );
 }
 
 async function requireMc(ctx: Ctx, seqno: number): Promise<void> {
@@ -126,13 +190,15 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/masterchainBlockShards',
     tags,
     summary: 'Every block committed by a masterchain block (mc_block_seqno = seqno)',
-    description: 'Order: workchain, shard, seqno. ' + PAGING_DOC,
-    params: { seqno: { kind: 'uint32', required: true }, ...PAGE },
+    description: 'Order: workchain, shard, seqno; with sort: gen_utime (then workchain, shard, seqno) in that direction, as the reference orders /blocks. ' + PAGING_DOC,
+    params: { seqno: { kind: 'uint32', required: true }, ...PAGE_SORT },
     response: S.BlocksResponse,
     async handler({ q, db }) {
       const pg = pageOf(q, 'asc');
+      const d = pg.dir;
+      const order = q.sort !== undefined ? `gen_utime ${d}, workchain ${d}, shard ${d}, seqno ${d}` : 'workchain, shard, seqno';
       const rows = await db.q(
-        `SELECT ${BLOCK_COLS} FROM blocks WHERE mc_block_seqno = {s:UInt32} ORDER BY workchain, shard, seqno LIMIT 1 BY workchain, shard, seqno LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+        `SELECT ${BLOCK_COLS} FROM blocks WHERE mc_block_seqno = {s:UInt32} ORDER BY ${order} LIMIT 1 BY workchain, shard, seqno LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
         { s: q.seqno, limit: pg.limit, offset: pg.offset },
       );
       if (rows.length === 0 && pg.offset === 0) throw new ApiError(404, 'blocks not found');
@@ -145,42 +211,14 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     tags,
     summary: 'Transactions by account, hash, block, masterchain block, lt or utime window',
     description: PAGING_DOC,
-    params: {
-      workchain: { kind: 'int32' },
-      shard: { kind: 'shard' },
-      seqno: { kind: 'uint32' },
-      mc_seqno: { kind: 'uint32' },
-      account: { kind: 'address[]' },
-      exclude_account: { kind: 'address[]', description: 'accounts to leave out' },
-      hash: { kind: 'hash[]' },
-      lt: { kind: 'uint64' },
-      ...LT_WINDOW,
-      ...PAGE_SORT,
-    },
+    params: TX_PARAMS,
     response: S.TransactionsResponse,
     async handler(ctx) {
       const { q } = ctx;
-      if (q.mc_seqno !== undefined) await requireMc(ctx, q.mc_seqno as number);
-      let rows = await findTransactions(
-        ctx.db,
-        {
-          account: q.account as string[] | undefined,
-          hash: q.hash as string[] | undefined,
-          lt: q.lt as bigint | undefined,
-          startLt: q.start_lt as bigint | undefined,
-          endLt: q.end_lt as bigint | undefined,
-          startUtime: q.start_utime as number | undefined,
-          endUtime: q.end_utime as number | undefined,
-          workchain: q.workchain as number | undefined,
-          shard: q.shard as bigint | undefined,
-          seqno: q.seqno as number | undefined,
-          mcSeqno: q.mc_seqno as number | undefined,
-        },
-        pageOf(q),
-      );
-      const ex = q.exclude_account as string[] | undefined;
-      if (ex?.length) rows = rows.filter((t) => !ex.includes(t.account as string));
-      return txResponse(ctx, rows);
+      if (q.direction !== undefined && !(q.msg_hash as string[] | undefined)?.length && q.opcode === undefined) {
+        throw new ApiError(422, 'direction can be specified only with msg_hash or opcode');
+      }
+      return txResponse(ctx, await transactionsOf(ctx));
     },
   });
 
@@ -202,46 +240,22 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/transactionsByMessage',
     tags,
     summary: 'Transactions that sent (out) or received (in) a message',
-    description: 'msg_hash matches the message hash or its normalized hash (external-in). Order: lt desc, account, hash.',
+    description:
+      'msg_hash matches the message hash or its normalized hash (external-in); opcode matches inbound messages. Every filter of ' +
+      '/transactions applies too, and source / destination / direction / exclude_externals / only_externals constrain the same message. ' +
+      'Order: lt (sort, default desc), account, hash. ' + PAGING_DOC,
     params: {
-      msg_hash: { kind: 'hash[]' },
-      body_hash: { kind: 'hash' },
-      opcode: { kind: 'opcode' },
-      direction: { kind: 'direction' },
-      ...PAGE,
+      ...TX_PARAMS,
+      exclude_externals: { kind: 'bool', description: 'leave out transactions matched through an external-in message' },
+      only_externals: { kind: 'bool', description: 'only transactions matched through an external-in message' },
     },
     response: S.TransactionsResponse,
     async handler(ctx) {
-      const { q, db } = ctx;
-      const msgHash = q.msg_hash as string[] | undefined;
-      if (!msgHash?.length && q.body_hash === undefined && q.opcode === undefined) {
+      const { q } = ctx;
+      if (!(q.msg_hash as string[] | undefined)?.length && q.body_hash === undefined && q.opcode === undefined) {
         throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode should be specified');
       }
-      const pg = pageOf(q);
-      const direction = (q.direction as 'in' | 'out' | undefined) ?? (q.opcode !== undefined ? 'in' : undefined);
-      let keys: TxKey[];
-      if (msgHash?.length) {
-        keys = await txKeysByMessage(db, msgHash, direction);
-        if (q.body_hash !== undefined || q.opcode !== undefined) {
-          const rows = await db.q<{ tx_account: string; tx_lt: string; tx_hash: string }>(
-            `SELECT DISTINCT tx_account, tx_lt, tx_hash FROM messages WHERE (tx_account, tx_lt) IN {k:Array(Tuple(String, UInt64))}
-             ${q.body_hash !== undefined ? 'AND body_hash = {bh:FixedString(64)}' : ''} ${q.opcode !== undefined ? 'AND opcode = {op:Int32}' : ''}`,
-            { k: keys.map(([a, l]) => [a, BigInt(l)]), bh: q.body_hash ?? '', op: q.opcode ?? 0 },
-          );
-          keys = rows.map((r) => [r.tx_account, r.tx_lt, r.tx_hash]);
-        }
-      } else {
-        const rows = await db.q<{ tx_account: string; tx_lt: string; tx_hash: string }>(
-          `SELECT DISTINCT tx_account, tx_lt, tx_hash FROM messages WHERE 1
-           ${q.body_hash !== undefined ? 'AND body_hash = {bh:FixedString(64)}' : ''} ${q.opcode !== undefined ? 'AND opcode = {op:Int32}' : ''}
-           ${direction ? 'AND direction = {d:String}' : ''}
-           ORDER BY tx_lt DESC, tx_account DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
-          { bh: q.body_hash ?? '', op: q.opcode ?? 0, d: direction ?? '', limit: pg.limit, offset: pg.offset },
-        );
-        return txResponse(ctx, await renderByKeys(db, rows.map((r) => [r.tx_account, r.tx_lt, r.tx_hash]), 'given'));
-      }
-      const all = await renderByKeys(db, keys);
-      return txResponse(ctx, all.slice(pg.offset, pg.offset + pg.limit));
+      return txResponse(ctx, await transactionsOf(ctx));
     },
   });
 
@@ -297,6 +311,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     async handler(ctx) {
       const { q, db } = ctx;
       const pg = pageOf(q);
+      if (q.hash !== undefined && (q.msg_hash as string[] | undefined)?.length) throw new ApiError(422, 'cannot use both legacy and new message hashes');
       const hashes = [...((q.msg_hash as string[] | undefined) ?? []), ...(q.hash ? [q.hash as string] : [])];
       const otherFilters =
         ['body_hash', 'source', 'destination', 'opcode', 'direction', 'start_lt', 'end_lt', 'start_utime', 'end_utime'].some((k) => q[k] !== undefined) ||

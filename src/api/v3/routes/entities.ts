@@ -7,7 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { bookAndMetadata } from '../address-book.ts';
 import type { Ctx } from '../route.ts';
 import type { Row } from '../db.ts';
-import { PAGE, PAGE_SORT, pageOf, type Parsed, type ParamSpec } from '../params.ts';
+import { PAGE_SORT, pageOf, type Parsed, type ParamSpec } from '../params.ts';
 import { decodeMessageBody } from '../decode/index.ts';
 import { b64, num, str } from '../render.ts';
 
@@ -130,14 +130,14 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/jetton/masters',
     tags: ['jettons'],
     summary: 'Jetton masters',
-    description: 'Order: address.',
-    params: { address: { kind: 'address[]' }, admin_address: { kind: 'address[]' }, ...PAGE },
+    description: 'Order: address (sort, default asc).',
+    params: { address: { kind: 'address[]' }, admin_address: { kind: 'address[]' }, ...PAGE_SORT },
     response: listOf(S.JettonMaster, 'jetton_masters'),
     async handler(ctx) {
       const { q } = ctx;
       const pg = pageOf(q, 'asc');
       const w = new Where().add((x) => `address IN ${x}`, q.address, A).add((x) => `admin_address IN ${x}`, q.admin_address, A);
-      const rows = await ctx.db.q(`SELECT * FROM jetton_masters FINAL ${w.sql()} ORDER BY address LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+      const rows = await ctx.db.q(`SELECT * FROM jetton_masters FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
       const items = rows.map(jettonMasterJson);
       return withBook(ctx, 'jetton_masters', items, items.flatMap((i) => [i.address as string, i.admin_address]));
     },
@@ -224,13 +224,22 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     tags: ['jettons'],
     summary: 'Jetton burns (burner wallet transactions processing burn#595f07bc)',
     description: 'Order: transaction lt (or now with utime filters), then hash; sort default desc.',
-    params: { address: { kind: 'address[]', description: 'burner (owner) addresses' }, jetton_wallet: { kind: 'address[]' }, jetton_master: { kind: 'address' }, ...WINDOW, ...PAGE_SORT },
+    params: {
+      owner_address: { kind: 'address[]', description: 'burner (owner) addresses' },
+      address: { kind: 'address[]', description: 'legacy alias of owner_address (used when owner_address is absent)' },
+      jetton_wallet: { kind: 'address[]' },
+      jetton_master: { kind: 'address' },
+      ...WINDOW,
+      ...PAGE_SORT,
+    },
     response: listOf(S.JettonBurn, 'jetton_burns'),
     async handler(ctx) {
       const { q } = ctx;
       const pg = pageOf(q);
+      // the reference takes `address` only when owner_address is absent
+      const owners = (q.owner_address as string[] | undefined) ?? (q.address as string[] | undefined);
       const w = new Where()
-        .add((x) => `owner IN ${x}`, q.address, A)
+        .add((x) => `owner IN ${x}`, owners, A)
         .add((x) => `jetton_wallet_address IN ${x}`, q.jetton_wallet, A)
         .add((x) => `jetton_master_address = ${x}`, q.jetton_master, 'String');
       const col = timeWindow(w, q, 'tx_lt', 'tx_now');
@@ -252,14 +261,14 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/nft/collections',
     tags: ['nfts'],
     summary: 'NFT collections',
-    description: 'Order: address.',
-    params: { collection_address: { kind: 'address[]' }, owner_address: { kind: 'address[]' }, ...PAGE },
+    description: 'Order: address (sort, default asc).',
+    params: { collection_address: { kind: 'address[]' }, owner_address: { kind: 'address[]' }, ...PAGE_SORT },
     response: listOf(S.NFTCollection, 'nft_collections'),
     async handler(ctx) {
       const { q } = ctx;
       const pg = pageOf(q, 'asc');
       const w = new Where().add((x) => `address IN ${x}`, q.collection_address, A).add((x) => `owner_address IN ${x}`, q.owner_address, A);
-      const rows = await ctx.db.q(`SELECT * FROM nft_collections FINAL ${w.sql()} ORDER BY address LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+      const rows = await ctx.db.q(`SELECT * FROM nft_collections FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
       const items = rows.map(nftCollectionJson);
       return withBook(ctx, 'nft_collections', items, items.flatMap((i) => [i.address as string, i.owner_address]));
     },
@@ -270,12 +279,13 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     tags: ['nfts'],
     summary: 'NFT items by address, owner, collection or index',
     description:
-      'Order: address; with owner: owner, collection, index; with one collection: index. sort_by_last_transaction_lt: newest first. ' +
+      'Order: address; with owner: owner, collection, index; with one collection: index; sort (default asc) gives the direction. ' +
+      'sort_by_last_transaction_lt: by last transaction lt, newest first (sort=asc: oldest first). ' +
       'An item held by an indexed sale or auction contract (nft/sales) has on_sale, sale_contract_address or auction_contract_address, and real_owner (the seller); ' +
       'include_on_sale=true makes owner_address match such sellers too.',
     params: {
       address: { kind: 'address[]' }, owner_address: { kind: 'address[]' }, collection_address: { kind: 'address[]' }, index: { kind: 'digits[]' },
-      include_on_sale: { kind: 'bool', default: false }, sort_by_last_transaction_lt: { kind: 'bool', default: false }, ...PAGE,
+      include_on_sale: { kind: 'bool', default: false }, sort_by_last_transaction_lt: { kind: 'bool', default: false }, ...PAGE_SORT,
     },
     response: listOf(S.NFTItem, 'nft_items'),
     async handler(ctx) {
@@ -293,9 +303,11 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
           : `owner_address IN ${x}`), owners, A)
         .add((x) => `collection_address IN ${x}`, cols, A)
         .add((x) => `\`index\` IN ${x}`, q.index, 'Array(UInt256)');
-      const order = q.sort_by_last_transaction_lt
-        ? 'last_transaction_lt DESC, address ASC'
-        : owners?.length ? 'owner_address, collection_address, `index`, address' : cols?.length ? 'collection_address, `index`, address' : 'address';
+      const d = q.sort_by_last_transaction_lt ? (q.sort === 'asc' ? 'ASC' : 'DESC') : pg.dir;
+      const cols0 = q.sort_by_last_transaction_lt
+        ? ['last_transaction_lt', 'address']
+        : owners?.length ? ['owner_address', 'collection_address', '`index`', 'address'] : cols?.length ? ['collection_address', '`index`', 'address'] : ['address'];
+      const order = cols0.map((c) => `${c} ${d}`).join(', ');
       const rows = await ctx.db.q(`SELECT * FROM nft_items FINAL ${w.sql()} ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
       const [colMap, sales] = await Promise.all([collectionsOf(ctx, rows), salesOf(ctx, rows)]);
       const items = rows.map((r) => nftItemJson(r, colMap, sales));
@@ -344,11 +356,16 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     summary: 'NFT sale contracts: getgems fix-price sales and auctions, telemint items',
     description:
       'address (sale / auction / telemint item contracts) is required. Each sale has its type-specific details and, when the item is indexed, ' +
-      'the NFT item with its collection. Order: address.',
-    params: { address: { kind: 'address[]', required: true, description: 'sale, auction or telemint item contracts (repeat the parameter)' } },
+      'the NFT item with its collection. Order: address (sort, default asc), paged by limit / offset.',
+    params: { address: { kind: 'address[]', required: true, description: 'sale, auction or telemint item contracts (repeat the parameter)' }, ...PAGE_SORT },
     response: listOf(S.NFTSale, 'nft_sales'),
     async handler(ctx) {
-      const rows = await ctx.db.q('SELECT * FROM nft_sales FINAL WHERE address IN {a:Array(String)} ORDER BY address', { a: ctx.q.address as string[] });
+      const pg = pageOf(ctx.q, 'asc');
+      const rows = await ctx.db.q(`SELECT * FROM nft_sales FINAL WHERE address IN {a:Array(String)} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, {
+        a: ctx.q.address as string[],
+        limit: pg.limit,
+        offset: pg.offset,
+      });
       const nfts = [...new Set(rows.map((r) => r.nft_address).filter((a): a is string => typeof a === 'string'))];
       const itemRows = nfts.length ? await ctx.db.q('SELECT * FROM nft_items FINAL WHERE address IN {a:Array(String)}', { a: nfts }) : [];
       const [colMap, sales] = await Promise.all([collectionsOf(ctx, itemRows), salesOf(ctx, itemRows)]);
@@ -367,8 +384,8 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/dns/records',
     tags: ['dns'],
     summary: 'DNS records by wallet or domain',
-    description: 'Give exactly one of wallet, domain. Order: domain length, then domain.',
-    params: { wallet: { kind: 'address' }, domain: { kind: 'string' }, ...PAGE },
+    description: 'Give exactly one of wallet, domain. Order: domain length, then domain (sort, default asc).',
+    params: { wallet: { kind: 'address' }, domain: { kind: 'string' }, ...PAGE_SORT },
     response: listOf(S.DNSRecord, 'records', false),
     async handler(ctx) {
       const { q } = ctx;
@@ -376,7 +393,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       if (q.wallet !== undefined && q.domain !== undefined) throw new ApiError(422, 'provide either wallet address or domain, not both');
       const pg = pageOf(q, 'asc');
       const w = new Where().add((x) => `dns_wallet = ${x}`, q.wallet, 'String').add((x) => `domain = ${x}`, q.domain, 'String');
-      const rows = await ctx.db.q(`SELECT * FROM dns_entries FINAL ${w.sql()} ORDER BY length(domain), domain, nft_item_address LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+      const rows = await ctx.db.q(`SELECT * FROM dns_entries FINAL ${w.sql()} ORDER BY length(domain) ${pg.dir}, domain ${pg.dir}, nft_item_address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
       const items = rows.map((r) => ({
         nft_item_address: r.nft_item_address, nft_item_owner: str(r.nft_item_owner), domain: r.domain, dns_next_resolver: str(r.dns_next_resolver),
         dns_wallet: str(r.dns_wallet), dns_site_adnl: str(r.dns_site_adnl), dns_storage_bag_id: str(r.dns_storage_bag_id),
@@ -447,8 +464,8 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/vesting',
     tags: ['vesting'],
     summary: 'Vesting contracts by contract or by owner/sender wallet',
-    description: 'Give exactly one of contract_address, wallet_address. Order: address.',
-    params: { contract_address: { kind: 'address[]' }, wallet_address: { kind: 'address[]' }, check_whitelist: { kind: 'bool', default: false }, ...PAGE },
+    description: 'Give exactly one of contract_address, wallet_address. Order: address (sort, default asc).',
+    params: { contract_address: { kind: 'address[]' }, wallet_address: { kind: 'address[]' }, check_whitelist: { kind: 'bool', default: false }, ...PAGE_SORT },
     response: listOf(S.VestingInfo, 'vesting_contracts', false),
     async handler(ctx) {
       const { q } = ctx;
@@ -460,7 +477,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       const w = new Where()
         .add((x) => `address IN ${x}`, c, A)
         .add((x) => (q.check_whitelist ? `(owner_address IN ${x} OR vesting_sender_address IN ${x} OR hasAny(whitelist, ${x}))` : `(owner_address IN ${x} OR vesting_sender_address IN ${x})`), wa, A);
-      const rows = await ctx.db.q(`SELECT * FROM vesting_contracts FINAL ${w.sql()} ORDER BY address LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+      const rows = await ctx.db.q(`SELECT * FROM vesting_contracts FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
       const items = rows.map((r) => ({
         address: r.address, start_time: num(r.vesting_start_time), total_duration: num(r.vesting_total_duration), unlock_period: num(r.unlock_period),
         cliff_duration: num(r.cliff_duration), sender_address: r.vesting_sender_address, owner_address: r.owner_address, total_amount: str(r.vesting_total_amount),

@@ -2,11 +2,13 @@
  * Legacy v2-style group (reference §2.11). addressInformation / walletInformation answer from the
  * index (the reference's default `use_v2=false` path); runGetMethod, estimateFee and message go
  * through the node layer (`deps.node`, supplied by the API v2 stage) and are 501 when it is absent.
+ * runGetMethod converts the stack both ways as the reference's index/proxy.go: {type: num|cell|slice, value}
+ * in, v2 legacy entries to the node, {type, value} out (numbers 0x-hex, tuples and lists nested).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { walletTypeOfCodeHash } from '../../../format/index.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, unknownParams } from '../../errors.ts';
 import { b64, str } from '../render.ts';
 import { addRoute, type Ctx, type LegacyNode, type V3Deps } from '../route.ts';
 import { latestStates } from './accounts.ts';
@@ -35,17 +37,93 @@ function nodeOf(ctx: Ctx, k: 'runGetMethod' | 'estimateFee' | 'sendMessage'): Le
 }
 
 function body<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) throw new ApiError(422, 'invalid request body: expected a JSON object');
   const r = schema.safeParse(raw ?? {});
   if (!r.success) {
+    const unknown = r.error.issues.find((i) => i.code === 'unrecognized_keys');
+    if (unknown && 'keys' in unknown) throw unknownParams(unknown.keys as string[]);
     const i = r.error.issues[0];
     throw new ApiError(422, `invalid request body${i.path.length ? ` field ${i.path.join('.')}` : ''}: ${i.message}`);
   }
   return r.data;
 }
 
-const RunGetMethodBody = z.object({ address: z.string().min(1), method: z.string().min(1), stack: z.array(z.object({ type: z.string(), value: z.unknown() })).default([]) });
-const EstimateFeeBody = z.object({ address: z.string().min(1), body: z.string(), init_code: z.string().optional(), init_data: z.string().optional(), ignore_chksig: z.boolean().default(true) });
-const MessageBody = z.object({ boc: z.string().min(1) });
+/** The reference's V2StackEntity: {type: num | cell | slice, value}; num values as JSON numbers or (0x-)strings. */
+const StackEntity = z.strictObject({ type: z.string(), value: z.union([z.string(), z.number()]) });
+const RunGetMethodBody = z.strictObject({ address: z.string().min(1), method: z.string().min(1), stack: z.array(StackEntity).default([]) });
+// The reference's V2EstimateFeeRequest has `ignore_chksig bool`: absent is false (Go's zero value).
+const EstimateFeeBody = z.strictObject({ address: z.string().min(1), body: z.string(), init_code: z.string().optional(), init_data: z.string().optional(), ignore_chksig: z.boolean().default(false) });
+const MessageBody = z.strictObject({ boc: z.string().min(1) });
+
+/** v3 stack entries -> API v2 legacy entries, as the reference's proxy.go maps them (num, tvm.Cell, tvm.Slice). */
+export function toV2Stack(stack: z.output<typeof RunGetMethodBody>['stack']): [string, string | number][] {
+  return stack.map((e, i) => {
+    const tag = e.type === 'num' ? 'num' : e.type === 'cell' ? 'tvm.Cell' : e.type === 'slice' ? 'tvm.Slice' : null;
+    if (!tag) throw new ApiError(422, `invalid request body field stack.${i}.type: unsupported stack parameter type: ${JSON.stringify(e.type.slice(0, 40))} (num, cell or slice)`);
+    if (tag !== 'num' && typeof e.value !== 'string') throw new ApiError(422, `invalid request body field stack.${i}.value: a ${e.type} is a base64 BoC string`);
+    return [tag, e.value];
+  });
+}
+
+interface V3StackEntry {
+  type: string;
+  value: unknown;
+}
+
+/** `%#x` of a decimal (Go's big.Int): 0x1f, -0x1f, 0x0. */
+function hexOf(decimal: unknown, where: string): string {
+  if (typeof decimal !== 'string' || !/^-?\d+$/.test(decimal)) throw new Error(`${where}: failed to parse decimal ${String(decimal)}`);
+  const n = BigInt(decimal);
+  return n < 0n ? `-0x${(-n).toString(16)}` : `0x${n.toString(16)}`;
+}
+
+/** One typed tvm.stackEntry* (elements of a tuple or list) -> {type, value} (proxy.go DecodeStackEntry). */
+function fromTyped(e: Record<string, unknown>, where: string): V3StackEntry {
+  const t = e['@type'];
+  switch (t) {
+    case 'tvm.stackEntryNumber':
+      return { type: 'num', value: hexOf((e.number as { number?: unknown } | undefined)?.number, where) };
+    case 'tvm.stackEntryCell':
+      return { type: 'cell', value: (e.cell as { bytes: string }).bytes };
+    case 'tvm.stackEntrySlice':
+      return { type: 'slice', value: (e.slice as { bytes: string }).bytes };
+    case 'tvm.stackEntryTuple':
+    case 'tvm.stackEntryList': {
+      const type = t === 'tvm.stackEntryTuple' ? 'tuple' : 'list';
+      const elements = ((e[type] as { elements: Record<string, unknown>[] }).elements ?? []).map((x, i) => fromTyped(x, `${where}.${i}`));
+      return { type, value: elements };
+    }
+    default:
+      throw new Error(`unsupported stack entry type: ${String(t)}`);
+  }
+}
+
+/** API v2 legacy result entries -> the reference's {type, value} entries: numbers as given (0x hex), cells and slices as BoCs. */
+export function fromV2Stack(stack: unknown[]): V3StackEntry[] {
+  return stack.map((raw, i) => {
+    const [tag, value] = raw as [string, unknown];
+    switch (tag) {
+      case 'num':
+        return { type: 'num', value };
+      case 'cell':
+      case 'slice':
+        return { type: tag, value: (value as { bytes: string }).bytes };
+      case 'tuple':
+      case 'list': {
+        const elements = ((value as { elements: Record<string, unknown>[] }).elements ?? []).map((x, j) => fromTyped(x, `${i}.${j}`));
+        return { type: tag, value: elements };
+      }
+      default:
+        throw new Error(`unsupported stack entry type: ${tag}`);
+    }
+  });
+}
+
+const RunGetMethodResult = z.object({
+  gas_used: z.number().int(),
+  exit_code: z.number().int(),
+  stack: z.array(z.object({ type: z.string(), value: z.unknown() })),
+});
 
 export function legacyRoutes(app: FastifyInstance, deps: V3Deps): void {
   const tags = ['api/v2'];
@@ -92,10 +170,26 @@ export function legacyRoutes(app: FastifyInstance, deps: V3Deps): void {
   }
 
   addRoute(app, deps, {
-    method: 'POST', url: '/runGetMethod', tags, summary: 'Run a get-method (through the node layer)', body: RunGetMethodBody, response: z.record(z.string(), z.unknown()),
+    method: 'POST',
+    url: '/runGetMethod',
+    tags,
+    summary: 'Run a get-method (through the node layer)',
+    description:
+      'Stack in and out as the reference: [{"type": "num", "value": "0x12a"}, {"type": "cell" | "slice", "value": "<base64 BoC>"}]; ' +
+      'results also have {"type": "tuple" | "list", "value": [...]}, numbers as 0x-hex (negative -0x...). Answer {gas_used, exit_code, stack}.',
+    body: RunGetMethodBody,
+    response: RunGetMethodResult,
     async handler(ctx) {
       const b = body(RunGetMethodBody, ctx.request.body);
-      return nodeOf(ctx, 'runGetMethod').runGetMethod!(b);
+      const r = (await nodeOf(ctx, 'runGetMethod').runGetMethod!({ address: b.address, method: b.method, stack: toV2Stack(b.stack) })) as { gas_used: number; exit_code: number; stack: unknown[] };
+      let stack: V3StackEntry[];
+      try {
+        stack = fromV2Stack(r.stack);
+      } catch (e) {
+        // the reference's answer when the result holds what its decoder does not know (a builder, a NaN in a tuple)
+        throw new ApiError(501, `failed to decode api/v2 stack: ${(e as Error).message}`);
+      }
+      return { gas_used: r.gas_used, exit_code: r.exit_code, stack };
     },
   });
   addRoute(app, deps, {

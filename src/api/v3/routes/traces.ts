@@ -221,7 +221,9 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
     url: '/actions',
     tags,
     summary: 'Actions (classified trace events)',
-    description: 'Order: trace_end_lt (or trace_end_utime), trace_id, end_lt, action_id; sort default desc. action_id overrides other filters.',
+    description:
+      'Order: trace_end_lt (or trace_end_utime), trace_id, end_lt, action_id; sort default desc. action_id overrides other filters. ' +
+      'A full page carries next_cursor: send it back as cursor (with the same filters and sort) for the rows after it, as the reference does.',
     params: {
       account: { kind: 'address' },
       tx_hash: { kind: 'hash[]' },
@@ -235,6 +237,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       supported_action_types: { kind: 'string[]' },
       include_accounts: { kind: 'bool', default: false },
       include_transactions: { kind: 'bool', default: false },
+      cursor: { kind: 'string', description: 'next_cursor of the previous page: the rows strictly after it (same filters and sort; not with offset)' },
       ...PAGE_SORT,
     },
     response: S.ActionsResponse,
@@ -280,6 +283,18 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       if ((q.exclude_action_type as string[] | undefined)?.length) { p.xt = q.exclude_action_type; c.push('type NOT IN {xt:Array(String)}'); }
       const u = q.start_utime !== undefined || q.end_utime !== undefined;
       const d = pg.dir;
+      if (q.cursor !== undefined) {
+        if (pg.offset > 0) throw new ApiError(422, 'cursor cannot be combined with offset');
+        const cur = decodeActionsCursor(q.cursor as string, u, d === 'DESC');
+        p.c_te = cur.traceEnd;
+        p.c_tid = cur.traceId;
+        p.c_e = cur.end;
+        p.c_aid = cur.actionId;
+        c.push(
+          `(${u ? 'trace_end_utime' : 'trace_end_lt'}, trace_id, ${u ? 'end_utime' : 'end_lt'}, action_id) ${d === 'DESC' ? '<' : '>'} ` +
+            '({c_te:UInt64}, {c_tid:FixedString(64)}, {c_e:UInt64}, {c_aid:FixedString(64)})',
+        );
+      }
       const rows = await db.q(
         `SELECT * FROM actions FINAL WHERE ${c.join(' AND ')}
          ORDER BY ${u ? 'trace_end_utime' : 'trace_end_lt'} ${d}, trace_id ${d}, ${u ? 'end_utime' : 'end_lt'} ${d}, action_id ${d}
@@ -308,7 +323,8 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       );
       const addrs = rows.flatMap(actionAddresses);
       const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
-      return { actions, address_book, metadata };
+      const last = rows.length === pg.limit ? rows[rows.length - 1] : null;
+      return last ? { actions, address_book, metadata, next_cursor: encodeActionsCursor(last, u, d === 'DESC') } : { actions, address_book, metadata };
     },
   });
 
@@ -357,6 +373,38 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       return { actions, address_book, metadata };
     },
   });
+}
+
+interface ActionsCursor {
+  traceEnd: bigint;
+  traceId: string;
+  end: bigint;
+  actionId: string;
+}
+
+/**
+ * The reference's actions cursor (crud/actions_cursor.go): the ORDER BY tuple of a page's last row, with the time
+ * axis and direction it was made for; opaque to clients (here base64url of JSON).
+ */
+function encodeActionsCursor(r: Row, utime: boolean, desc: boolean): string {
+  const tuple = [utime, desc, String(utime ? r.trace_end_utime : r.trace_end_lt), r.trace_id, String(utime ? r.end_utime : r.end_lt), r.action_id];
+  return Buffer.from(JSON.stringify(tuple)).toString('base64url');
+}
+
+function decodeActionsCursor(s: string, utime: boolean, desc: boolean): ActionsCursor {
+  let t: unknown;
+  try {
+    t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+  } catch {
+    throw new ApiError(422, 'invalid cursor');
+  }
+  const hex = /^[0-9a-f]{64}$/;
+  const dec = /^\d{1,20}$/;
+  if (!Array.isArray(t) || t.length !== 6 || typeof t[0] !== 'boolean' || typeof t[1] !== 'boolean' || !dec.test(String(t[2])) || !hex.test(String(t[3])) || !dec.test(String(t[4])) || !hex.test(String(t[5]))) {
+    throw new ApiError(422, 'invalid cursor');
+  }
+  if (t[0] !== utime || t[1] !== desc) throw new ApiError(422, 'invalid cursor: it was made for another sort or time window (send the same filters and sort)');
+  return { traceEnd: BigInt(t[2] as string), traceId: t[3] as string, end: BigInt(t[4] as string), actionId: t[5] as string };
 }
 
 function header(ctx: Ctx): string | undefined {
