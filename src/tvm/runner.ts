@@ -61,8 +61,30 @@ function libsCell(libs: Map<string, Cell>): Cell | undefined {
   return beginCell().storeDictDirect(dict).endCell();
 }
 
-export async function runGetMethod(input: RunGetMethodInput): Promise<RunGetMethodOutput> {
-  const executor = await getExecutor();
+/**
+ * Runs `fn` on the shared emulator. A failure inside its WebAssembly (a bare number thrown as a C++ exception, or a
+ * trap) leaves that instance unusable for every later call, so it is dropped and the next call instantiates anew.
+ */
+// WebAssembly's globals are not in the ES2022 lib this project compiles against
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: abstract new () => Error } }).WebAssembly.RuntimeError;
+
+export async function withExecutor<T>(what: string, fn: (executor: Executor) => Promise<T>): Promise<T> {
+  const current = getExecutor();
+  const executor = await current;
+  try {
+    return await fn(executor);
+  } catch (e) {
+    if (e instanceof Error && !(e instanceof WasmRuntimeError)) throw e;
+    if (executorPromise === current) executorPromise = null;
+    throw new TvmError(`the emulator failed inside its WebAssembly (${e instanceof Error ? e.message : String(e)}) ${what}`);
+  }
+}
+
+export function runGetMethod(input: RunGetMethodInput): Promise<RunGetMethodOutput> {
+  return withExecutor(`running ${String(input.method)}`, (executor) => runOn(executor, input));
+}
+
+async function runOn(executor: Executor, input: RunGetMethodInput): Promise<RunGetMethodOutput> {
   const libs = new Map(input.libs ?? []);
   const methodId = methodIdOf(input.method);
   const config = input.config.toBoc().toString('base64');

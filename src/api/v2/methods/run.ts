@@ -3,7 +3,7 @@ import { Address, serializeTuple, type Cell, type TupleItem } from '@ton/core';
 import type { AccountAddress } from '../../../format/index.ts';
 import { runGetMethodParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError, badParam } from '../../errors.ts';
-import { MAX_STACK_DEPTH, methodIdOf, parseLegacyStack, parseTypedStack, runGetMethod, StackError, toLegacyStack, toTypedStack, TvmError } from '../../../tvm/index.ts';
+import { MAX_STACK_DEPTH, methodIdOf, parseLegacyStack, parseTypedStack, runGetMethod, StackError, toLegacyStack, toTypedStack } from '../../../tvm/index.ts';
 import { accountState, configAll, libraries, mcBlock, type BlockIdTl } from '../chain.ts';
 import { blockIdJson, txIdJson } from '../convert.ts';
 import { defineMethod, type V2Context } from '../method.ts';
@@ -37,24 +37,17 @@ export async function runOn(ctx: V2Context, c: LoadedContract, method: string | 
   const { view } = c;
   if (view.state !== 'active' || !view.code || !view.data) return { exitCode: EXIT_NOT_INITIALIZED, gasUsed: 0n, stack: [] };
   const node = ctx.node();
-  let r: Awaited<ReturnType<typeof runGetMethod>>;
-  try {
-    r = await runGetMethod({
-      code: view.code,
-      data: view.data,
-      address: Address.parseRaw(`${c.address.workchain}:${c.address.hash}`),
-      balance: view.balance,
-      config: c.config,
-      now: view.res.syncUtime,
-      method,
-      stack,
-      loadLibrary: async (hash) => (await libraries(node, [hash])).get(hash) ?? null,
-    });
-  } catch (e) {
-    // the emulator's WebAssembly throws bare numbers (C++ exceptions): name what failed instead of a generic 500
-    if (e instanceof Error) throw e;
-    throw new TvmError(`the emulator failed inside its WebAssembly (${String(e)}) running ${String(method)}`);
-  }
+  const r = await runGetMethod({
+    code: view.code,
+    data: view.data,
+    address: Address.parseRaw(`${c.address.workchain}:${c.address.hash}`),
+    balance: view.balance,
+    config: c.config,
+    now: view.res.syncUtime,
+    method,
+    stack,
+    loadLibrary: async (hash) => (await libraries(node, [hash])).get(hash) ?? null,
+  });
   return { exitCode: r.exitCode, gasUsed: r.gasUsed, stack: r.stack };
 }
 

@@ -4,7 +4,7 @@ import { Executor } from '@ton/sandbox';
 import { hashToBase64, type AccountAddress } from '../../../format/index.ts';
 import { estimateFeeParams, sendBocParams, sendQueryParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError, badParam } from '../../errors.ts';
-import { getExecutor } from '../../../tvm/index.ts';
+import { withExecutor } from '../../../tvm/index.ts';
 import { accountState, configAll, lastMcBlock } from '../chain.ts';
 import { defineMethod, LITE_SERVER_STATUS, toV2Error, type V2Context } from '../method.ts';
 import { LiteServerError } from '../node.ts';
@@ -192,8 +192,7 @@ export const estimateFee = defineMethod({
       .storeBuffer(st.lastTx.hash, 32)
       .storeUint(st.lastTx.lt, 64)
       .endCell();
-    const executor: Executor = await getExecutor();
-    const res = await executor.runTransaction({
+    const res = await withExecutor('estimating the fee', (executor: Executor) => executor.runTransaction({
       config: config.toBoc().toString('base64'),
       libs: null,
       verbosity: 'short',
@@ -204,7 +203,7 @@ export const estimateFee = defineMethod({
       ignoreChksig: p.ignore_chksig,
       debugEnabled: false,
       message: msgCell,
-    });
+    }));
     if (!res.result.success) {
       const exit = res.result.vmResults?.vmExitCode;
       const f = explainSendError(exit !== undefined ? `exitcode=${exit}` : res.result.error);
