@@ -451,6 +451,17 @@ describe('failure paths', () => {
     expect(decodeBoc(excess.toBoc().toString('hex'))).toEqual(decodeBoc(b64(excess)));
   });
 
+  it('nat fields are read into a C++ int: a # field of 2^31 or more fails the constructor', () => {
+    // init_payment_channel#0e0620c2 is_A:Bool signature:bits512 tag:# channel_id:uint128 balance_A:Coins balance_B:Coins
+    // tlbc: cs.fetch_uint_to(32, int& tag) is false when the value does not fit an int
+    const channel = (tag: number) => b64(beginCell().storeUint(0x0e0620c2, 32).storeBit(true).storeBuffer(Buffer.alloc(64, 9)).storeUint(tag, 32)
+      .storeUint(5n, 128).storeCoins(10n).storeCoins(0n).endCell());
+    expect(decodeOpcode(0x0e0620c2)).toBe('init_payment_channel');
+    expect(decodeBoc(channel(0x43685374))).toMatchObject({ '@type': 'init_payment_channel', is_A: true, tag: String(0x43685374), channel_id: '5' });
+    expect(decodeBoc(channel(0x7fffffff)).tag).toBe('2147483647');
+    expect(decodeBoc(channel(0x80000000))).toEqual({ error: 'unknown: no parser succeeded' });
+  });
+
   it('a W5 opcode whose request does not parse: upstream keeps the failed attempt in front of the fallback text, which is not JSON', () => {
     const c = beginCell().storeUint(0x7369676e, 32).storeUint(1, 32).endCell();
     expect(decodeBocRecursive(b64(c)).startsWith('{"@type":"w5_external_signed_request","request":{')).toBe(true);

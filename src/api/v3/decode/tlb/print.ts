@@ -31,19 +31,18 @@ type Env = (number | Obj | undefined)[];
 
 type CppType = 'slice' | 'cell' | 'bits' | 'bitstring' | 'integer' | 'bool' | 'enum' | 'int32' | 'uint32' | 'int64' | 'uint64';
 const SIMPLE = new Set<CppType>(['bits', 'bitstring', 'integer', 'bool', 'int32', 'uint32', 'int64', 'uint64']);
-const INTS = new Set<CppType>(['int32', 'uint32', 'int64', 'uint64']);
 
 /** tlbc-gen-cpp's detect_cpp_type: how the generated code holds (and prints) a field. */
 export function detectCppType(e: TypeExpr): CppType {
   if (e.tp === Tp.Ref) return 'cell';
-  if (e.isNat) return 'uint32';
+  if (e.isNat) return 'int32';
   const sz = computeSize(e);
   const l = sz.fixedBitSize();
-  if (e.isNatSubtype) return l === 1 ? 'bool' : 'uint32';
+  if (e.isNatSubtype) return l === 1 ? 'bool' : 'int32';
   if (e.tp === Tp.CondType) {
     const sub = detectCppType(e.args[1]);
     if (sub === 'slice' || sub === 'cell' || sub === 'integer' || sub === 'bitstring' || sub === 'enum') return sub;
-    if (INTS.has(sub) && isInteger(e.args[1]) > 0) return sub;
+    if ((sub === 'int32' || sub === 'int64') && isInteger(e.args[1]) > 0) return sub;
     return 'slice';
   }
   const x = isInteger(e);
@@ -167,6 +166,9 @@ function admissible(c: Constructor, args: Arg[]): boolean {
 }
 
 function fetchNat(e: TypeExpr, env: Env, cs: CellSlice): number | null {
+  // add_fetch_nat_field into an `int` variable: fetch_uint_to(32 | n, int&) fails past 32 bits and on values
+  // >= 2^31, fetch_uint_leq / fetch_uint_less(bound, int&) when the bound needs more than 31 bits,
+  // (## 1) is fetch_bool_to
   const t = e.type!;
   const n = t.builtin === 'nat' ? 32 : evalNat(e.args[0], env);
   let width: number;
@@ -178,9 +180,11 @@ function fetchNat(e: TypeExpr, env: Env, cs: CellSlice): number | null {
     if (n <= 0) return null;
     width = 32 - Math.clz32(n - 1);
   } else return null;
+  if (width > 32 || (t.builtin !== 'nat' && t.builtin !== 'natwidth' && width > 31)) return null;
   const v = cs.fetchUint(width);
   if (v === null) return null;
   const x = Number(v);
+  if (x >= 2 ** 31) return null;
   if (t.builtin === 'natleq' && x > n) return null;
   if (t.builtin === 'natless' && x >= n) return null;
   return x;
