@@ -1,10 +1,12 @@
 // /decode (GET and POST) and message_content.decoded on real message bodies: the labelled in-messages of
-// test/fixtures/msgs (labels from the fixture MANIFEST, TEP-74/62 and tongo schemas), field values checked
-// against @ton/core reading the same cells, and wallet requests checked against the out-messages the wallet
-// actually sent in its transaction (fixture blocks).
+// test/fixtures/msgs (labels from the fixture MANIFEST, TEP-74/62 and tongo schemas; names as in ton-marker's
+// schemes.tlb), field values checked against @ton/core reading the same cells, and wallet requests checked
+// against the out-messages the wallet actually sent in its transaction (fixture blocks). The decoded tree is
+// ton-marker's (see src/api/v3/decode/README.md): every value keeps its TL-B constructor, so an amount is
+// {"@type":"var_uint","len","value"} and an address {"@type":"addr_std",...,"workchain_id","address"}.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Cell, loadMessage, type Slice } from '@ton/core';
+import { beginCell, Cell, loadMessage, type Slice } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { FIXTURES, get, openFixture, type Fixture } from './helpers.ts';
@@ -17,7 +19,12 @@ afterAll(async () => {
   await f?.close();
 });
 
-const raw = (a: { workChain: number; hash: Buffer } | null) => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);
+/** MsgAddress as ton-marker prints it: addr_std (anycast absent) or addr_none */
+const addr = (a: { workChain: number; hash: Buffer } | null) => (a
+  ? { '@type': 'addr_std', anycast: { '@type': 'nothing_from_maybe' }, workchain_id: String(a.workChain), address: a.hash.toString('hex').toUpperCase() }
+  : { '@type': 'addr_none' });
+/** an address tree back to the raw form the API uses elsewhere */
+const rawOf = (d: { workchain_id: string; address: string }) => `${d.workchain_id}:${d.address}`;
 
 /** The body (base64 BoC) and the message of a fixture message file. */
 function fixtureMsg(name: string) {
@@ -49,12 +56,13 @@ const LABELLED: [file: string, type: string][] = [
   ['mainnet-stonfi-v2-swap-in-msg-lt76734069000009-8649cad9.boc', 'stonfi_swap_v2'],
   ['mainnet-stonfi-v2-pay-to-in-msg-lt76734069000012-92e1411a.boc', 'stonfi_pay_to_v2'],
   ['mainnet-dedust-swap-external-in-msg-lt76734069000009-3e5ffca8.boc', 'dedust_swap_external'],
-  ['mainnet-dedust-payout-from-pool-in-msg-lt76734069000012-18aa8e2e.boc', 'dedust_payout_from_pool'],
+  ['mainnet-dedust-payout-from-pool-in-msg-lt76734069000012-18aa8e2e.boc', 'dedust_pay_out_from_pool'],
   ['mainnet-bounced-in-in-msg-lt43049060000005-fd7e5735.boc', 'bounce'],
   ['mainnet-ext-in-wallet-v5r1-in-msg-lt76734069000001-bc91b30e.boc', 'w5_external_signed_request'],
   ['mainnet-wallet-v5-signed-internal-in-msg-lt56269616000003-70ef91e0.boc', 'w5_internal_signed_request'],
   ['mainnet-wallet-v5-extension-action-in-msg-lt56269616000003-697c31ab.boc', 'w5_extension_action_request'],
   ['mainnet-ext-in-wallet-v4r2-in-msg-lt76734069000001-a9558b20.boc', 'wallet_signed_v4'],
+  ['mainnet-ext-in-highload-v3-in-msg-lt76734069000021-15813623.boc', 'highload_wallet_signed_v3'],
 ];
 
 describe('/decode bodies', () => {
@@ -80,10 +88,12 @@ describe('/decode bodies', () => {
     const custom = s.loadMaybeRef();
     const fwd = s.loadCoins();
     expect(d).toMatchObject({
-      '@type': 'jetton_transfer', query_id: queryId.toString(), amount: amount.toString(), destination: raw(destination), response_destination: raw(response),
-      custom_payload: custom ? expect.anything() : null, forward_ton_amount: fwd.toString(),
+      '@type': 'jetton_transfer', query_id: queryId.toString(), amount: { '@type': 'var_uint', value: amount.toString() }, destination: addr(destination),
+      response_destination: addr(response), custom_payload: custom ? { '@type': 'something_from_maybe' } : { '@type': 'nothing_from_maybe' },
+      forward_ton_amount: { '@type': 'var_uint', value: fwd.toString() },
     });
-    expect(typeof d.amount).toBe('string');
+    // len: the byte length of the VarUInteger 16
+    expect((d.amount as { len: string }).len).toBe(String(Math.ceil(amount.toString(16).length / 2)));
   });
 
   it('jetton_notify: forward payload decoded recursively (STON.fi v1 swap), text comments, NFT transfer', async () => {
@@ -100,16 +110,17 @@ describe('/decode bodies', () => {
     expect(fp.loadUint(32)).toBe(0x25938561);
     const tokenWallet = fp.loadAddress();
     const minOut = fp.loadCoins();
+    // forward_payload:(Either Cell ^Cell): either way the cell's BoC is replaced by its decoding
     expect(n).toMatchObject({
-      '@type': 'jetton_notify', amount: amount.toString(), sender: raw(sender),
-      forward_payload: { '@type': 'stonfi_swap_forward_payload', token_wallet: raw(tokenWallet), min_out: minOut.toString() },
+      '@type': 'jetton_notify', amount: { value: amount.toString() }, sender: addr(sender),
+      forward_payload: { value: { '@type': 'stonfi_swap_forward_payload', token_wallet: addr(tokenWallet), min_out: { value: minOut.toString() } } },
     });
     const cs = Cell.fromBase64(comment.body).beginParse();
     cs.skip(32);
     expect(c).toEqual({ '@type': 'text_comment', text: cs.loadStringTail() });
     const ns: Slice = Cell.fromBase64(nft.body).beginParse();
     ns.skip(32);
-    expect(t).toMatchObject({ '@type': 'nft_transfer', query_id: ns.loadUintBig(64).toString(), new_owner: raw(ns.loadAddress()), response_destination: raw(ns.loadMaybeAddress()) });
+    expect(t).toMatchObject({ '@type': 'nft_transfer', query_id: ns.loadUintBig(64).toString(), new_owner: addr(ns.loadAddress()), response_destination: addr(ns.loadMaybeAddress()) });
   });
 
   it('wallet requests list exactly the messages the wallet then sent (v5r1 external, v4r2 external)', async () => {
@@ -121,9 +132,18 @@ describe('/decode bodies', () => {
       const [d] = await decodeBodies([fixtureMsg(file).body]);
       const tx = decodeBlock(readFileSync(join(FIXTURES, 'blocks/mainnet', block))).transactions.find((t) => t.hash === txHash)!;
       const sent = tx.out_msgs.map((m) => m.destination).sort();
-      const requested = d['@type'] === 'w5_external_signed_request'
-        ? ((d.request as { inner: { out_actions: { out_msg: { info: { dest: string } } }[] } }).inner.out_actions.map((a) => a.out_msg.info.dest))
-        : (d.payload as { message: { info: { dest: string } } }[]).map((p) => p.message.info.dest);
+      type Msg = { info: { dest: { workchain_id: string; address: string } } };
+      const requested: string[] = [];
+      if (d['@type'] === 'w5_external_signed_request') {
+        // out_actions:(Maybe ^(OutList m)): out_list$_ prev:^(OutList n) action:OutAction, down to out_list_empty
+        type OutList = { '@type': string; prev: OutList; action: { out_msg: Msg } };
+        let list = (d.request as { inner: { out_actions: { value: OutList } } }).inner.out_actions.value;
+        for (; list['@type'] === 'out_list'; list = list.prev) requested.push(rawOf(list.action.out_msg.info.dest));
+      } else {
+        // op:simple_send msgs:(WalletV1toV4Msgs n): msgs_n with msg_1..msg_n of (mode, ^MessageRelaxed)
+        const msgs = (d.op as { msgs: Record<string, { msg: Msg }> }).msgs;
+        for (const [k, v] of Object.entries(msgs)) if (k !== '@type') requested.push(rawOf(v.msg.info.dest));
+      }
       expect(requested.sort(), file).toEqual(sent);
       expect(sent.length).toBeGreaterThan(0);
     }
@@ -133,13 +153,14 @@ describe('/decode bodies', () => {
     const empty = new Cell().toBoc().toString('base64');
     const short = Cell.fromBase64(fixtureMsg('mainnet-jetton-excesses-in-msg-lt76734069000010-89f356bd.boc').body).beginParse().loadBits(8);
     const shortBoc = new Cell({ bits: short }).toBoc().toString('base64');
-    const highload = fixtureMsg('mainnet-ext-in-highload-v3-in-msg-lt76734069000021-15813623.boc').body;
-    const out = await decodeBodies([empty, shortBoc, 'te6cc!!', 'AAAA', highload]);
+    const unknownOp = beginCell().storeUint(0xdeadbeef, 32).storeUint(1, 64).endCell().toBoc().toString('base64');
+    const out = await decodeBodies([empty, shortBoc, 'te6cc!!', 'AAAA', unknownOp]);
     expect(out).toEqual([
-      { empty_cell: '' },
-      { error: 'unknown: boc is too small, size=8' },
-      { error: 'unknown: failed to decode base64' },
-      { error: 'unknown: failed to deserialize boc' },
+      { '@type': 'empty_cell' },
+      { error: 'unknown: boc is too small, size 8' },
+      // "te6..." is base64, anything else hex (td::base64_decode / td::hex_decode messages)
+      { error: 'unknown: failed to decode base64: Wrong padding length' },
+      { error: 'unknown: failed to deserialize boc: cannot deserialize bag-of-cells: not enough bytes (2 present, 4 required)' },
       { error: 'unknown: no parser succeeded' },
     ]);
   });

@@ -4,7 +4,7 @@
  * opcodes `0x%08x`, shards 16 upper-case hex digits.
  */
 import { formatOpcode, hashToBase64 } from '../../format/index.ts';
-import { constructorName, decodeMessageBody } from './decode/index.ts';
+import { MAX_ENCODED_BOC_BYTES, constructorName, decodeMessageBody } from './decode/index.ts';
 import type { Row } from './db.ts';
 import { BoundedMap } from '../../util/bounded-map.ts';
 
@@ -84,49 +84,17 @@ export function blockJson(r: Row): Record<string, unknown> {
 
 // ---------------------------------------------------------------- messages
 
-/** Names of well-known body opcodes (TL-B constructor names as the reference's decoder prints them). */
-export const OPCODE_NAMES: Record<number, string> = {
-  0x00000000: 'text_comment',
-  0x2167da4b: 'encrypted_comment',
-  0x0f8a7ea5: 'jetton_transfer',
-  0x178d4519: 'jetton_internal_transfer',
-  0x7362d09c: 'jetton_notify',
-  0xd53276db: 'excess',
-  0x595f07bc: 'jetton_burn',
-  0x7bdd97de: 'jetton_burn_notification',
-  0x5fcc3d14: 'nft_transfer',
-  0x05138d91: 'nft_ownership_assigned',
-  0x2fcb26a2: 'get_static_data',
-  0x8b771735: 'report_static_data',
-  0x7369676e: 'w5_external_signed_request',
-  0x73696e74: 'w5_internal_signed_request',
-  0x6578746e: 'w5_extension_action_request',
-  0x4e73744b: 'elector_new_stake',
-  0xf374484c: 'elector_new_stake_confirmation',
-  0x47657424: 'elector_recover_stake_request',
-  0xf96f7324: 'elector_recover_stake_response',
-  0x706c7567: 'subscription_request',
-  0x73756273: 'subscription_payment',
-  0x64737472: 'plugin_destruct',
-  0x4eb1f0f9: 'change_dns_record',
-  0x642b7d07: 'jetton_mint',
-  0xf718510f: 'multisig_new_order',
-  0x75097f5d: 'multisig_execute',
-  0xa762230f: 'multisig_approve',
-};
-
-/** The reference's constructor name (ton-marker schemes, see ./decode), else the name above; null if unknown. */
+/** `decoded_opcode`: the constructor name ton-marker gives the opcode (./decode), null when it knows none. */
 export function opcodeName(op: number | null): string | null {
-  if (op === null) return null;
-  return constructorName(op) ?? OPCODE_NAMES[op >>> 0] ?? null;
+  return op === null ? null : constructorName(op);
 }
 
-/** Bodies above this (base64 length) are not decoded in lists: decoding is per message on every page. */
-const MAX_DECODED_BODY = 8 * 1024;
+/** ton-marker's own input limit: longer bodies decode to nothing there either. */
+const MAX_DECODED_BODY = MAX_ENCODED_BOC_BYTES;
 
 /**
- * `message_content.decoded`: the body decoded by TL-B (./decode, the reference's ton-marker shape; text comments
- * as `{type:'text_comment', '@type':'text_comment', comment}`), null when no scheme matches.
+ * `message_content.decoded`: the body as ton-marker decodes it (./decode: its TL-B tree; text comments as
+ * `{type:'text_comment', '@type':'text_comment', comment}`), null when nothing decodes it.
  */
 export function decodeBody(boc: string | null, hash?: string | null): Record<string, unknown> | null {
   if (!boc || boc.length > MAX_DECODED_BODY) return null;

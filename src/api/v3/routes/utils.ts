@@ -2,29 +2,23 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
-import { constructorName, decodeBoc } from '../decode/index.ts';
-import { opcodeName } from '../render.ts';
+import { MarkerBatchError, decodeBodies, decodeOpcode } from '../decode/index.ts';
 import { addRoute, type V3Deps } from '../route.ts';
 
 const DecodeResponse = z.object({ opcodes: z.array(z.string()), bodies: z.array(z.record(z.string(), z.unknown())) });
 const DecodeBody = z.object({ opcodes: z.array(z.string()).optional(), bodies: z.array(z.string()).optional() }).strict();
 
 const DECODE_DOC = [
-  'opcodes: each 0x-hex, hex or (signed) decimal 32-bit value -> the TL-B constructor name of that internal message body, or "unknown".',
-  'bodies: each a base64 (or hex) BoC of a message body -> the body decoded by TL-B, or {"error": "unknown: ..."} (not a BoC, shorter than',
-  '32 bits, no scheme matches). Shape (toncenter ton-marker): {"@type": "<constructor>", "<field>": value, ...} with the field names of',
-  'ton-marker\'s schemes.tlb; integers of any width (uint64 query_id, VarUInteger amounts, Coins) are decimal strings; addresses are raw',
-  '"wc:HEX" strings (null for addr_none); bits are upper-case hex; Bool is true/false; Maybe X is X or null; Either X ^X is X; a Cell',
-  'field (payloads, custom_payload, forward_payload, ^Cell) is its base64 BoC, or its own decoded object when one of the schemes matches it',
-  '(recursively, depth <= 10); anonymous `_:` fields are named ""; an empty cell is {"empty_cell": ""}. Text comments are',
-  '{"@type": "text_comment", "text": "..."}. Known schemes: TEP-74 jettons (jetton_transfer, jetton_internal_transfer, jetton_notify,',
-  'excess, jetton_burn, jetton_burn_notification, jetton_mint, minter_jetton_mint, jetton_change_admin, jetton_set_status), TEP-62 NFTs',
-  '(nft_transfer, nft_ownership_assigned, get_static_data, report_static_data, get_royalty_params, report_royalty_params), text_comment,',
-  'encrypted_text_comment, bounce, elector stakes, change_dns_record / delete_dns_record, Tonstakers pool, STON.fi v1/v2 and DeDust',
-  'messages and forward payloads, subscriptions / wallet plugins, multisig v2, W5 signed requests (w5_external_signed_request,',
-  'w5_internal_signed_request, w5_extension_action_request: out_actions and extended_actions as arrays, oldest first, each out message a',
-  '{"@type": "message", info, init, body} record) and signature-first wallet v3 / v4 external bodies (wallet_signed_v3,',
-  'wallet_signed_v4: {signature, subwallet_id, valid_until, seqno, payload: [{mode, message}]}). At most 1000 opcodes and 1000 bodies.',
+  'opcodes: each 0x-hex, hex or (signed) decimal 32-bit value -> the name toncenter\'s ton-marker gives it (the first constructor of',
+  'its schemes with that tag), or "unknown". bodies: each a base64 BoC (starting "te6") or a hex BoC -> the body as ton-marker decodes it,',
+  'or {"error": "unknown: <reason>"}. The decoding is ton-marker\'s TL-B tree, key for key: a constructor is {"@type": "<name>", <fields>},',
+  'anonymous constructors have no "@type" and anonymous fields the key ""; integers of any width are decimal strings; bits are',
+  'upper-case hex; 1-bit Bool-like fields are true/false; VarUInteger / Coins are {"@type": "var_uint", "len", "value"} (Coins and',
+  'Grams wrapped in "nanocoins" / "nanograms"); addresses are {"@type": "addr_std", "anycast", "workchain_id", "address"} (or addr_none,',
+  'addr_external, addr_var); Maybe is nothing_from_maybe / something_from_maybe {value}, Either first_from_either / second_from_either',
+  '{value}; dictionaries print their hashmap tree; a Cell or ^Cell is the base64 BoC of that cell, replaced by its own decoding when it',
+  'decodes (depth <= 10). Wallet externals (v1-v4, highload v1-v3, preprocessed v2, W5, Telegram wallet) are decoded too. An empty',
+  'cell is {"@type": "empty_cell"}. At most 1000 opcodes and 1000 bodies.',
 ].join(' ');
 
 function parseOp(s: string, i: number): number {
@@ -37,15 +31,22 @@ function parseOp(s: string, i: number): number {
   throw new ApiError(422, `invalid opcode format at index ${i}: ${s.slice(0, 40)}`);
 }
 
+/** ton-marker's batch; a batch it refuses (over 16 MiB of BoCs) is the reference's 500. */
+function decodeMarkerBodies(bodies: string[]): Record<string, unknown>[] {
+  try {
+    return decodeBodies(bodies);
+  } catch (e) {
+    if (e instanceof MarkerBatchError) throw new ApiError(500, 'marker request failed: ton_marker_process_batch failed or returned nil');
+    throw e;
+  }
+}
+
 function decode(opcodes: string[], bodies: string[]) {
   if (opcodes.length > 1000) throw new ApiError(422, 'opcodes list exceeds maximum length of 1000');
   if (bodies.length > 1000) throw new ApiError(422, 'bodies list exceeds maximum length of 1000');
   return {
-    opcodes: opcodes.map((o, i) => {
-      const op = parseOp(o, i);
-      return constructorName(op) ?? opcodeName(op) ?? 'unknown';
-    }),
-    bodies: bodies.map(decodeBoc),
+    opcodes: opcodes.map((o, i) => decodeOpcode(parseOp(o, i))),
+    bodies: decodeMarkerBodies(bodies),
   };
 }
 
