@@ -10,6 +10,9 @@
  *   library:(HashmapE 256 SimpleLib) = StateInit;
  */
 import { BitWriter, hashNewCell, serializeBoc, sliceRange, type NewCell } from '../cell/builder.ts';
+
+/** Bodies and init states as toncenter's indexer stores them: `std_boc_serialize(cell, WithCRC32C)`. */
+const TONCENTER_BOC = { crc: true };
 import type { Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
@@ -96,14 +99,14 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     if (s.bit()) {
       const ref = s.loadRef();
       row.init_state_hash = cells.hashHex(ref);
-      row.init_state_boc = serializeBoc(cells, ref).toString('base64');
+      row.init_state_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
     } else {
       const from = s.pos;
       const refFrom = s.ref;
       skipStateInit(s);
       const init = sliceRange(s, from, s.pos, refFrom, s.ref);
       row.init_state_hash = hashNewCell(cells, init).hash.toString('hex');
-      row.init_state_boc = serializeBoc(cells, init).toString('base64');
+      row.init_state_boc = serializeBoc(cells, init, TONCENTER_BOC).toString('base64');
     }
   }
   // body:(Either X ^X): an inline body is the rest of the slice, as its own cell (toncenter does the same)
@@ -116,7 +119,7 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     bodyHash = cells.hashes.subarray(o, o + 32);
     bodyDepth = cells.depth(ref);
     row.body_hash = cells.hashHex(ref);
-    row.body_boc = serializeBoc(cells, ref).toString('base64');
+    row.body_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
     const b = new Slice(cells, ref);
     if (cells.type[ref] === 0 && b.bitsLeft >= 32) row.opcode = b.int(32);
   } else {
@@ -125,7 +128,7 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     bodyHash = h.hash;
     bodyDepth = h.depth;
     row.body_hash = h.hash.toString('hex');
-    row.body_boc = serializeBoc(cells, body).toString('base64');
+    row.body_boc = serializeBoc(cells, body, TONCENTER_BOC).toString('base64');
     if (s.bitsLeft >= 32) row.opcode = s.int(32);
   }
   if (row.message_type === 'ext_in') row.hash_norm = normalizedHash(cells, destFrom, destTo, bodyHash, bodyDepth);
