@@ -51,16 +51,19 @@ function single(boc: Uint8Array, what: string) {
   return { cells, root: cells.roots[0] };
 }
 
-/** Decode a BoC whose root is a Transaction cell. `workchain` renders the account (the cell holds only its 256 bits). */
-export function decodeTransaction(boc: Uint8Array, workchain = 0): TransactionRow {
+/**
+ * Decode a BoC whose root is a Transaction cell. `workchain` renders the account (the cell holds only its 256 bits);
+ * `globalVersion` (of the block that holds it; 0 when unknown) names the messages' `extra_flags` / `ihr_fee` field.
+ */
+export function decodeTransaction(boc: Uint8Array, workchain = 0, globalVersion = 0): TransactionRow {
   const { cells, root } = single(boc, 'transaction');
-  return readTransaction(cells, root, workchain);
+  return readTransaction(cells, root, workchain, globalVersion);
 }
 
-/** Decode a BoC whose root is a Message cell. */
-export function decodeMessage(boc: Uint8Array): MessageRow {
+/** Decode a BoC whose root is a Message cell (`globalVersion` as for decodeTransaction). */
+export function decodeMessage(boc: Uint8Array, globalVersion = 0): MessageRow {
   const { cells, root } = single(boc, 'message');
-  return readMessage(cells, root);
+  return readMessage(cells, root, globalVersion);
 }
 
 /**

@@ -177,3 +177,34 @@ describe('the serializer on hand-made trees', () => {
     expect(out.equals(nodeBoc(root))).toBe(true);
   });
 });
+
+describe('extra_flags (int_msg_info after global version 12) and ihr_fee', () => {
+  const dest = Address.parse('0:' + '44'.repeat(32));
+  const src = Address.parse('0:' + '55'.repeat(32));
+  // the field after `value` holds 3 (new bounce format + whole body): @ton/core writes it as ihrFee
+  const boc = beginCell()
+    .store(storeMessage({ info: { type: 'internal', ihrDisabled: true, bounce: true, bounced: false, src, dest, value: { coins: 5n }, ihrFee: 3n, forwardFee: 7n, createdLt: 9n, createdAt: 10 }, body: Cell.EMPTY }))
+    .endCell()
+    .toBoc();
+
+  it('from version 12 the field is extra_flags and the IHR fee is 0', () => {
+    const m = decodeMessage(boc, 12);
+    expect([m.extra_flags, m.ihr_fee, m.fwd_fee]).toEqual([3n, 0n, 7n]);
+  });
+
+  it('before version 12 (and when the block names none) it is ihr_fee and the extra flags are 0', () => {
+    for (const m of [decodeMessage(boc, 11), decodeMessage(boc)]) expect([m.extra_flags, m.ihr_fee, m.fwd_fee]).toEqual([0n, 3n, 7n]);
+  });
+
+  it("a block passes its own version (gen_software): a version 13 block's internal messages carry extra_flags 0, externals none", () => {
+    const block = decodeBlock(read('blocks/mainnet/mainnet-wc0-8000000000000000-71398501.boc'));
+    expect(block.info.gen_software?.version).toBe(13);
+    const msgs = block.transactions.flatMap((t) => (t.in_msg ? [t.in_msg, ...t.out_msgs] : t.out_msgs));
+    const ints = msgs.filter((m) => m.message_type === 'int');
+    expect(ints.length).toBeGreaterThan(100);
+    expect(ints.every((m) => m.extra_flags === 0n && m.ihr_fee === 0n)).toBe(true);
+    const exts = msgs.filter((m) => m.message_type !== 'int');
+    expect(exts.length).toBeGreaterThan(10);
+    expect(exts.every((m) => m.extra_flags === null && m.ihr_fee === null)).toBe(true);
+  });
+});

@@ -115,7 +115,7 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells): DecodedBlock {
       const txCell = t.loadRef();
       let tx: TransactionRow;
       try {
-        tx = readTransaction(cells, txCell, info.workchain);
+        tx = readTransaction(cells, txCell, info.workchain, info.gen_software?.version ?? 0);
       } catch (e) {
         if (e instanceof DecodeError) throw new DecodeError(`transaction ${cells.hashHex(txCell)} of account ${info.workchain}:${addr}: ${e.message}`);
         throw e;

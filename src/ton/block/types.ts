@@ -284,8 +284,14 @@ export interface MessageRow {
   value_extra_currencies: ExtraCurrencies;
   /** int only */
   fwd_fee: bigint | null;
-  /** int only (the field is `extra_flags` since the 2025 TVM upgrade; same bits) */
+  /**
+   * int only. The CommonMsgInfo field after `value` is `ihr_fee:Grams` before global version 12 and
+   * `extra_flags:(VarUInteger 16)` from it (same bits; IHR fees are zero since version 11): read as the block's
+   * version says, the other one is 0.
+   */
   ihr_fee: bigint | null;
+  /** int only: see ihr_fee (bit 0: new bounce format, bit 1: bounce with the whole body); 0 before version 12 */
+  extra_flags: bigint | null;
   /** ext_in only */
   import_fee: bigint | null;
   /** int, ext_out */
