@@ -73,9 +73,10 @@ export function decodeBlockHeader(boc: Uint8Array, parsed?: Cells): BlockHeader 
 
 /**
  * Decode a full Block BoC (as liteServer.getBlock returns it). Throws DecodeError for anything else.
- * `parsed`: `parseBoc(boc)` done already (hashing every cell is the larger part of a decode).
+ * `parsed`: `parseBoc(boc)` done already (hashing every cell is the larger part of a decode). `rebuildStates: false`
+ * derives the states between transactions by the rules alone (./states.ts; for tests).
  */
-export function decodeBlock(boc: Uint8Array, parsed?: Cells): DecodedBlock {
+export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStates?: boolean } = {}): DecodedBlock {
   const { cells, root, s } = openBlock(boc, parsed);
   const global_id = s.int(32);
   const info = readBlockInfo(cells, s.loadRef());
@@ -145,7 +146,7 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells): DecodedBlock {
   for (const addr of [...lastTx.keys()].sort()) {
     const txs = txsOf.get(addr)!.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
     const leaf = leaves.get(addr);
-    const derived = deriveAccountStates(cells, txs, oldLeaves.get(addr)?.account ?? -1, leaf ? leaf.account : -1, !leaf, globalVersion);
+    const derived = deriveAccountStates(cells, txs, oldLeaves.get(addr)?.account ?? -1, leaf ? leaf.account : -1, !leaf, globalVersion, { rebuild: opts.rebuildStates });
     if (!derived) continue;
     const account = rawAddress(info.workchain, addr);
     derived.states.forEach((st, i) => {

@@ -100,9 +100,12 @@ function readLayout(cells: Cells, cell: number, newLayout: boolean): AccountTemp
     if (s.bit()) code_hash = cells.hash0Hex(s.loadRef());
     if (s.bit()) data_hash = cells.hash0Hex(s.loadRef());
     if (s.bit()) s.loadRef();
-  } else if (s.bit()) {
-    status = 'frozen';
-    frozen_hash = s.hash();
+  } else {
+    const frozen = s.bit(); // account_frozen$01 (account_uninit$00 otherwise)
+    if (frozen) {
+      status = 'frozen';
+      frozen_hash = s.hash();
+    }
   }
   if (s.bitsLeft !== 0 || s.refsLeft !== 0) throw new DecodeError(`Account: ${s.bitsLeft} bits / ${s.refsLeft} refs left over`);
   const refs: RefHash[] = [];
