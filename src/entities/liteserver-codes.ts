@@ -20,7 +20,7 @@ import { Address, Cell } from '@ton/core';
 import type { Logger } from 'pino';
 import type { BlockIdExt } from '../source/index.ts';
 import type { StoreClient } from '../store/index.ts';
-import { decodeAccount, type BlockId } from '../ton/index.ts';
+import { decodeAccount, nodeBoc, type BlockId } from '../ton/index.ts';
 import { methodIdsOfBoc } from './code-methods.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 
@@ -202,7 +202,8 @@ export class LiteserverCodeFetcher {
 
   private async remember(codeHash: string, cell: Cell): Promise<void> {
     this.fetched.set(codeHash, cell);
-    const boc = cell.toBoc().toString('base64');
+    // as the decoder stores code (the node's cell order, no CRC: toncenter's latest_account_states code_boc)
+    const boc = nodeBoc(cell).toString('base64');
     const methods = methodIdsOfBoc(boc);
     try {
       await this.store.insertRows('contract_code', [{ code_hash: codeHash, code_boc: boc }]);

@@ -3,11 +3,14 @@
  * in one JSON string, so a point read is one column instead of ~90 over four tables. Pure; built from the same
  * rows the writer inserts into the flattened tables, so both say the same thing.
  *
- * Account states: `account_states` holds each account's state at the end of each block, so a transaction's
- * state after is stored only when it is the account's last in its block, and its state before only when it is
- * the first (the end state of an earlier block). The other hashes are intermediate states that no table holds:
- * the document lists them as `absent`. A first transaction's state before goes in when the writer still holds
- * that earlier block's end state (`PriorStates`); otherwise the reader looks it up by (account, hash).
+ * Account states: `account_states` holds each account's state at the end of each block and, since the decoder derives
+ * them (src/ton/block/states.ts), the states between an account's transactions inside a block (with the code / data
+ * hashes the block proves) and its state before its first one when the block determines it completely. A document
+ * holds the states its transaction names that the block gives: after (the end state or an intermediate one), before
+ * (an intermediate one, the previous block's end state when the writer still holds it (`PriorStates`), or the
+ * block's own complete one); otherwise the reader looks the state before up by (account, hash). `absent` lists hashes
+ * no table holds: intermediate states of documents written before the derivation (rendered with only their hash, as
+ * toncenter renders every intermediate state), and any the derivation could not give.
  */
 import { BoundedMap } from '../util/bounded-map.ts';
 import type { Row } from './rows.ts';
@@ -92,6 +95,8 @@ export interface BlockDocInput {
   contents: ReadonlyMap<string, string>;
   /** the block's account_states rows (one per account: its state after the block) */
   states: readonly Row[];
+  /** account_states rows of the block's other states (intermediate; complete states before), by their hash */
+  transitional?: readonly Row[];
 }
 
 const txKey = (account: unknown, lt: unknown) => `${account}|${lt}`;
@@ -114,6 +119,8 @@ export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
   }
   const endState = new Map<string, Row>();
   for (const s of input.states) endState.set(String(s.account), s);
+  const byHash = new Map<string, Row>();
+  for (const s of input.transitional ?? []) byHash.set(`${s.account}|${s.hash}`, s);
   // first and last transaction of each account in the block
   const first = new Map<string, bigint>();
   const last = new Map<string, bigint>();
@@ -133,13 +140,21 @@ export function blockDocRows(input: BlockDocInput, prior?: PriorStates): Row[] {
     const after = String(t.account_state_hash_after);
     const states: Record<string, Row> = {};
     const absent: string[] = [];
-    if (lt !== first.get(a)) absent.push(before);
-    else {
+    const own = (h: string) => byHash.get(`${a}|${h}`);
+    if (lt !== first.get(a)) {
+      const st = own(before);
+      if (st) states[before] = st;
+      else absent.push(before);
+    } else {
       const p = prior?.get(a);
-      if (p && p.hash === before) states[before] = p;
+      const st = p && p.hash === before ? p : own(before);
+      if (st) states[before] = st;
     }
-    if (lt !== last.get(a)) absent.push(after);
-    else {
+    if (lt !== last.get(a)) {
+      const st = own(after);
+      if (st) states[after] = st;
+      else absent.push(after);
+    } else {
       const e = endState.get(a);
       if (e && e.hash === after) states[after] = e;
     }

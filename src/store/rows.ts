@@ -4,6 +4,7 @@ import type {
   ExtraCurrencies,
   MessageRow,
   TransactionRow,
+  TransactionStateRow,
 } from '../ton/block/types.ts';
 import { methodIdsOfBoc } from '../entities/code-methods.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
@@ -124,6 +125,13 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   const traced = opts.tables !== 'untraced';
   const untraced = opts.tables !== 'traced';
   const stateRows = block.account_states.map(accountStateRow);
+  // the other states the block's transactions name (src/ton/block/states.ts): every intermediate one, and the state
+  // before an account's first transaction when it is complete (then it is the previous block's end state, row for row;
+  // a partial one would replace that row in the ReplacingMergeTree, and nonexist is one hash for every account)
+  const transitional = [
+    ...block.states_before.filter((st) => st.complete && st.account_status !== 'nonexist'),
+    ...block.intermediate_states,
+  ].map(accountStateRow);
   const firstTx = rows.transactions.length;
   const firstMsg = rows.messages.length;
   // body / init-state BoCs of the block's messages, for its documents
@@ -158,13 +166,14 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   }
   if (traced) {
     const docs = blockDocRows(
-      { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows },
+      { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows, transitional },
       opts.priorStates,
     );
     for (const d of docs) rows.transaction_docs_kv.push(d);
   }
   if (!untraced) return;
 
+  for (const r of transitional) rows.account_states.push(r);
   for (const [i, st] of block.account_states.entries()) {
     rows.account_states.push(stateRows[i]);
     rows.latest_account_states.push(latestStateRow(st));
@@ -363,7 +372,7 @@ function messageRow(tx: TransactionRow, m: MessageRow, direction: 'in' | 'out', 
     value_extra_currencies: extra(m.value_extra_currencies),
     fwd_fee: m.fwd_fee,
     ihr_fee: m.ihr_fee,
-    extra_flags: null,
+    extra_flags: m.extra_flags,
     created_lt: m.created_lt,
     created_at: m.created_at,
     opcode: m.opcode,
@@ -394,7 +403,7 @@ function messageContents(m: MessageRow): [string, string][] {
   return out;
 }
 
-function accountStateRow(st: AccountStateRow): Row {
+function accountStateRow(st: AccountStateRow | TransactionStateRow): Row {
   return {
     account: addr(st.account),
     hash: hex(st.hash),

@@ -8,14 +8,14 @@
  * - decodeTransaction(boc, wc)  one Transaction cell BoC -> TransactionRow (with in/out messages)
  * - decodeMessage(boc)          one Message cell BoC -> MessageRow
  * - decodeAccount(boc)          one Account cell BoC (a liteserver's account state) -> status, code / data hashes and BoCs
- * - parseBoc / cellHash / bocOfCell: BoC parsing, cell hashing and subtree serialization
+ * - parseBoc / cellHash / bocOfCell: BoC parsing, cell hashing and subtree serialization in the node's cell order
  * - computeValidatorSubset / validatorSetHashShort / checkBlockSignatures: validator groups and block
  *                               signatures as the node computes and checks them (validators.ts)
  *
  * Every function throws DecodeError (one clear message) on input that is not what it expects.
  */
 import { parseBoc } from './cell/boc.ts';
-import { serializeBoc } from './cell/builder.ts';
+import { serializeBoc, type BocMode } from './cell/builder.ts';
 import { DecodeError } from './errors.ts';
 import { readAccount, type AccountInfo } from './tlb/account.ts';
 import { readMessage } from './tlb/message.ts';
@@ -27,7 +27,7 @@ export { DecodeError } from './errors.ts';
 export { decodeBlock, decodeBlockHeader, blockRootHash, fileHash, ACCOUNT_NONE_HASH } from './block/decode.ts';
 export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE } from './cell/boc.ts';
 export { Slice } from './cell/slice.ts';
-export { serializeBoc } from './cell/builder.ts';
+export { serializeBoc, type BocMode } from './cell/builder.ts';
 export type { AccountInfo } from './tlb/account.ts';
 export {
   computeValidatorSubset,
@@ -51,16 +51,19 @@ function single(boc: Uint8Array, what: string) {
   return { cells, root: cells.roots[0] };
 }
 
-/** Decode a BoC whose root is a Transaction cell. `workchain` renders the account (the cell holds only its 256 bits). */
-export function decodeTransaction(boc: Uint8Array, workchain = 0): TransactionRow {
+/**
+ * Decode a BoC whose root is a Transaction cell. `workchain` renders the account (the cell holds only its 256 bits);
+ * `globalVersion` (of the block that holds it; 0 when unknown) names the messages' `extra_flags` / `ihr_fee` field.
+ */
+export function decodeTransaction(boc: Uint8Array, workchain = 0, globalVersion = 0): TransactionRow {
   const { cells, root } = single(boc, 'transaction');
-  return readTransaction(cells, root, workchain);
+  return readTransaction(cells, root, workchain, globalVersion);
 }
 
-/** Decode a BoC whose root is a Message cell. */
-export function decodeMessage(boc: Uint8Array): MessageRow {
+/** Decode a BoC whose root is a Message cell (`globalVersion` as for decodeTransaction). */
+export function decodeMessage(boc: Uint8Array, globalVersion = 0): MessageRow {
   const { cells, root } = single(boc, 'message');
-  return readMessage(cells, root);
+  return readMessage(cells, root, globalVersion);
 }
 
 /**
@@ -72,14 +75,26 @@ export function decodeAccount(boc: Uint8Array): AccountInfo {
   return readAccount(cells, root);
 }
 
+/**
+ * A cell of another library (a @ton/core `Cell`: anything with `toBoc`) serialized as the node does: API v2 renders
+ * cells as tonlib does (`to_bytes`: `std_boc_serialize(cell, WithCRC32C)`), and @ton/core orders some trees otherwise.
+ */
+export function nodeBoc(cell: { toBoc(opts?: { idx?: boolean; crc32?: boolean }): Buffer }, mode: BocMode = {}): Buffer {
+  return bocOfCell(cell.toBoc({ idx: false, crc32: false }), mode);
+}
+
 /** Representation hash (lower-case hex) of the first root of a BoC. */
 export function cellHash(boc: Uint8Array): string {
   const { cells, root } = single(boc, 'cell');
   return cells.hashHex(root);
 }
 
-/** Re-serialize the first root of a BoC (no index, no crc): a compact canonical-ish BoC of the cell tree. */
-export function bocOfCell(boc: Uint8Array): Buffer {
+/**
+ * Re-serialize the first root of a BoC as the node's `vm::std_boc_serialize` does (its cell order, no index;
+ * `mode.crc`: with the CRC32-C, as tonlib and toncenter's indexer serialize bodies, init states and stack cells).
+ * Byte-identical to the node's output for the same cell tree, whatever serializer wrote the input.
+ */
+export function bocOfCell(boc: Uint8Array, mode: BocMode = {}): Buffer {
   const { cells, root } = single(boc, 'cell');
-  return serializeBoc(cells, root);
+  return serializeBoc(cells, root, mode);
 }

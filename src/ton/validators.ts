@@ -5,6 +5,7 @@
  * (compute_validator_set_hash) and crypto/block/check-proof.cpp (check_block_signatures, compute_node_id_short).
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import { crc32c } from './cell/crc32c.ts';
 
 /** validator#53 public_key:SigPubKey weight:uint64 / validator_addr#73 ... adnl_addr:bits256 = ValidatorDescr; */
 export interface ValidatorDescr {
@@ -133,21 +134,7 @@ export function computeValidatorSubset(ccv: CatchainConfig, shard: ShardId, vset
   return nodes;
 }
 
-const CRC32C_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32c(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = CRC32C_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+export { crc32c };
 
 /**
  * gen_validator_list_hash_short of a validator group: CRC32-C of the little-endian words

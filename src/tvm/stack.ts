@@ -5,6 +5,7 @@
  * Values in code are @ton/core `TupleItem`s. Integers are bigint; numbers travel as strings in JSON.
  */
 import { beginCell, BitString, Cell, type TupleItem } from '@ton/core';
+import { nodeBoc } from '../ton/index.ts';
 
 export class StackError extends Error {
   constructor(message: string) {
@@ -200,8 +201,9 @@ function listElements(item: TupleItem): TupleItem[] | null {
   return null;
 }
 
+/** tonlib's `tvm.cell bytes`: the node's std_boc_serialize with CRC32-C. */
 function boc(cell: Cell): string {
-  return cell.toBoc({ idx: false }).toString('base64');
+  return nodeBoc(cell, { crc: true }).toString('base64');
 }
 
 function sliceRemainderCell(item: { cell: Cell }): Cell {

@@ -106,7 +106,10 @@ describe('blockDocRows (pure)', () => {
   const block = decodeBlock(readFileSync(mainnetBlockFiles().find((f) => f.endsWith('mainnet-wc0-8000000000000000-71398501.boc'))!));
   const rows = blockToRows(block, { mcSeqno: 1 });
   const contents = new Map(rows.message_contents.map((c) => [c.hash as string, c.boc as string]));
-  const input = { transactions: rows.transactions, messages: rows.messages, contents, states: rows.account_states };
+  const endKeys = new Set(block.account_states.map((st) => `${st.account}|${st.hash}`));
+  const endRows = rows.account_states.filter((st) => endKeys.has(`${st.account}|${st.hash}`));
+  const transitional = rows.account_states.filter((st) => !endKeys.has(`${st.account}|${st.hash}`));
+  const input = { transactions: rows.transactions, messages: rows.messages, contents, states: endRows, transitional };
 
   it('the stored layout names every column the row builders give (a new column needs a new layout version)', () => {
     const msgFromTx = ['tx_account', 'tx_lt', 'tx_hash', 'mc_seqno', 'trace_id'];
@@ -126,14 +129,17 @@ describe('blockDocRows (pure)', () => {
     }
   });
 
-  it('states: the end state after the last transaction; intermediate hashes absent; prior states only on a hash match', () => {
+  it('states: the end state after the last transaction, the derived ones between, the state before from the prior block, else the block', () => {
     const byAccount = new Map<string, Row[]>();
     for (const t of rows.transactions) byAccount.set(String(t.account), [...(byAccount.get(String(t.account)) ?? []), t]);
-    const multi = [...byAccount.values()].find((l) => l.length >= 2)!;
+    // an account with several transactions whose state before its first the block does not give completely
+    const partialBefore = new Set(block.states_before.filter((st) => !st.complete).map((st) => st.account));
+    const multi = [...byAccount.values()].find((l) => l.length >= 2 && partialBefore.has(String(l[0].account)))!;
     expect(multi).toBeDefined();
     const account = String(multi[0].account);
-    const end = rows.account_states.find((s) => s.account === account)!;
+    const end = endRows.find((st) => st.account === account)!;
     const firstBefore = String(multi[0].account_state_hash_before);
+    const json = (r: Row) => JSON.parse(JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
 
     const wrong = new PriorStates();
     wrong.set(account, { ...end, hash: 'f'.repeat(64) });
@@ -148,13 +154,25 @@ describe('blockDocRows (pure)', () => {
     expect(withWrong[0].states[firstBefore]).toBeUndefined();
     expect(withWrong[0].absent).not.toContain(firstBefore);
     const last = withWrong[withWrong.length - 1];
-    expect(last.states[String(last.tx.account_state_hash_after)]).toEqual(JSON.parse(JSON.stringify(end, (_k, v) => (typeof v === 'bigint' ? String(v) : v))));
-    for (const d of withWrong.slice(1)) expect(d.absent).toContain(String(d.tx.account_state_hash_before));
-    for (const d of withWrong.slice(0, -1)) expect(d.absent).toContain(String(d.tx.account_state_hash_after));
+    expect(last.states[String(last.tx.account_state_hash_after)]).toEqual(json(end));
+    // every state between the account's transactions is in the document, as the block derives it, and none is absent
+    for (const d of withWrong) expect(d.absent).toEqual([]);
+    for (const d of withWrong.slice(1)) {
+      const h = String(d.tx.account_state_hash_before);
+      expect(d.states[h]).toEqual(json(transitional.find((st) => st.account === account && st.hash === h)!));
+    }
+    for (const d of withWrong.slice(0, -1)) expect(d.states[String(d.tx.account_state_hash_after)]?.balance).toMatch(/^\d+$/);
 
     expect(docsOfAccount(right)[0].states[firstBefore]?.hash).toBe(firstBefore);
     // the block's end states replace the prior ones
     expect(right.get(account)?.hash).toBe(end.hash);
+    // an account whose state before the block gives completely has it in its first document without a prior state
+    const complete = block.states_before.find((st) => st.complete && st.account_status === 'active' && byAccount.get(st.account)!.length >= 2)!;
+    expect(complete).toBeDefined();
+    const first = blockDocRows(input)
+      .map((r) => parseTxDoc(String(r.doc)))
+      .find((d) => d.tx.account === complete.account && d.tx.account_state_hash_before === complete.hash)!;
+    expect(first.states[complete.hash]).toMatchObject({ hash: complete.hash, balance: String(complete.balance), code_hash: complete.code_hash, data_hash: complete.data_hash });
   });
 });
 

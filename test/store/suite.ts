@@ -78,6 +78,10 @@ function expectedCounts(blocks: DecodedBlock[]): Record<string, number> {
         if (m.init_state_hash) add('message_contents', m.init_state_hash);
       }
     }
+    // the states between an account's transactions, and its complete state before the first (src/ton/block/states.ts)
+    for (const s of [...b.intermediate_states, ...b.states_before.filter((x) => x.complete && x.account_status !== 'nonexist')]) {
+      add('account_states', `${up(s.account)}:${s.hash}`);
+    }
     for (const s of b.account_states) {
       add('account_states', `${up(s.account)}:${s.hash}`);
       add('latest_account_states', up(s.account));

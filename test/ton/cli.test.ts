@@ -31,6 +31,11 @@ describe('decode-block CLI', () => {
     expect(j.shards.map((s: { shard: string }) => s.shard)).toEqual(['2000000000000000', '6000000000000000', 'A000000000000000', 'E000000000000000']);
     expect(j.config.params).toHaveLength(35);
     expect(j.account_states.length).toBe(2);
+    // three tick-tock transactions of two accounts: one state before each account, one between the two of one
+    expect(j.states_before.length).toBe(2);
+    expect(j.intermediate_states.length).toBe(1);
+    expect(j.intermediate_states[0]).toMatchObject({ complete: true, proof: 'rebuilt' });
+    expect(j.intermediate_states[0].balance).toMatch(/^\d+$/);
   });
 
   it('shard block: no shards/config keys; transactions with messages', () => {

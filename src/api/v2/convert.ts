@@ -6,6 +6,10 @@
 import { beginCell, Cell, Dictionary, loadMessage, loadTransaction, storeStateInit, type Message, type Transaction, type Address as CoreAddress } from '@ton/core';
 import { formatFriendly, formatRaw, hashToBase64, type AccountAddress } from '../../format/index.ts';
 import type { TlObject } from '../../tl/index.ts';
+import { nodeBoc } from '../../ton/index.ts';
+
+/** A cell as tonlib renders `bytes` (`to_bytes`: the node's std_boc_serialize with CRC32-C), base64. */
+export const tonlibBoc = (c: Cell): string => nodeBoc(c, { crc: true }).toString('base64');
 
 export interface RenderCtx {
   testnet: boolean;
@@ -83,7 +87,7 @@ function msgData(body: Cell, init: Cell | null): { json: Record<string, unknown>
     }
   }
   return {
-    json: { '@type': 'msg.dataRaw', body: body.toBoc({ idx: false }).toString('base64'), init_state: init ? init.toBoc({ idx: false }).toString('base64') : '' },
+    json: { '@type': 'msg.dataRaw', body: tonlibBoc(body), init_state: init ? tonlibBoc(init) : '' },
     text: null,
   };
 }
@@ -187,7 +191,7 @@ export function transactionJson(p: ParsedTx, ctx: RenderCtx, style: TxStyle): Re
     address: accountAddressJson(account, ctx),
     ...(style !== 'raw' ? { account: formatRaw(account) } : {}),
     utime: tx.now,
-    data: cell.toBoc({ idx: false }).toString('base64'),
+    data: tonlibBoc(cell),
     transaction_id: txIdJson(tx.lt, cell.hash()),
     fee: fee.toString(),
     storage_fee: sFee.toString(),

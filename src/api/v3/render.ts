@@ -7,6 +7,9 @@ import { formatOpcode, hashToBase64 } from '../../format/index.ts';
 import { MAX_ENCODED_BOC_BYTES, constructorName, decodeMessageBody } from './decode/index.ts';
 import type { Row } from './db.ts';
 import { BoundedMap } from '../../util/bounded-map.ts';
+import { ACCOUNT_NONE_HASH } from '../../ton/index.ts';
+
+const NONEXIST_STATE: Row = { balance: '0', extra_currencies: {}, account_status: 'nonexist', frozen_hash: null, data_hash: null, code_hash: null };
 
 export function b64(h: unknown): string | null {
   if (typeof h !== 'string' || h.length !== 64 || /[^0-9a-fA-F]/.test(h)) return null;
@@ -141,7 +144,13 @@ export function messageJson(m: Row, contents: Map<string, string>, extraFields: 
 
 // ---------------------------------------------------------------- transactions
 
+/**
+ * A transaction's account_state_before / _after. Without a stored row: the state of an account that does not exist has
+ * one hash for every account (the `account_none$0` cell) and says all there is (toncenter's indexer stores that row
+ * once, when its database is created); any other state renders with only its hash, as the reference does.
+ */
 export function accountStateJson(hash: unknown, s: Row | undefined): Record<string, unknown> {
+  if (!s && hash === ACCOUNT_NONE_HASH) s = NONEXIST_STATE;
   return {
     hash: b64(hash),
     balance: s ? str(s.balance) : null,

@@ -66,6 +66,8 @@ export interface ProducedTx {
   account: bigint;
   workchain: number;
   cell: Cell;
+  /** The emulator's ShardAccount after this transaction (base64 BoC; '' when the account was deleted). */
+  shardAccount: string;
 }
 
 export interface ProducedBlock {
@@ -639,7 +641,7 @@ export class Devnet {
       if (tx.endStatus === 'non-existing') accounts.delete(destId);
       else accounts.set(destId, { address: m.dest, cell: null, b64: res.shardAccountB64, balance: 0n, lastLt: tx.lt });
       const txHash = res.tx.hash();
-      txs.push({ hash: txHash, lt: tx.lt, account: destId, workchain, cell: res.tx });
+      txs.push({ hash: txHash, lt: tx.lt, account: destId, workchain, cell: res.tx, shardAccount: tx.endStatus === 'non-existing' ? '' : res.shardAccountB64 });
       fees += tx.totalFees;
       const ab = accBlocks.get(destId) ?? { id: destId, txs: [], oldAccountHash: tx.stateUpdate.oldHash, newAccountHash: tx.stateUpdate.newHash };
       ab.txs.push({ lt: tx.lt, cell: res.tx, totalFees: tx.totalFees });

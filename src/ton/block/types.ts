@@ -284,8 +284,14 @@ export interface MessageRow {
   value_extra_currencies: ExtraCurrencies;
   /** int only */
   fwd_fee: bigint | null;
-  /** int only (the field is `extra_flags` since the 2025 TVM upgrade; same bits) */
+  /**
+   * int only. The CommonMsgInfo field after `value` is `ihr_fee:Grams` before global version 12 and
+   * `extra_flags:(VarUInteger 16)` from it (same bits; IHR fees are zero since version 11): read as the block's
+   * version says, the other one is 0.
+   */
   ihr_fee: bigint | null;
+  /** int only: see ihr_fee (bit 0: new bounce format, bit 1: bounce with the whole body); 0 before version 12 */
+  extra_flags: bigint | null;
   /** ext_in only */
   import_fee: bigint | null;
   /** int, ext_out */
@@ -368,6 +374,34 @@ export interface AccountStateRow {
   timestamp: number;
 }
 
+/**
+ * A state a transaction names that is not an account's state after the block: the state before its first transaction
+ * of the block, or after one of its transactions but the last. Derived from the block (./states.ts): balance, extra
+ * currencies and status always; code / data / frozen hashes where the block proves them, else null with `complete`
+ * false. last_trans_hash / last_trans_lt: the transaction that made the state (for the state before: the transaction's
+ * prev_trans_hash / prev_trans_lt); no BoCs.
+ */
+export interface TransactionStateRow {
+  /** raw `wc:HEX` */
+  account: string;
+  /** the Account cell hash (the transactions' state_update hashes) */
+  hash: string;
+  last_trans_hash: string;
+  last_trans_lt: bigint;
+  balance: bigint;
+  balance_extra_currencies: ExtraCurrencies;
+  account_status: AccountStatus;
+  frozen_hash: string | null;
+  code_hash: string | null;
+  data_hash: string | null;
+  /** false: some of code_hash / data_hash / frozen_hash are not known (null), not absent */
+  complete: boolean;
+  /** code / data / frozen hashes read from the block's old state, from a rebuilt Account cell whose hash is the state's, or by the rules */
+  proof: 'block' | 'rebuilt' | 'rules';
+  /** gen_utime of the block */
+  timestamp: number;
+}
+
 /** Everything decodeBlock reads from one Block BoC. */
 export interface DecodedBlock {
   id: BlockId;
@@ -382,6 +416,10 @@ export interface DecodedBlock {
   transactions: TransactionRow[];
   /** one per account the block touched (ascending address) */
   account_states: AccountStateRow[];
+  /** per account the block touched: its state before its first transaction of the block (ascending address) */
+  states_before: TransactionStateRow[];
+  /** per account with several transactions: its state after each but the last (ascending address, then lt) */
+  intermediate_states: TransactionStateRow[];
   /** masterchain blocks: every shard descriptor (null for shard blocks) */
   shards: ShardDescr[] | null;
   /** masterchain key blocks: config params (null otherwise) */

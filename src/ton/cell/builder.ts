@@ -1,8 +1,9 @@
 /**
  * Building small new cells on top of an arena (inline message bodies / StateInits rebuilt as their own cells,
- * the normalized external message of API v3 §7.1), hashing them, and serializing any subtree as a BoC.
+ * the normalized external message of API v3 §7.1), hashing them, and serializing any subtree as a BoC the way
+ * the node does (./std-boc.ts).
  */
-import { CELL_ORDINARY, type Cells } from './boc.ts';
+import type { Cells } from './boc.ts';
 import { sha256Input, sha256Scratch } from './sha256.ts';
 import type { Slice } from './slice.ts';
 
@@ -100,88 +101,4 @@ export function hashNewCell(cells: Cells, c: NewCell, extra?: { hash: Uint8Array
   return { hash: out, depth };
 }
 
-function bytesFor(n: number): number {
-  let b = 1;
-  while (n >= 2 ** (8 * b)) b++;
-  return b;
-}
-
-/**
- * Serialize a subtree as a BoC (`serialized_boc#b5ee9c72`, no index, no crc). The root is an arena cell
- * or a NewCell whose refs are arena cells. Cells are deduplicated by arena index (the input BoC is deduplicated).
- */
-export function serializeBoc(cells: Cells, root: number | NewCell): Buffer {
-  // order: root first, then every cell before the cells it refers to (reverse post-order of a DFS)
-  const order: number[] = [];
-  const mark = new Map<number, number>(); // 1 visiting, 2 done
-  const rootRefs = typeof root === 'number' ? [root] : root.refs;
-  const stack: number[] = [];
-  const visit = (start: number) => {
-    if (mark.has(start)) return;
-    stack.push(start);
-    while (stack.length > 0) {
-      const c = stack[stack.length - 1];
-      const st = mark.get(c);
-      if (st === undefined) {
-        mark.set(c, 1);
-        const n = cells.refCount[c];
-        for (let r = n - 1; r >= 0; r--) {
-          const ch = cells.refs[c * 4 + r];
-          if (!mark.has(ch)) stack.push(ch);
-        }
-      } else {
-        stack.pop();
-        if (st === 1) {
-          mark.set(c, 2);
-          order.push(c);
-        }
-      }
-    }
-  };
-  for (let i = rootRefs.length - 1; i >= 0; i--) visit(rootRefs[i]);
-  order.reverse();
-  const extraRoot = typeof root === 'number' ? 0 : 1;
-  const count = order.length + extraRoot;
-  const index = new Map<number, number>();
-  for (let i = 0; i < order.length; i++) index.set(order[i], i + extraRoot);
-  const size = bytesFor(count);
-  let total = 0;
-  if (typeof root !== 'number') total += 2 + root.data.length + root.refs.length * size;
-  for (const c of order) total += 2 + cells.dataLen(c) + cells.refCount[c] * size;
-  const offBytes = bytesFor(total);
-  const headerLen = 4 + 1 + 1 + 3 * size + offBytes + size;
-  const out = Buffer.allocUnsafe(headerLen + total);
-  let p = 0;
-  out.writeUInt32BE(0xb5ee9c72, 0);
-  p = 4;
-  out[p++] = size;
-  out[p++] = offBytes;
-  const put = (v: number, n: number) => {
-    for (let i = n - 1; i >= 0; i--) out[p++] = Math.floor(v / 2 ** (8 * i)) & 255;
-  };
-  put(count, size);
-  put(1, size);
-  put(0, size);
-  put(total, offBytes);
-  put(0, size);
-  if (typeof root !== 'number') {
-    out[p++] = root.refs.length;
-    out[p++] = (root.bits >> 3) + ((root.bits + 7) >> 3);
-    out.set(root.data, p);
-    p += root.data.length;
-    for (const r of root.refs) put(index.get(r)!, size);
-  }
-  for (const c of order) {
-    const n = cells.refCount[c];
-    const mask = cells.levelMask[c];
-    out[p++] = n + (cells.type[c] !== CELL_ORDINARY ? 8 : 0) + mask * 32;
-    const bits = cells.bits[c];
-    out[p++] = (bits >> 3) + ((bits + 7) >> 3);
-    const off = cells.dataOff[c];
-    const len = (bits + 7) >> 3;
-    cells.buf.copy(out, p, off, off + len);
-    p += len;
-    for (let r = 0; r < n; r++) put(index.get(cells.refs[c * 4 + r])!, size);
-  }
-  return out;
-}
+export { serializeBoc, type BocMode } from './std-boc.ts';

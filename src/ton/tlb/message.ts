@@ -2,7 +2,8 @@
  * Message reader.
  *
  * int_msg_info$0 ihr_disabled:Bool bounce:Bool bounced:Bool src:MsgAddressInt dest:MsgAddressInt
- *   value:CurrencyCollection ihr_fee:Grams fwd_fee:Grams created_lt:uint64 created_at:uint32 = CommonMsgInfo;
+ *   value:CurrencyCollection extra_flags:(VarUInteger 16) fwd_fee:Grams created_lt:uint64 created_at:uint32 = CommonMsgInfo;
+ *   (before global version 12 the same bits were `ihr_fee:Grams`: GlobalVersions.md, "Version 12")
  * ext_in_msg_info$10 src:MsgAddressExt dest:MsgAddressInt import_fee:Grams = CommonMsgInfo;
  * ext_out_msg_info$11 src:MsgAddressInt dest:MsgAddressExt created_lt:uint64 created_at:uint32 = CommonMsgInfo;
  * message$_ {X:Type} info:CommonMsgInfo init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X) = Message X;
@@ -16,6 +17,12 @@ import { DecodeError } from '../errors.ts';
 import type { MessageRow } from '../block/types.ts';
 import { loadCurrencyCollection, loadMsgAddress } from './common.ts';
 
+/** Bodies and init states as toncenter's indexer stores them: `std_boc_serialize(cell, WithCRC32C)`. */
+const TONCENTER_BOC = { crc: true };
+
+/** The global version from which int_msg_info's field after `value` is `extra_flags` (was `ihr_fee`). */
+export const EXTRA_FLAGS_VERSION = 12;
+
 /** Skip a StateInit in place (fields are bits and refs of the same cell). */
 function skipStateInit(s: Slice): void {
   if (s.bit()) s.skip(5); // split_depth
@@ -25,8 +32,11 @@ function skipStateInit(s: Slice): void {
   if (s.bit()) s.loadRef(); // library (HashmapE root)
 }
 
-/** Decode the Message cell `cell` of an arena. */
-export function readMessage(cells: Cells, cell: number): MessageRow {
+/**
+ * Decode the Message cell `cell` of an arena. `globalVersion`: the version of the block that carries it (BlockInfo
+ * gen_software; 0 when unknown), which names int_msg_info's `extra_flags` / `ihr_fee` field.
+ */
+export function readMessage(cells: Cells, cell: number, globalVersion = 0): MessageRow {
   const s = Slice.of(cells, cell, 'Message');
   const row: MessageRow = {
     msg_hash: cells.hashHex(cell),
@@ -39,6 +49,7 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     value_extra_currencies: null,
     fwd_fee: null,
     ihr_fee: null,
+    extra_flags: null,
     import_fee: null,
     created_lt: null,
     created_at: null,
@@ -69,7 +80,10 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     const value = loadCurrencyCollection(s);
     row.value = value.grams;
     row.value_extra_currencies = value.extra;
-    row.ihr_fee = s.grams();
+    const flagsOrFee = s.grams();
+    const extraFlags = globalVersion >= EXTRA_FLAGS_VERSION;
+    row.extra_flags = extraFlags ? flagsOrFee : 0n;
+    row.ihr_fee = extraFlags ? 0n : flagsOrFee;
     row.fwd_fee = s.grams();
     row.created_lt = s.uint64();
     row.created_at = s.uint(32);
@@ -96,14 +110,14 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     if (s.bit()) {
       const ref = s.loadRef();
       row.init_state_hash = cells.hashHex(ref);
-      row.init_state_boc = serializeBoc(cells, ref).toString('base64');
+      row.init_state_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
     } else {
       const from = s.pos;
       const refFrom = s.ref;
       skipStateInit(s);
       const init = sliceRange(s, from, s.pos, refFrom, s.ref);
       row.init_state_hash = hashNewCell(cells, init).hash.toString('hex');
-      row.init_state_boc = serializeBoc(cells, init).toString('base64');
+      row.init_state_boc = serializeBoc(cells, init, TONCENTER_BOC).toString('base64');
     }
   }
   // body:(Either X ^X): an inline body is the rest of the slice, as its own cell (toncenter does the same)
@@ -116,7 +130,7 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     bodyHash = cells.hashes.subarray(o, o + 32);
     bodyDepth = cells.depth(ref);
     row.body_hash = cells.hashHex(ref);
-    row.body_boc = serializeBoc(cells, ref).toString('base64');
+    row.body_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
     const b = new Slice(cells, ref);
     if (cells.type[ref] === 0 && b.bitsLeft >= 32) row.opcode = b.int(32);
   } else {
@@ -125,7 +139,7 @@ export function readMessage(cells: Cells, cell: number): MessageRow {
     bodyHash = h.hash;
     bodyDepth = h.depth;
     row.body_hash = h.hash.toString('hex');
-    row.body_boc = serializeBoc(cells, body).toString('base64');
+    row.body_boc = serializeBoc(cells, body, TONCENTER_BOC).toString('base64');
     if (s.bitsLeft >= 32) row.opcode = s.int(32);
   }
   if (row.message_type === 'ext_in') row.hash_norm = normalizedHash(cells, destFrom, destTo, bodyHash, bodyDepth);

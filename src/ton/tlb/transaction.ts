@@ -33,7 +33,7 @@ import { walkHashmapE } from './hashmap.ts';
 import { readMessage } from './message.ts';
 
 /** Decode the Transaction cell `cell` of an arena; `workchain` is the account's (from the block). */
-export function readTransaction(cells: Cells, cell: number, workchain: number): TransactionRow {
+export function readTransaction(cells: Cells, cell: number, workchain: number, globalVersion = 0): TransactionRow {
   const s = Slice.of(cells, cell, 'Transaction');
   const tag = s.uint(4);
   if (tag !== 0b0111) throw new DecodeError(`Transaction: bad tag 0x${tag.toString(16)} (expected transaction$0111)`);
@@ -47,10 +47,10 @@ export function readTransaction(cells: Cells, cell: number, workchain: number): 
   const end_status = loadAccountStatus(s);
   const msgs = s.refSlice('Transaction messages');
   let in_msg: MessageRow | null = null;
-  if (msgs.bit()) in_msg = readMessage(cells, msgs.loadRef());
+  if (msgs.bit()) in_msg = readMessage(cells, msgs.loadRef(), globalVersion);
   const out_msgs: MessageRow[] = [];
   walkHashmapE(msgs, 15, (_key, v) => {
-    out_msgs.push(readMessage(cells, v.loadRef()));
+    out_msgs.push(readMessage(cells, v.loadRef(), globalVersion));
   }, false, 'Transaction out_msgs');
   const fees = loadCurrencyCollection(s);
   const update = loadHashUpdate(s.refSlice('Transaction state_update'));

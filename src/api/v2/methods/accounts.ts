@@ -3,7 +3,7 @@ import { beginCell, type Cell } from '@ton/core';
 import { hashToBase64, type AccountAddress } from '../../../format/index.ts';
 import { addressParams } from '../../../../schemas/api/v2/params.ts';
 import { accountState, mcBlock, type AccountStateResult } from '../chain.ts';
-import { accountAddressJson, blockIdJson, txIdJson } from '../convert.ts';
+import { accountAddressJson, blockIdJson, tonlibBoc, txIdJson } from '../convert.ts';
 import { defineMethod, type V2Context } from '../method.ts';
 import { detectWallet } from '../wallets.ts';
 
@@ -39,7 +39,7 @@ export async function loadAccountView(ctx: V2Context, address: AccountAddress, s
   return viewOf(await accountState(node, address, block));
 }
 
-const b64 = (c: Cell | null) => (c ? c.toBoc({ idx: false }).toString('base64') : '');
+const b64 = (c: Cell | null) => (c ? tonlibBoc(c) : '');
 
 export const getAddressInformation = defineMethod({
   name: 'getAddressInformation',

@@ -5,6 +5,7 @@ import { configAllParams, configParamParams, librariesParams } from '../../../..
 import { notFound } from '../../errors.ts';
 import { configAll, configParams, libraries, mcBlock } from '../chain.ts';
 import { defineMethod } from '../method.ts';
+import { tonlibBoc } from '../convert.ts';
 
 export const getConfigParam = defineMethod({
   name: 'getConfigParam',
@@ -16,7 +17,7 @@ export const getConfigParam = defineMethod({
     const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await configParams(node, block, [id]));
     const cell = dict.get(id);
     if (!cell) throw notFound(`config param ${id} is not set`);
-    return { '@type': 'configInfo', config: { '@type': 'tvm.cell', bytes: cell.toBoc({ idx: false }).toString('base64') } };
+    return { '@type': 'configInfo', config: { '@type': 'tvm.cell', bytes: tonlibBoc(cell) } };
   },
 });
 
@@ -26,7 +27,7 @@ export const getConfigAll = defineMethod({
   async run(ctx, p) {
     const node = ctx.node();
     const cell = await configAll(node, await mcBlock(node, p.seqno));
-    return { '@type': 'configInfo', config: { '@type': 'tvm.cell', bytes: cell.toBoc({ idx: false }).toString('base64') } };
+    return { '@type': 'configInfo', config: { '@type': 'tvm.cell', bytes: tonlibBoc(cell) } };
   },
 });
 
@@ -39,7 +40,7 @@ export const getLibraries = defineMethod({
       '@type': 'smc.libraryResult',
       result: p.libraries
         .filter((h) => found.has(h))
-        .map((h) => ({ '@type': 'smc.libraryEntry', hash: hashToBase64(h), data: found.get(h)!.toBoc({ idx: false }).toString('base64') })),
+        .map((h) => ({ '@type': 'smc.libraryEntry', hash: hashToBase64(h), data: tonlibBoc(found.get(h)!) })),
     };
   },
 });

@@ -9,7 +9,7 @@ import { readFullContent, snakeBytes, tep64KeyName, type FullContent } from '../
 import type { AccountAddress } from '../../../format/index.ts';
 import { tokenDataParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError } from '../../errors.ts';
-import { coreToAccount, friendly, type RenderCtx } from '../convert.ts';
+import { coreToAccount, friendly, tonlibBoc, type RenderCtx } from '../convert.ts';
 import { defineMethod, type V2Context } from '../method.ts';
 import { loadContract, runOn, type LoadedContract } from './run.ts';
 
@@ -60,7 +60,7 @@ function rawAddrOf(item: TupleItem | undefined): AccountAddress | null {
 
 const int = (i: TupleItem | undefined): bigint | null => (i && i.type === 'int' ? i.value : null);
 const cellOf = (i: TupleItem | undefined): Cell | null => (i && (i.type === 'cell' || i.type === 'slice') ? i.cell : null);
-const boc = (c: Cell | null) => (c ? c.toBoc({ idx: false }).toString('base64') : '');
+const boc = (c: Cell | null) => (c ? tonlibBoc(c) : '');
 
 function addrSlice(a: AccountAddress): TupleItem {
   return { type: 'slice', cell: beginCell().storeAddress(Address.parseRaw(`${a.workchain}:${a.hash}`)).endCell() };

@@ -1,0 +1,194 @@
+/**
+ * A subtree serialized exactly as the node's `vm::std_boc_serialize` does (ton-blockchain/ton crypto/vm/boc.cpp,
+ * `BagOfCells::import_cells` / `reorder_cells` / `revisit` / `serialize_to_impl`), so BoC strings compare equal with
+ * toncenter's byte for byte: its indexer stores bodies and init states with mode WithCRC32C (`te6cck…`), and account
+ * code / data with mode 0 (`te6ccg…`).
+ *
+ * The node's order is not a plain DFS: cells are imported in post-order (deduplicated by hash), each gets a weight
+ * (1 + its children's, capped at 255, then limited so a parent's children share at most 63), cells whose weight does
+ * not fit are "special", and `revisit` allocates indices so special subtrees are visited before the rest; the BoC
+ * lists cells in reverse allocation order (the root first).
+ *
+ * serialized_boc#b5ee9c72 has_idx:(## 1) has_crc32c:(## 1) has_cache_bits:(## 1) flags:(## 2) { flags = 0 }
+ *   size:(## 3) { size <= 4 } off_bytes:(## 8) { off_bytes <= 8 } cells:(##(size * 8)) roots:(##(size * 8))
+ *   absent:(##(size * 8)) tot_cells_size:(##(off_bytes * 8)) root_list:(roots * ##(size * 8))
+ *   index:has_idx?(cells * ##(off_bytes * 8)) cell_data:(tot_cells_size * [ uint8 ]) crc32c:has_crc32c?uint32
+ */
+import { CELL_ORDINARY, type Cells } from './boc.ts';
+import { crc32c } from './crc32c.ts';
+import type { NewCell } from './builder.ts';
+
+/** `BagOfCells::Mode` bits the indexer uses: WithCRC32C (2). No index, no cache bits, no stored hashes. */
+export interface BocMode {
+  crc?: boolean;
+}
+
+/** `BagOfCells::max_cell_whs` */
+const MAX_CELL_WHS = 64;
+
+interface CellInfo {
+  /** arena index, or -1 for the NewCell root */
+  node: number;
+  /** children as indices into the import list */
+  refs: number[];
+  /** weight; 0 marks a "special" cell (is_special) */
+  wt: number;
+  /** -1 new, -2 previsited, -3 visited, >= 0 allocated */
+  newIdx: number;
+}
+
+function bytesFor(n: number): number {
+  let b = 1;
+  while (n >= 2 ** (8 * b)) b++;
+  return b;
+}
+
+/**
+ * Serialize the subtree at `root` (an arena cell, or a NewCell whose refs are arena cells) as one BoC with one root,
+ * in the node's cell order. `mode.crc` appends the CRC32-C (what toncenter stores for bodies and init states).
+ */
+export function serializeBoc(cells: Cells, root: number | NewCell, mode: BocMode = {}): Buffer {
+  const list: CellInfo[] = [];
+  const byHash = new Map<string, number>();
+  const hashed = cells.hashes.length > 0;
+  let dataBytes = 0;
+  let intRefs = 0;
+
+  // BagOfCells::import_cell: children first (post-order), one entry per distinct representation hash
+  const importCell = (node: number, depth: number): number => {
+    if (depth > 1024) throw new RangeError('BoC serialization: cell depth too large');
+    let key: string | null = null;
+    if (node >= 0) {
+      key = hashed ? cells.hashes.toString('latin1', cells.hashOff(node), cells.hashOff(node) + 32) : String(node);
+      const seen = byHash.get(key);
+      if (seen !== undefined) return seen;
+    }
+    const children = node >= 0 ? refsOf(cells, node) : (root as NewCell).refs;
+    const refs: number[] = [];
+    let sumWt = 1;
+    for (const c of children) {
+      const r = importCell(c, depth + 1);
+      refs.push(r);
+      sumWt += list[r].wt;
+      intRefs++;
+    }
+    const idx = list.length;
+    list.push({ node, refs, wt: Math.min(255, sumWt), newIdx: -1 });
+    if (key !== null) byHash.set(key, idx);
+    dataBytes += 2 + (node >= 0 ? cells.dataLen(node) : (root as NewCell).data.length);
+    return idx;
+  };
+  const rootIdx = importCell(typeof root === 'number' ? root : -1, 0);
+  const count = list.length;
+
+  // BagOfCells::reorder_cells: limit the children's weights top-down, then recompute bottom-up
+  for (let i = count - 1; i >= 0; i--) {
+    const d = list[i];
+    const s = d.refs.length;
+    let c = s;
+    let sum = MAX_CELL_WHS - 1;
+    let mask = 0;
+    for (let j = 0; j < s; j++) {
+      const dj = list[d.refs[j]];
+      const limit = Math.floor((MAX_CELL_WHS - 1 + j) / s);
+      if (dj.wt <= limit) {
+        sum -= dj.wt;
+        c--;
+        mask |= 1 << j;
+      }
+    }
+    if (c) {
+      for (let j = 0; j < s; j++) {
+        if (mask & (1 << j)) continue;
+        const dj = list[d.refs[j]];
+        const limit = Math.floor(sum++ / c);
+        if (dj.wt > limit) dj.wt = limit;
+      }
+    }
+  }
+  for (let i = 0; i < count; i++) {
+    const d = list[i];
+    let sum = 1;
+    for (const r of d.refs) sum += list[r].wt;
+    d.wt = sum <= d.wt ? sum : 0;
+  }
+
+  // BagOfCells::revisit: 0 previsit, 1 visit, 2 allocate
+  const order: number[] = [];
+  const revisit = (i: number, force: number): number => {
+    const d = list[i];
+    if (d.newIdx >= 0) return d.newIdx;
+    if (force === 0) {
+      if (d.newIdx !== -1) return d.newIdx;
+      for (let j = d.refs.length - 1; j >= 0; j--) revisit(d.refs[j], list[d.refs[j]].wt === 0 ? 1 : 0);
+      return (d.newIdx = -2);
+    }
+    if (force > 1) {
+      d.newIdx = order.length;
+      order.push(i);
+      return d.newIdx;
+    }
+    if (d.newIdx === -3) return d.newIdx;
+    if (d.wt === 0) revisit(i, 0);
+    for (let j = d.refs.length - 1; j >= 0; j--) revisit(d.refs[j], 1);
+    for (let j = d.refs.length - 1; j >= 0; j--) d.refs[j] = revisit(d.refs[j], 2);
+    return (d.newIdx = -3);
+  };
+  revisit(rootIdx, 0);
+  revisit(rootIdx, 1);
+  revisit(rootIdx, 2);
+  // refs now hold allocation indices; a cell's place in the BoC is count - 1 - its allocation index
+
+  const size = bytesFor(count);
+  const dataSize = dataBytes + intRefs * size;
+  const offBytes = bytesFor(dataSize);
+  const crc = mode.crc === true;
+  const total = 4 + 1 + 1 + 3 * size + offBytes + size + dataSize + (crc ? 4 : 0);
+  const out = Buffer.allocUnsafe(total);
+  let p = 0;
+  const put = (v: number, n: number) => {
+    for (let i = n - 1; i >= 0; i--) out[p++] = Math.floor(v / 2 ** (8 * i)) & 255;
+  };
+  put(0xb5ee9c72, 4);
+  out[p++] = (crc ? 0x40 : 0) | size;
+  out[p++] = offBytes;
+  put(count, size);
+  put(1, size);
+  put(0, size);
+  put(dataSize, offBytes);
+  put(count - 1 - list[rootIdx].newIdx, size);
+  for (let k = count - 1; k >= 0; k--) {
+    const d = list[order[k]];
+    if (d.node >= 0) {
+      const c = d.node;
+      const bits = cells.bits[c];
+      out[p++] = d.refs.length + (cells.type[c] !== CELL_ORDINARY ? 8 : 0) + cells.levelMask[c] * 32;
+      out[p++] = (bits >> 3) + ((bits + 7) >> 3);
+      const off = cells.dataOff[c];
+      const len = (bits + 7) >> 3;
+      cells.buf.copy(out, p, off, off + len);
+      p += len;
+    } else {
+      const r = root as NewCell;
+      out[p++] = d.refs.length;
+      out[p++] = (r.bits >> 3) + ((r.bits + 7) >> 3);
+      out.set(r.data, p);
+      p += r.data.length;
+    }
+    for (const r of d.refs) put(count - 1 - r, size);
+  }
+  if (crc) {
+    const c = crc32c(out, 0, p);
+    out.writeUInt32LE(c, p);
+    p += 4;
+  }
+  if (p !== total) throw new Error(`BoC serialization: wrote ${p} bytes, expected ${total}`);
+  return out;
+}
+
+function refsOf(cells: Cells, c: number): number[] {
+  const n = cells.refCount[c];
+  const out = new Array<number>(n);
+  for (let r = 0; r < n; r++) out[r] = cells.refs[c * 4 + r];
+  return out;
+}
