@@ -101,4 +101,4 @@ export function hashNewCell(cells: Cells, c: NewCell, extra?: { hash: Uint8Array
   return { hash: out, depth };
 }
 
-export { serializeBoc, type BocMode } from './std-boc.ts';
+export { serializeBoc, serializeCellTree, type BocMode, type CellTreeView } from './std-boc.ts';

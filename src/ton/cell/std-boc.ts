@@ -26,9 +26,8 @@ export interface BocMode {
 /** `BagOfCells::max_cell_whs` */
 const MAX_CELL_WHS = 64;
 
-interface CellInfo {
-  /** arena index, or -1 for the NewCell root */
-  node: number;
+interface CellInfo<N> {
+  node: N;
   /** children as indices into the import list */
   refs: number[];
   /** weight; 0 marks a "special" cell (is_special) */
@@ -43,30 +42,39 @@ function bytesFor(n: number): number {
   return b;
 }
 
+/** A cell tree as the serializer reads it, whatever holds the cells (our arena, @ton/core cells). */
+export interface CellTreeView<N> {
+  /** identity for deduplication (the representation hash); null: never shared (a cell being built) */
+  key(n: N): string | null;
+  refs(n: N): readonly N[];
+  /** the first descriptor byte without the ref count: exotic (8) + level mask * 32 */
+  flags(n: N): number;
+  bits(n: N): number;
+  /** the (bits + 7) >> 3 data bytes, completion tag included */
+  data(n: N): Uint8Array;
+}
+
 /**
- * Serialize the subtree at `root` (an arena cell, or a NewCell whose refs are arena cells) as one BoC with one root,
- * in the node's cell order. `mode.crc` appends the CRC32-C (what toncenter stores for bodies and init states).
+ * Serialize the tree at `root` as one BoC with one root, in the node's cell order. `mode.crc` appends the CRC32-C
+ * (what toncenter stores for bodies and init states).
  */
-export function serializeBoc(cells: Cells, root: number | NewCell, mode: BocMode = {}): Buffer {
-  const list: CellInfo[] = [];
+export function serializeCellTree<N>(root: N, view: CellTreeView<N>, mode: BocMode = {}): Buffer {
+  const list: CellInfo<N>[] = [];
   const byHash = new Map<string, number>();
-  const hashed = cells.hashes.length > 0;
   let dataBytes = 0;
   let intRefs = 0;
 
   // BagOfCells::import_cell: children first (post-order), one entry per distinct representation hash
-  const importCell = (node: number, depth: number): number => {
+  const importCell = (node: N, depth: number): number => {
     if (depth > 1024) throw new RangeError('BoC serialization: cell depth too large');
-    let key: string | null = null;
-    if (node >= 0) {
-      key = hashed ? cells.hashes.toString('latin1', cells.hashOff(node), cells.hashOff(node) + 32) : String(node);
+    const key = view.key(node);
+    if (key !== null) {
       const seen = byHash.get(key);
       if (seen !== undefined) return seen;
     }
-    const children = node >= 0 ? refsOf(cells, node) : (root as NewCell).refs;
     const refs: number[] = [];
     let sumWt = 1;
-    for (const c of children) {
+    for (const c of view.refs(node)) {
       const r = importCell(c, depth + 1);
       refs.push(r);
       sumWt += list[r].wt;
@@ -75,10 +83,10 @@ export function serializeBoc(cells: Cells, root: number | NewCell, mode: BocMode
     const idx = list.length;
     list.push({ node, refs, wt: Math.min(255, sumWt), newIdx: -1 });
     if (key !== null) byHash.set(key, idx);
-    dataBytes += 2 + (node >= 0 ? cells.dataLen(node) : (root as NewCell).data.length);
+    dataBytes += 2 + ((view.bits(node) + 7) >> 3);
     return idx;
   };
-  const rootIdx = importCell(typeof root === 'number' ? root : -1, 0);
+  const rootIdx = importCell(root, 0);
   const count = list.length;
 
   // BagOfCells::reorder_cells: limit the children's weights top-down, then recompute bottom-up
@@ -159,22 +167,12 @@ export function serializeBoc(cells: Cells, root: number | NewCell, mode: BocMode
   put(count - 1 - list[rootIdx].newIdx, size);
   for (let k = count - 1; k >= 0; k--) {
     const d = list[order[k]];
-    if (d.node >= 0) {
-      const c = d.node;
-      const bits = cells.bits[c];
-      out[p++] = d.refs.length + (cells.type[c] !== CELL_ORDINARY ? 8 : 0) + cells.levelMask[c] * 32;
-      out[p++] = (bits >> 3) + ((bits + 7) >> 3);
-      const off = cells.dataOff[c];
-      const len = (bits + 7) >> 3;
-      cells.buf.copy(out, p, off, off + len);
-      p += len;
-    } else {
-      const r = root as NewCell;
-      out[p++] = d.refs.length;
-      out[p++] = (r.bits >> 3) + ((r.bits + 7) >> 3);
-      out.set(r.data, p);
-      p += r.data.length;
-    }
+    const bits = view.bits(d.node);
+    out[p++] = d.refs.length + view.flags(d.node);
+    out[p++] = (bits >> 3) + ((bits + 7) >> 3);
+    const data = view.data(d.node);
+    out.set(data, p);
+    p += data.length;
     for (const r of d.refs) put(count - 1 - r, size);
   }
   if (crc) {
@@ -184,6 +182,24 @@ export function serializeBoc(cells: Cells, root: number | NewCell, mode: BocMode
   }
   if (p !== total) throw new Error(`BoC serialization: wrote ${p} bytes, expected ${total}`);
   return out;
+}
+
+/**
+ * Serialize the subtree at `root` (an arena cell, or a NewCell whose refs are arena cells) as one BoC with one root,
+ * in the node's cell order.
+ */
+export function serializeBoc(cells: Cells, root: number | NewCell, mode: BocMode = {}): Buffer {
+  const hashed = cells.hashes.length > 0;
+  // arena cells by index; -1 stands for the NewCell root
+  const fresh = typeof root === 'number' ? null : root;
+  const view: CellTreeView<number> = {
+    key: (c) => (c < 0 ? null : hashed ? cells.hashes.toString('latin1', cells.hashOff(c), cells.hashOff(c) + 32) : String(c)),
+    refs: (c) => (c < 0 ? fresh!.refs : refsOf(cells, c)),
+    flags: (c) => (c < 0 ? 0 : (cells.type[c] !== CELL_ORDINARY ? 8 : 0) + cells.levelMask[c] * 32),
+    bits: (c) => (c < 0 ? fresh!.bits : cells.bits[c]),
+    data: (c) => (c < 0 ? fresh!.data : cells.buf.subarray(cells.dataOff[c], cells.dataOff[c] + ((cells.bits[c] + 7) >> 3))),
+  };
+  return serializeCellTree(fresh ? -1 : (root as number), view, mode);
 }
 
 function refsOf(cells: Cells, c: number): number[] {

@@ -1,141 +1,24 @@
 /**
- * The TON node's bag-of-cells serializer as ton-marker calls it (`vm::std_boc_serialize`, crypto/vm/boc.cpp):
- * cells deduplicated by hash, ordered by BagOfCells::import_cells / reorder_cells / revisit (children
- * before parents, weights capped at max_cell_whs = 64), then written root first. Mode 0 (no index, no
- * CRC) is what ton-marker prints for Cell fields; `crc` gives the toncenter storage flavour (`te6cck`),
- * used to check the order against BoCs toncenter itself wrote. Also the strict td::base64 / td::hex
- * decoders and the size checks ton-marker runs before deserializing.
+ * The TON node's bag-of-cells serializer as ton-marker calls it (`vm::std_boc_serialize`) over @ton/core cells: the
+ * node's cell order is the one implementation in src/ton/cell/std-boc.ts. Mode 0 (no index, no CRC) is what
+ * ton-marker prints for Cell fields; `crc` gives the toncenter storage flavour (`te6cck`). Also the strict
+ * td::base64 / td::hex decoders and the size checks ton-marker runs before deserializing.
  */
-import { Cell, crc32c } from '@ton/core';
+import { Cell } from '@ton/core';
+import { serializeCellTree, type CellTreeView } from '../../../ton/index.ts';
 
-const MAX_CELL_WHS = 64;
+/** @ton/core cells as the node's serializer reads them. */
+const coreCells: CellTreeView<Cell> = {
+  key: (c) => c.hash().toString('latin1'),
+  refs: (c) => c.refs,
+  flags: (c) => (c.isExotic ? 8 : 0) + c.mask.value * 32,
+  bits: (c) => c.bits.length,
+  data: cellData,
+};
 
-interface Info {
-  cell: Cell;
-  refs: number[];
-  wt: number;
-  newIdx: number;
-}
-
+/** `vm::std_boc_serialize` of a @ton/core cell: the node's cell order (src/ton/cell/std-boc.ts), mode 0 or WithCRC32C. */
 export function stdBocSerialize(root: Cell, opts: { crc?: boolean } = {}): Buffer {
-  const byHash = new Map<string, number>();
-  let list: Info[] = [];
-  const importCell = (c: Cell): number => {
-    const key = c.hash().toString('hex');
-    const seen = byHash.get(key);
-    if (seen !== undefined) return seen;
-    const refs: number[] = [];
-    let wt = 1;
-    for (const r of c.refs) {
-      const i = importCell(r);
-      refs.push(i);
-      wt += list[i].wt;
-    }
-    byHash.set(key, list.length);
-    list.push({ cell: c, refs, wt: Math.min(0xff, wt), newIdx: -1 });
-    return list.length - 1;
-  };
-  let rootIdx = importCell(root);
-  const n = list.length;
-
-  // reorder_cells: weights
-  for (let i = n - 1; i >= 0; i--) {
-    const d = list[i];
-    const s = d.refs.length;
-    let c = s;
-    let sum = MAX_CELL_WHS - 1;
-    let mask = 0;
-    for (let j = 0; j < s; j++) {
-      const dj = list[d.refs[j]];
-      const limit = Math.trunc((MAX_CELL_WHS - 1 + j) / s);
-      if (dj.wt <= limit) {
-        sum -= dj.wt;
-        c--;
-        mask |= 1 << j;
-      }
-    }
-    if (c) {
-      for (let j = 0; j < s; j++) {
-        if (!(mask & (1 << j))) {
-          const dj = list[d.refs[j]];
-          const limit = Math.trunc(sum++ / c);
-          if (dj.wt > limit) dj.wt = limit;
-        }
-      }
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    const d = list[i];
-    let sum = 1;
-    for (const r of d.refs) sum += list[r].wt;
-    d.wt = sum <= d.wt ? sum : 0;
-  }
-  // revisit: force 0 previsit, 1 visit, 2 allocate
-  const tmp: Info[] = [];
-  const revisit = (idx: number, force: number): number => {
-    const d = list[idx];
-    if (d.newIdx >= 0) return d.newIdx;
-    if (!force) {
-      if (d.newIdx !== -1) return d.newIdx;
-      for (let j = d.refs.length - 1; j >= 0; j--) revisit(d.refs[j], list[d.refs[j]].wt === 0 ? 1 : 0);
-      return (d.newIdx = -2);
-    }
-    if (force > 1) {
-      const i = (d.newIdx = tmp.length);
-      tmp.push(d);
-      return i;
-    }
-    if (d.newIdx === -3) return d.newIdx;
-    if (d.wt === 0) revisit(idx, 0);
-    for (let j = d.refs.length - 1; j >= 0; j--) revisit(d.refs[j], 1);
-    for (let j = d.refs.length - 1; j >= 0; j--) d.refs[j] = revisit(d.refs[j], 2);
-    return (d.newIdx = -3);
-  };
-  revisit(rootIdx, 0);
-  revisit(rootIdx, 1);
-  revisit(rootIdx, 2);
-  rootIdx = list[rootIdx].newIdx;
-  list = tmp;
-
-  // serialize_to_impl
-  let dataBytes = 0;
-  let intRefs = 0;
-  for (const d of list) {
-    dataBytes += 2 + Math.ceil(d.cell.bits.length / 8);
-    intRefs += d.refs.length;
-  }
-  let rs = 0;
-  while (n >= 2 ** (rs * 8)) rs++;
-  const dataAdj = dataBytes + intRefs * rs;
-  let os = 0;
-  while (dataAdj >= 2 ** (os * 8)) os++;
-  const total = 4 + 1 + 1 + 3 * rs + os + rs + dataAdj + (opts.crc ? 4 : 0);
-  const out = Buffer.alloc(total);
-  let p = 0;
-  const put = (v: number, bytes: number) => {
-    for (let i = bytes - 1; i >= 0; i--) out[p++] = Math.floor(v / 2 ** (8 * i)) & 0xff;
-  };
-  out.writeUInt32BE(0xb5ee9c72, 0);
-  p = 4;
-  out[p++] = (opts.crc ? 0x40 : 0) | rs;
-  out[p++] = os;
-  put(n, rs);
-  put(1, rs);
-  put(0, rs);
-  put(dataAdj, os);
-  put(n - 1 - rootIdx, rs);
-  for (let i = 0; i < n; i++) {
-    const d = list[n - 1 - i];
-    const c = d.cell;
-    const bits = c.bits.length;
-    out[p++] = d.refs.length + (c.isExotic ? 8 : 0) + c.mask.value * 32;
-    out[p++] = Math.floor(bits / 8) + Math.ceil(bits / 8);
-    cellData(c).copy(out, p);
-    p += Math.ceil(bits / 8);
-    for (const r of d.refs) put(n - 1 - r, rs);
-  }
-  if (opts.crc) crc32c(out.subarray(0, p)).copy(out, p);
-  return out;
+  return serializeCellTree(root, coreCells, opts);
 }
 
 /** Cell data bytes with the completion tag (`1` then zeros) when the length is not a whole number of bytes. */
