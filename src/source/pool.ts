@@ -220,6 +220,11 @@ export class LiteserverPool {
     this.log?.warn({ server: s.host, reason }, 'liteserver dropped');
   }
 
+  /** The per-request timeout. */
+  get requestTimeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
   info(): ServerInfo[] {
     return this.servers.map((s) => ({ host: s.host, status: s.status, tip: s.tip, inFlight: s.inFlight, requests: s.requests, lastError: s.lastError }));
   }
@@ -314,22 +319,23 @@ export class LiteserverPool {
     return fromTlBlockId((await this.getMasterchainInfo()).last);
   }
 
-  /** Full id of a block by (workchain, shard, seqno). */
-  async lookupBlock(ref: BlockRef): Promise<BlockIdExt> {
-    const res = await this.call(
-      (c) =>
-        c.engine.query(
-          Functions.liteServer_lookupBlock,
-          { kind: 'liteServer.lookupBlock', mode: 1, id: { kind: 'tonNode.blockId', workchain: ref.workchain, shard: shardToSigned(ref.shard).toString(), seqno: ref.seqno }, lt: null, utime: null },
-          { timeout: this.opts.timeoutMs },
-        ),
-      { what: `lookupBlock ${refKey(ref)}` },
+  /** Full id of a block by (workchain, shard, seqno), as one server names it (not proved: see trust.ts). */
+  async lookupBlockOn(client: LiteClient, ref: BlockRef): Promise<BlockIdExt> {
+    const res = await client.engine.query(
+      Functions.liteServer_lookupBlock,
+      { kind: 'liteServer.lookupBlock', mode: 1, id: { kind: 'tonNode.blockId', workchain: ref.workchain, shard: shardToSigned(ref.shard).toString(), seqno: ref.seqno }, lt: null, utime: null },
+      { timeout: this.opts.timeoutMs },
     );
     const id = fromTlBlockId(res.id);
     if (id.workchain !== ref.workchain || id.shard !== ref.shard || id.seqno !== ref.seqno) {
-      throw new NoLiteserverError(`lookupBlock ${refKey(ref)} answered ${refKey(id)}`);
+      throw new BadAnswerError(`lookupBlock ${refKey(ref)} answered ${refKey(id)}`);
     }
     return id;
+  }
+
+  /** Full id of a block by (workchain, shard, seqno). */
+  lookupBlock(ref: BlockRef): Promise<BlockIdExt> {
+    return this.call((c) => this.lookupBlockOn(c, ref), { what: `lookupBlock ${refKey(ref)}` });
   }
 
   lookupMasterchainBlock(seqno: number): Promise<BlockIdExt> {
