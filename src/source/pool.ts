@@ -76,11 +76,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 installAdnlSpeedups();
 
-/** Says why a server did not answer, in words: refused, unreachable, or TCP fine but no ADNL answer. */
-async function probe(host: string, lastError: string | null): Promise<string> {
+/** Whether a TCP connection to `host` opens: null when it does, else why not, in words. */
+function tcpProbe(host: string, timeoutMs = 3000): Promise<string | null> {
   const [ip, port] = host.split(':');
-  const tcp = await new Promise<string | null>((resolve) => {
-    const sock = connect({ host: ip, port: Number(port), timeout: 3000 });
+  return new Promise<string | null>((resolve) => {
+    const sock = connect({ host: ip, port: Number(port), timeout: timeoutMs });
     sock.once('connect', () => {
       sock.destroy();
       resolve(null);
@@ -91,6 +91,10 @@ async function probe(host: string, lastError: string | null): Promise<string> {
     });
     sock.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'connection refused' : (err.code ?? err.message)));
   });
+}
+
+/** Says why a server did not answer, in words: refused, unreachable, or TCP fine but no ADNL answer. */
+function explain(tcp: string | null, lastError: string | null): string {
   return tcp ?? `TCP connects but no liteserver answer (${lastError ?? 'no reply'}; wrong public key?)`;
 }
 
@@ -134,9 +138,19 @@ export class LiteserverPool {
   private readonly log?: Logger;
   private healthTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
+  private started = false;
   private rr = 0;
   /** Best masterchain tip seen by health checks. */
   bestTip = 0;
+  /** Started pools not closed yet (the ton_liteservers_up metric counts their servers). */
+  private static readonly live = new Set<LiteserverPool>();
+
+  /** Servers in use (status up) over every started pool of the process. */
+  static serversUp(): number {
+    let n = 0;
+    for (const p of LiteserverPool.live) n += p.servers.filter((s) => s.status === 'up').length;
+    return n;
+  }
 
   constructor(endpoints: LiteserverEndpoint[], options: PoolOptions = {}) {
     if (endpoints.length === 0) throw new NoLiteserverError('the network config lists no liteservers');
@@ -159,13 +173,23 @@ export class LiteserverPool {
     });
   }
 
-  /** Starts health checks and resolves when at least one server answers, or throws NoLiteserverError after `waitMs`. */
-  async start(waitMs = 15_000): Promise<void> {
+  /**
+   * Starts health checks and resolves when at least one server answers, or throws NoLiteserverError after `waitMs`
+   * (one error naming every server and why it did not answer; the servers' failures before that are not logged
+   * one by one).
+   */
+  async start(waitMs = 5_000): Promise<void> {
     const deadline = Date.now() + waitMs;
+    // why a server does not answer is asked at once (TCP), so that the answer is ready at the deadline
+    const tcp = this.servers.map((s) => tcpProbe(s.host, Math.max(500, Math.min(3000, waitMs - 500))));
+    const refused: (string | null | undefined)[] = this.servers.map(() => undefined);
+    tcp.forEach((p, i) => void p.then((r) => (refused[i] = r)));
     await this.healthCheck();
     while (!this.servers.some((s) => s.status === 'up')) {
-      if (Date.now() > deadline || this.closed) {
-        await Promise.all(this.servers.map(async (s) => (s.lastError = await probe(s.host, s.lastError))));
+      // no server takes a TCP connection at all: waiting longer cannot help
+      const noTcp = refused.every((r) => typeof r === 'string');
+      if (Date.now() > deadline || this.closed || noTcp) {
+        await Promise.all(this.servers.map(async (s, i) => (s.lastError = explain(await tcp[i], s.lastError))));
         throw new NoLiteserverError(
           `no liteserver answered (tried ${this.servers.map((s) => `${s.host}${s.lastError ? ` [${s.lastError}]` : ''}`).join(', ')}); ` +
             'check the network config (--network / --config), your internet connection and firewall (outgoing TCP to those ports). ' +
@@ -175,6 +199,8 @@ export class LiteserverPool {
       await sleep(500);
       await this.healthCheck();
     }
+    this.started = true;
+    LiteserverPool.live.add(this);
     if (!this.healthTimer) {
       this.healthTimer = setInterval(() => void this.healthCheck(), this.opts.healthIntervalMs);
       this.healthTimer.unref();
@@ -194,7 +220,9 @@ export class LiteserverPool {
           s.status = 'up';
         } catch (err) {
           s.lastError = (err as Error).message;
-          if (s.status !== 'down') this.log?.warn({ server: s.host, err: s.lastError }, 'liteserver down');
+          // before start() succeeds its one error says it all
+          if (s.status !== 'down' && this.started) this.log?.warn({ server: s.host, err: s.lastError }, 'liteserver down');
+          else if (s.status !== 'down') this.log?.debug({ server: s.host, err: s.lastError }, 'liteserver not answering yet');
           s.status = 'down';
           s.downUntil = Date.now() + this.opts.healthIntervalMs;
         }
@@ -414,6 +442,7 @@ export class LiteserverPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    LiteserverPool.live.delete(this);
     if (this.healthTimer) clearInterval(this.healthTimer);
     this.queue.clear();
     for (const s of this.servers) {

@@ -14,7 +14,7 @@ import { checkPartialProof, idStr, ProofCheckError } from '../proofs/index.ts';
 import type { TlBlockIdExt, TlObject } from '../tl/index.ts';
 import { MASTER_SHARD, sameId, shardFromSigned, shardToSigned, type BlockIdExt } from './block-id.ts';
 
-/** Where trusted key blocks are kept between runs (the store's trusted_blocks table). */
+/** Where the key blocks proved from one anchor are kept between runs (the store's trusted_blocks table). */
 export interface TrustedBlockStore {
   load(): Promise<BlockIdExt[]>;
   save(blocks: BlockIdExt[]): Promise<void>;
@@ -56,18 +56,11 @@ export class ChainTrust {
     this.add(anchor);
   }
 
-  /**
-   * Loads the key blocks a previous run proved. They count only when they were proved from this anchor (the
-   * store holds the anchor itself): a store filled from another init block or network starts over from ours.
-   */
+  /** Loads the key blocks a previous run proved from this anchor (the store keeps them per anchor). */
   async load(): Promise<number> {
     if (!this.store) return 0;
     const stored = await this.store.load();
-    if (!stored.some((b) => sameId(b, this.anchor))) {
-      if (stored.length > 0) this.log?.warn({ stored: stored.length, anchor: this.anchor.seqno }, 'the trusted key blocks in the store were proved from another init block; proving again from the config');
-      await this.store.save([this.anchor]);
-      return 0;
-    }
+    if (!stored.some((b) => sameId(b, this.anchor))) await this.store.save([this.anchor]);
     for (const b of stored) this.add(b);
     return stored.length;
   }
