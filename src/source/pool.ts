@@ -257,6 +257,12 @@ export class LiteserverPool {
     return this.servers.map((s) => ({ host: s.host, status: s.status, tip: s.tip, inFlight: s.inFlight, requests: s.requests, lastError: s.lastError }));
   }
 
+  /** "no usable liteserver", with why the servers are out (a dropped liar's refusal is the news). */
+  private noneUsable(): string {
+    const why = this.servers.filter((s) => s.status !== 'up' && s.lastError).map((s) => `${s.host} ${s.status}: ${s.lastError}`);
+    return why.length ? `no usable liteserver (${why.slice(0, 3).join('; ')}${why.length > 3 ? `; ${why.length - 3} more` : ''})` : 'no usable liteserver';
+  }
+
   private pick(exclude: Set<number>): ServerState | null {
     const now = Date.now();
     const usable = (s: ServerState) => !exclude.has(s.index) && (s.status === 'up' || s.status === 'connecting' || (s.status === 'down' && now >= s.downUntil));
@@ -304,7 +310,7 @@ export class LiteserverPool {
           s = this.pick(tried);
         }
         if (!s) {
-          errors.push('no usable liteserver');
+          errors.push(this.noneUsable());
           await sleep(Math.min(100 * 2 ** attempt, 2_000));
           continue;
         }
@@ -332,7 +338,9 @@ export class LiteserverPool {
           s.inFlight--;
         }
       }
-      throw new NoLiteserverError(`${opts.what ?? 'liteserver request'} failed on every attempt: ${errors.slice(-4).join('; ')}`);
+      // each failure once, latest last: a refusal stays in the message when the refused server is out of the pool
+      const distinct = [...new Set(errors.reverse())].reverse();
+      throw new NoLiteserverError(`${opts.what ?? 'liteserver request'} failed on every attempt: ${distinct.slice(-4).join('; ')}`);
     })) as T;
   }
 
