@@ -81,10 +81,12 @@ export class IngestBook {
   }
 
   /** The follower's stall (or null: moving again). */
-  stall(stall: Stall | null): Promise<void> {
+  async stall(stall: Stall | null): Promise<void> {
+    const was = this.state.stall;
+    await this.write({ ...this.state, stall });
+    // said once it is recorded (status shows it from then on)
     if (stall) this.log?.warn({ seqno: stall.seqno, reason: stall.reason }, `stalled at mc seqno ${stall.seqno}`);
-    else if (this.state.stall) this.log?.info({ seqno: this.state.stall.seqno }, 'moving again');
-    return this.write({ ...this.state, stall });
+    else if (was) this.log?.info({ seqno: was.seqno }, 'moving again');
   }
 
   /** The range was ingested to its end: a restart without flags follows from the checkpoint again. */

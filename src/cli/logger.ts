@@ -31,7 +31,9 @@ export function textLine(json: string): string {
 
 export function cliLogger(opts: { level?: string; format?: string } = {}): Logger {
   const level = opts.level ?? process.env.LOG_LEVEL ?? 'info';
-  const format = opts.format ?? process.env.LOG_FORMAT ?? (process.stderr.isTTY ? 'text' : 'json');
+  const format = opts.format || process.env.LOG_FORMAT || (process.stderr.isTTY ? 'text' : 'json');
   if (format !== 'text') return pino({ level }, pino.destination(2));
-  return pino({ level }, { write: (line: string) => void process.stderr.write(textLine(line)) });
+  // on a terminal a log line first clears the progress line (index-chain.ts startProgress), which is redrawn on its next tick
+  const clear = process.stderr.isTTY ? '\r\x1b[2K' : '';
+  return pino({ level }, { write: (line: string) => void process.stderr.write(clear + textLine(line)) });
 }

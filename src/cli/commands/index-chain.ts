@@ -200,7 +200,11 @@ export const indexCommand: Command = {
       try {
         await Promise.race([h.done, stopped]);
       } catch (err) {
-        // A chain that does not link up (fork, wrong config) or a store that keeps failing: one line, no stack.
+        // A chain that does not link up (fork, wrong config), a block no liteserver gives valid within
+        // --give-up-after, or a store that keeps failing: one line, no stack, after what the stages still write.
+        stopProgress?.();
+        stopProgress = null;
+        await h.stop().catch(() => undefined);
         throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
       }
       stopProgress?.();
