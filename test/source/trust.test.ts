@@ -9,7 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { metricsRegistry, runIndexer } from '../../pipelines/index.ts';
+import * as S from '../../schemas/api/v3/entities.ts';
+import { KeyStore } from '../../src/api/auth/index.ts';
+import { buildServer } from '../../src/api/server.ts';
+import { v3Group } from '../../src/api/v3/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
 import { CliError } from '../../src/cli/command.ts';
 import { trustedSource } from '../../src/cli/trusted-ingest.ts';
@@ -80,6 +85,19 @@ async function withStore<T>(fn: (store: StoreClient) => Promise<T>): Promise<T> 
   } finally {
     await store.close();
     rmSync(data, { recursive: true, force: true });
+  }
+}
+
+/** GET /api/v3/indexStatus over the store (the v3 layer as `serve` mounts it). */
+async function indexStatusOf(store: StoreClient): Promise<z.infer<typeof S.IndexStatus>> {
+  const app = buildServer({ networks: [{ name: 'devnet', testnet: true, services: {} }], keys: new KeyStore({ anonymous: { rps: 1_000_000 } }), groups: [v3Group({ store, testnet: true })] });
+  try {
+    await app.ready();
+    const r = await app.inject({ method: 'GET', url: '/api/v3/indexStatus' });
+    expect(r.statusCode).toBe(200);
+    return S.IndexStatus.parse(r.json());
+  } finally {
+    await app.close();
   }
 }
 
@@ -199,6 +217,12 @@ describe('a liteserver that lies is refused, nothing of its lie is stored, the h
           expect(state?.stall?.seqno).toBeLessThanOrEqual(c.lieAt());
           expect(state?.stall?.reason).toMatch(c.refused);
           expect(state?.range).toEqual({ from: 1, until: tip });
+          // and /api/v3/indexStatus says where and why
+          const st = await indexStatusOf(store);
+          expect(st.stalled?.mc_seqno).toBe(state?.stall?.seqno);
+          expect(st.stalled?.reason).toMatch(c.refused);
+          expect(st.requested_from_mc_seqno).toBe(1);
+          if (afterLie.rows === 0) expect(st.first_mc_seqno).toBeNull();
 
           // the liar and an honest server: no flags, the stored range is continued and completed
           const liesBefore = liar.lies;
@@ -217,6 +241,8 @@ describe('a liteserver that lies is refused, nothing of its lie is stored, the h
           expect(after?.stall).toBeNull();
           expect(after?.range).toBeNull();
           expect(after?.firstRequested).toBe(1);
+          const st2 = await indexStatusOf(store);
+          expect([st2.stalled, st2.gaps, st2.first_mc_seqno, st2.last_mc_seqno, st2.checkpoint_mc_seqno]).toEqual([null, 0, 1, tip, tip]);
           // (with two servers the liar is asked too unless the honest one happens to take every lie-able call)
           expect(liar.lies).toBeGreaterThanOrEqual(liesBefore);
 
@@ -237,6 +263,30 @@ describe('a liteserver that lies is refused, nothing of its lie is stored, the h
       }
     });
   }
+});
+
+describe('the requested range in indexStatus', { timeout: 300_000 }, () => {
+  it('a range asked for from 1 and indexed from 3 has the gap 1-2', async () => {
+    await withStore(async (store) => {
+      await withPool([honest], async (pool) => {
+        const source = await trustedSource(pool, store, { configPath: config });
+        // an earlier run asked for seqno 1 on (and stored nothing); this one is told to start at 3
+        const first = await runIndexer({ bus: new MemoryBus(), source, store, fromSeqno: 1, untilSeqno: 1 });
+        first.done.catch(() => undefined); // stopped at once: its ingest ends aborted
+        await first.stop();
+        await store.command('TRUNCATE TABLE blocks');
+        await store.command('TRUNCATE TABLE ingested_blocks');
+        await store.command('TRUNCATE TABLE checkpoints');
+        const bus = new MemoryBus();
+        const h = await runIndexer({ bus, source, store, fromSeqno: 3, untilSeqno: tip });
+        await h.done;
+        await h.stop();
+        await bus.close();
+      });
+      const st = await indexStatusOf(store);
+      expect([st.requested_from_mc_seqno, st.first_mc_seqno, st.last_mc_seqno, st.gaps, st.first_gaps]).toEqual([1, 3, tip, 2, [{ from: 1, to: 2 }]]);
+    });
+  });
 });
 
 describe('follower and pool hygiene', { timeout: 120_000 }, () => {
