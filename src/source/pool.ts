@@ -184,11 +184,21 @@ export class LiteserverPool {
     const tcp = this.servers.map((s) => tcpProbe(s.host, Math.max(500, Math.min(3000, waitMs - 500))));
     const refused: (string | null | undefined)[] = this.servers.map(() => undefined);
     tcp.forEach((p, i) => void p.then((r) => (refused[i] = r)));
-    await this.healthCheck();
+    // the first server to answer is enough: a round of health checks waits for the slowest (dead) one
+    let round: Promise<void> | null = null;
+    let rounds = 0;
+    const check = () => {
+      round = this.healthCheck().finally(() => {
+        round = null;
+        rounds++;
+      });
+    };
+    check();
     while (!this.servers.some((s) => s.status === 'up')) {
-      // no server takes a TCP connection at all: waiting longer cannot help
-      const noTcp = refused.every((r) => typeof r === 'string');
-      if (Date.now() > deadline || this.closed || noTcp) {
+      // no server takes a TCP connection, or its ADNL connection failed (ton-lite-client then closes the engine
+      // for 30 s): waiting longer cannot help
+      const hopeless = rounds > 0 && this.servers.every((s, i) => typeof refused[i] === 'string' || s.engine.isClosed());
+      if (Date.now() > deadline || this.closed || hopeless) {
         await Promise.all(this.servers.map(async (s, i) => (s.lastError = explain(await tcp[i], s.lastError))));
         throw new NoLiteserverError(
           `no liteserver answered (tried ${this.servers.map((s) => `${s.host}${s.lastError ? ` [${s.lastError}]` : ''}`).join(', ')}); ` +
@@ -196,8 +206,11 @@ export class LiteserverPool {
             'To try ton-gateway without a network, run `npm run demo`.',
         );
       }
-      await sleep(500);
-      await this.healthCheck();
+      await sleep(100);
+      if (round === null && !this.servers.some((s) => s.status === 'up')) {
+        await sleep(400);
+        check();
+      }
     }
     this.started = true;
     LiteserverPool.live.add(this);
