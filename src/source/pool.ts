@@ -49,6 +49,10 @@ interface ServerState extends ServerHandle {
   inFlight: number;
   failures: number;
   downUntil: number;
+  /** Dropped for a wrong answer: out until then, health checks or not (its tip is not believed either). */
+  badUntil: number;
+  /** Wrong answers so far: each one keeps the server out twice as long. */
+  strikes: number;
   lastError: string | null;
   requests: number;
 }
@@ -124,7 +128,8 @@ export function toClientBlockId(id: BlockIdExt) {
   return { workchain: id.workchain, shard: shardToSigned(id.shard).toString(), seqno: id.seqno, rootHash: Buffer.from(id.rootHash, 'hex'), fileHash: Buffer.from(id.fileHash, 'hex') };
 }
 
-function isServerAnswer(err: unknown): boolean {
+/** Whether an error is the server's answer (liteServer.error), not a transport failure (timeout, closed socket). */
+export function isServerAnswer(err: unknown): boolean {
   // liteServer.error answers are decoded by ton-lite-client into plain Errors with the server's text;
   // transport failures say "Timeout" / "Engine is closed" or come from the socket.
   const m = (err as Error)?.message ?? '';
@@ -169,7 +174,7 @@ export class LiteserverPool {
       // An EventEmitter 'error' without a listener would crash the process; failures are counted per request.
       engine.on('error', () => undefined);
       const client = new LiteClient({ engine, batchSize: 1, cacheMap: 0 });
-      return { index, host: ep.host, engine, client, status: 'connecting', tip: 0, inFlight: 0, failures: 0, downUntil: 0, lastError: null, requests: 0 } satisfies ServerState;
+      return { index, host: ep.host, engine, client, status: 'connecting', tip: 0, inFlight: 0, failures: 0, downUntil: 0, badUntil: 0, strikes: 0, lastError: null, requests: 0 } satisfies ServerState;
     });
   }
 
@@ -227,6 +232,8 @@ export class LiteserverPool {
         try {
           const info = await this.withTimeout(s.client.getMasterchainInfo({ timeout: this.opts.timeoutMs }), Math.min(this.opts.timeoutMs, 5_000));
           s.tip = info.last.seqno;
+          // a server that answered wrongly stays out until its time is up, whatever its health
+          if (Date.now() < s.badUntil) return;
           s.failures = 0;
           s.lastError = null;
           if (s.status !== 'up' && s.status !== 'lagging') this.log?.info({ server: s.host, tip: s.tip }, 'liteserver up');
@@ -241,7 +248,9 @@ export class LiteserverPool {
         }
       }),
     );
-    this.bestTip = Math.max(this.bestTip, ...this.servers.map((s) => s.tip));
+    // the best tip of the servers believed: one that answered wrongly could claim any tip, making the others lag
+    const now = Date.now();
+    this.bestTip = Math.max(0, ...this.servers.filter((s) => now >= s.badUntil).map((s) => s.tip));
     for (const s of this.servers) {
       if (s.status === 'up' && this.bestTip - s.tip > this.opts.maxLag) {
         this.log?.warn({ server: s.host, tip: s.tip, best: this.bestTip }, 'liteserver lags, not used until it catches up');
@@ -252,13 +261,21 @@ export class LiteserverPool {
     }
   }
 
-  /** Takes a server out of rotation (wrong answer, repeated failures) until a later health check. */
-  drop(server: ServerHandle, reason: string): void {
+  /**
+   * Takes a server out of rotation until a later health check (repeated failures), or, with `bad` (a wrong answer),
+   * for `downForMs`, doubling with each wrong answer (up to 10 min), health checks or not.
+   */
+  drop(server: ServerHandle, reason: string, bad = false): void {
     const s = this.servers[server.index];
     s.status = 'down';
     s.lastError = reason;
     s.downUntil = Date.now() + this.opts.downForMs;
-    this.log?.warn({ server: s.host, reason }, 'liteserver dropped');
+    if (bad) {
+      s.strikes++;
+      s.downUntil = Date.now() + Math.min(this.opts.downForMs * 2 ** (s.strikes - 1), 600_000);
+      s.badUntil = s.downUntil;
+    }
+    this.log?.warn({ server: s.host, reason, until: bad ? new Date(s.downUntil).toISOString() : undefined }, 'liteserver dropped');
   }
 
   /** The per-request timeout. */
@@ -339,7 +356,7 @@ export class LiteserverPool {
           const msg = (err as Error).message;
           errors.push(`${s.host}: ${msg}`);
           if (err instanceof BadAnswerError) {
-            this.drop(s, msg);
+            this.drop(s, msg, true);
           } else if (!isServerAnswer(err)) {
             s.failures++;
             s.lastError = msg;

@@ -5,17 +5,20 @@
  * one dropped, and the call is retried on another.
  */
 import type { Address } from '@ton/core';
+import type { LiteClient } from 'ton-lite-client';
 import type { Logger } from 'pino';
 import { ProofCheckError } from '../proofs/index.ts';
 import { MASTER_SHARD, refKey, sameId, type BlockIdExt } from './block-id.ts';
 import type { VerifiedBlock } from './block-header.ts';
 import type { BlockSource } from './follower.ts';
 import { LiteAnswerError, liteQuery } from './lite-query.ts';
-import { BadAnswerError, type LiteserverPool } from './pool.ts';
+import { BadAnswerError, fromTlBlockId, isServerAnswer, type LiteserverPool, type ServerHandle } from './pool.ts';
 import { TrustError, type ChainTrust } from './trust.ts';
 
 /** A lookup and its proof walk are one call: long only on the first walk from the init block. */
 const PROVE_CALL_MS = 120_000;
+/** Proved ids kept for the follower's next lookups (it prefetches 16 by default). */
+const PROVEN_KEPT = 256;
 
 export class TrustedSource implements BlockSource {
   private readonly log?: Logger;
@@ -28,30 +31,64 @@ export class TrustedSource implements BlockSource {
     this.log = opts.logger;
   }
 
-  /** The tip only says how far to go: each block up to it is still proved. */
+  /**
+   * The masterchain tip, proved like any block (a server claiming a tip it cannot prove would have ingest start at,
+   * or wait for, a block that does not exist): one proof per new tip, the next lookup of it is free.
+   */
   getMasterchainTip(): Promise<BlockIdExt> {
-    return this.pool.getMasterchainTip();
+    return this.pool.call(
+      async (client, server) => {
+        const info = await client.getMasterchainInfo({ timeout: this.pool.requestTimeoutMs });
+        const id = fromTlBlockId(info.last);
+        if (id.workchain !== -1 || id.shard !== MASTER_SHARD) throw new BadAnswerError(`the masterchain tip from ${server.host} is ${refKey(id)}`);
+        await this.proveOn(client, server, id);
+        return id;
+      },
+      { what: 'the masterchain tip and its proof', timeoutMs: PROVE_CALL_MS },
+    );
   }
 
   /** The id of masterchain block `seqno`, proved from the trusted key blocks. */
   lookupMasterchainBlock(seqno: number): Promise<BlockIdExt> {
+    const known = this.proven.get(seqno);
+    if (known) return Promise.resolve(known);
     return this.pool.call(
       async (client, server) => {
         const id = await this.pool.lookupBlockOn(client, { workchain: -1, shard: MASTER_SHARD, seqno });
-        try {
-          await this.trust.prove(id, (q) => liteQuery(client.engine, q, this.pool.requestTimeoutMs));
-        } catch (err) {
-          // The server named a block it cannot prove (a forged signature, a fabricated id, a re-encoded block's
-          // other file hash): it is dropped from the pool and another one asked.
-          if (err instanceof ProofCheckError || err instanceof LiteAnswerError) {
-            throw new BadAnswerError(`masterchain block ${seqno} (root_hash ${id.rootHash}, file_hash ${id.fileHash}) from ${server.host} is not proved: ${err.message}`);
-          }
-          throw err;
-        }
+        await this.proveOn(client, server, id);
         return id;
       },
       { what: `masterchain block ${seqno} id and proof`, timeoutMs: PROVE_CALL_MS },
     );
+  }
+
+  /** Recently proved masterchain ids, by seqno (the tip polls prove what the follower looks up next). */
+  private readonly proven = new Map<number, BlockIdExt>();
+
+  /** Proves `id` with the proof of the server that named it; a server that cannot is dropped (BadAnswerError). */
+  private async proveOn(client: LiteClient, server: ServerHandle, id: BlockIdExt): Promise<void> {
+    const known = this.proven.get(id.seqno);
+    if (known && sameId(known, id)) return;
+    try {
+      await this.trust.prove(id, async (q) => {
+        try {
+          return await liteQuery(client.engine, q, this.pool.requestTimeoutMs);
+        } catch (err) {
+          // ton-lite-client turns liteServer.error into a plain Error: an answer, unlike a timeout
+          if (!(err instanceof LiteAnswerError) && isServerAnswer(err)) throw new LiteAnswerError((err as Error).message, 0);
+          throw err;
+        }
+      });
+    } catch (err) {
+      // The server named a block it cannot prove (a forged signature, a fabricated id, a re-encoded block's
+      // other file hash): it is dropped from the pool and another one asked.
+      if (err instanceof ProofCheckError || err instanceof LiteAnswerError) {
+        throw new BadAnswerError(`masterchain block ${id.seqno} (root_hash ${id.rootHash}, file_hash ${id.fileHash}) from ${server.host} is not proved: ${err.message}`);
+      }
+      throw err;
+    }
+    this.proven.set(id.seqno, id);
+    if (this.proven.size > PROVEN_KEPT) this.proven.delete(this.proven.keys().next().value!);
   }
 
   getBlock(id: BlockIdExt): Promise<VerifiedBlock> {

@@ -9,6 +9,7 @@
  * - flippedByte: every masterchain block's bytes have one bit flipped (the ids stay honest).
  * - fabricatedLookup: lookupBlock names masterchain blocks with made-up hashes, and the proof is the honest one
  *   renamed to the made-up id.
+ * - futureTip: getMasterchainInfo claims a tip `ahead` blocks past the real one, with made-up hashes.
  */
 import { createHash } from 'node:crypto';
 import { Cell } from '@ton/core';
@@ -155,6 +156,18 @@ export function flippedByte(): Liar {
     data[data.length - 40] ^= 0x10;
     liar.lies++;
     return { ...res, data };
+  };
+  return liar;
+}
+
+export function futureTip(ahead: number): Liar {
+  const liar: Liar = { lies: 0, intercept: async () => ({}) };
+  liar.intercept = async (q, answer) => {
+    const res = await answer(q);
+    if (q._ !== 'liteServer.getMasterchainInfo' && q._ !== 'liteServer.getMasterchainInfoExt') return res;
+    const last = res.last as TlObject;
+    liar.lies++;
+    return { ...res, last: { ...last, seqno: (last.seqno as number) + ahead, root_hash: sha256(last.root_hash as Buffer), file_hash: sha256(last.file_hash as Buffer) } };
   };
   return liar;
 }

@@ -25,7 +25,7 @@ import { followMasterchain, FollowStalled, LiteserverPool, loadTrustAnchor, refK
 import { sleep } from '../../src/source/follower.ts';
 import { getCheckpoint, loadTrustedBlocks, openStore, readIngestState, type StoreClient } from '../../src/store/index.ts';
 import type { TlObject } from '../../src/tl/index.ts';
-import { fabricatedLookup, flippedByte, forgedSignature, reencodedTip, type Liar } from './liars.ts';
+import { fabricatedLookup, flippedByte, forgedSignature, futureTip, reencodedTip, type Liar } from './liars.ts';
 
 interface ChainBlock {
   workchain: number;
@@ -263,6 +263,35 @@ describe('a liteserver that lies is refused, nothing of its lie is stored, the h
       }
     });
   }
+});
+
+describe('a tip that cannot be proved', { timeout: 120_000 }, () => {
+  it('drops the server claiming it, and its tip no longer makes the honest servers lag', async () => {
+    const liar = futureTip(1000);
+    const ls = await startLiteServer({ source: loadChainDir(dir), key: Buffer.alloc(32, 32), host: '127.0.0.1', intercept: liar.intercept });
+    try {
+      await withPool([ls, honest], async (pool) => {
+        const source = await trustedSource(pool, undefined, { configPath: config });
+        // the health check believed the claim: the honest server lags behind it and is not used
+        expect(pool.bestTip).toBe(tip + 1000);
+        expect(pool.info().map((s) => s.status)).toEqual(['up', 'lagging']);
+        const err = await source.getMasterchainTip().then(() => null, (e: Error) => e);
+        expect(err?.message).toMatch(new RegExp(`masterchain block ${tip + 1000} .* from 127\\.0\\.0\\.1:${ls.port} is not proved`));
+        // dropped for it: the next health check believes the others only
+        await pool.healthCheck();
+        expect(pool.bestTip).toBe(tip);
+        expect(pool.info().map((s) => s.status)).toEqual(['down', 'up']);
+        const id = await source.getMasterchainTip();
+        expect(id.seqno).toBe(tip);
+        // proved once: the follower's lookup of the tip needs no new proof
+        proofFrom.length = 0;
+        expect(await source.lookupMasterchainBlock(tip)).toEqual(id);
+        expect(proofFrom).toEqual([]);
+      });
+    } finally {
+      await ls.close();
+    }
+  });
 });
 
 describe('the requested range in indexStatus', { timeout: 300_000 }, () => {
