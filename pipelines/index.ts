@@ -12,10 +12,12 @@ import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
 import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
 import { startTracesStage, tracesResumePoint, type TracesStage } from './traces.ts';
+import { IngestBook, planRange } from './ingest-book.ts';
 
 export { metrics, metricsRegistry } from './metrics.ts';
 export { startTracesStage, tracesResumePoint, TRACES_GROUP, type TracesStage } from './traces.ts';
 export * from './stages.ts';
+export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
 
 export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint' | 'traces';
 export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint', 'traces'];
@@ -30,9 +32,11 @@ export interface IndexerOptions {
   /** Needed by store and checkpoint. */
   store?: StoreClient;
   roles?: Role[];
-  /** Start seqno; default: checkpoint + 1. */
+  /** Start seqno; default: the stored range continued, else checkpoint + 1, else the tip (ingest-book.ts). */
   fromSeqno?: number;
   untilSeqno?: number;
+  /** With an end seqno, ingest stops (FollowStalled) once one masterchain seqno failed this long; default: waits forever. */
+  giveUpMs?: number;
   prefetch?: number;
   logger?: Logger;
   stats?: PipelineStats;
@@ -50,6 +54,8 @@ export interface IndexerHandle {
   /** The traces stage, when this process runs it. */
   traces: TracesStage | null;
   fromSeqno: number | null;
+  /** Where ingest stops (the request's, or the stored range's when it continues one); undefined: never. */
+  untilSeqno?: number;
   /** Resolves when ingest reached untilSeqno and the checkpoint caught up with it (never when following forever). */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -96,6 +102,8 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   }
 
   let fromSeqno: number | null = null;
+  let untilSeqno = opts.untilSeqno;
+  let book: IngestBook | null = null;
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
@@ -105,15 +113,35 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let done: Promise<void> = new Promise<void>(() => undefined);
   if (roles.has('ingest')) {
     if (!opts.source) throw new Error('the ingest role needs a liteserver source');
-    fromSeqno = opts.fromSeqno ?? null;
-    if (fromSeqno === null && opts.store) fromSeqno = await resumeSeqno(opts.store, { traces: roles.has('traces') });
-    if (fromSeqno === null) fromSeqno = (await opts.source.getMasterchainTip()).seqno;
+    if (opts.store) {
+      // the requested range is the store's state: a restart without --from-seqno continues it
+      const saved = await IngestBook.read(opts.store);
+      const cp = await getCheckpoint(opts.store, CHECKPOINT_NAME);
+      const plan = planRange(opts, saved, cp, await resumeSeqno(opts.store, { traces: roles.has('traces') }));
+      fromSeqno = plan.from ?? (await opts.source.getMasterchainTip()).seqno;
+      untilSeqno = plan.until;
+      if (plan.continued) log?.info({ from: fromSeqno, until: untilSeqno ?? 'tip', requested: saved?.range }, 'continuing the requested range');
+      book = await IngestBook.begin(opts.store, saved, { from: fromSeqno, until: untilSeqno, continued: plan.continued }, cp, log);
+    } else {
+      fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
+    }
     if (roles.has('traces')) {
       traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source) });
       subs.push(traces);
     }
-    const until = opts.untilSeqno;
-    const ingest = runIngest(opts.bus, opts.source, { fromSeqno, untilSeqno: until, prefetch: opts.prefetch, logger: log, signal: abort.signal, stats, shareParsed: decoders > 0 });
+    const until = untilSeqno;
+    const ingest = runIngest(opts.bus, opts.source, {
+      fromSeqno,
+      untilSeqno: until,
+      prefetch: opts.prefetch,
+      logger: log,
+      signal: abort.signal,
+      stats,
+      shareParsed: decoders > 0,
+      onStall: book ? (stall) => void book!.stall(stall) : undefined,
+      // a bounded range fails once a seqno cannot be had for giveUpMs; following the tip waits it out
+      giveUpMs: until !== undefined ? opts.giveUpMs : undefined,
+    });
     ingest.catch((err) => log?.error({ err: (err as Error).message }, 'ingest stopped'));
     if (until !== undefined && roles.has('checkpoint')) {
       const target = until;
@@ -135,15 +163,22 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       // Following forever: `done` only settles if ingest fails (so the CLI can report it).
       done = ingest.then(() => new Promise<void>(() => undefined));
     }
+    if (until !== undefined && book && roles.has('checkpoint')) {
+      // stored up to its end: the range is done, a restart without flags follows from the checkpoint
+      const b = book;
+      done = done.then(() => b.rangeDone(stats.checkpoint));
+    }
   }
 
   return {
     stats,
     traces,
     fromSeqno,
+    untilSeqno,
     done,
     stop: async () => {
       abort.abort();
+      await book?.flush();
       for (const s of subs.reverse()) await s.close();
     },
   };

@@ -4,6 +4,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StateStats } from '../src/entities/index.ts';
+import { LiteserverPool } from '../src/source/index.ts';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry, prefix: 'ton_gateway_' });
@@ -15,7 +16,15 @@ export const metrics = {
   followerSeqno: new Gauge({ name: 'ton_ingest_follower_mc_seqno', help: 'Last masterchain seqno fetched by the follower', registers: [metricsRegistry] }),
   checkpoint: new Gauge({ name: 'ton_ingest_checkpoint_mc_seqno', help: 'Last masterchain seqno whose blocks and rows are all durable', registers: [metricsRegistry] }),
   networkTip: new Gauge({ name: 'ton_network_mc_tip_seqno', help: 'Masterchain tip seen on the liteservers', registers: [metricsRegistry] }),
-  liteserversUp: new Gauge({ name: 'ton_liteservers_up', help: 'Liteservers currently used by the pool', registers: [metricsRegistry] }),
+  liteserversUp: new Gauge({
+    name: 'ton_liteservers_up',
+    help: 'Liteservers currently used by the pool',
+    registers: [metricsRegistry],
+    // read at scrape time from the pools of this process
+    collect() {
+      this.set(LiteserverPool.serversUp());
+    },
+  }),
   // the traces stage's entity-state rows (src/entities/state-rows.ts StateStats), per masterchain batch
   entityAccounts: new Counter({ name: 'ton_entities_accounts_total', help: 'Accounts with changed data whose entity interfaces were looked at', registers: [metricsRegistry] }),
   entityRows: new Counter({ name: 'ton_entities_rows_total', help: 'Entity-state rows derived (jetton masters, NFT collections, DNS, multisig, vesting, NFT sales)', registers: [metricsRegistry] }),

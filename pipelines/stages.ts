@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJson, type DecodedBlockMessage, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
-import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type McStep } from '../src/source/index.ts';
+import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type FollowOptions, type McStep } from '../src/source/index.ts';
 import { blockToRows, PriorStates, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
 import { decodeShared, shareParsed } from './shared-decode.ts';
 import { metrics } from './metrics.ts';
@@ -66,6 +66,9 @@ export interface IngestOptions {
   stats?: PipelineStats;
   /** a decoder runs in this process: hand it the parsed BoCs (shared-decode.ts) */
   shareParsed?: boolean;
+  /** the follower's stalls (a seqno no liteserver gives valid), and its bound (follower.ts) */
+  onStall?: FollowOptions['onStall'];
+  giveUpMs?: number;
 }
 
 /** Follows the masterchain and publishes every verified block; resolves at untilSeqno (or on abort). */
@@ -78,6 +81,8 @@ export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptio
     prefetch: opts.prefetch ?? 16,
     logger: opts.logger,
     signal: opts.signal,
+    onStall: opts.onStall,
+    giveUpMs: opts.giveUpMs,
     onTip: (tip) => {
       stats.tip = tip;
       metrics.networkTip.set(tip);

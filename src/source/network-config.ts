@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { MASTER_SHARD, type BlockIdExt } from './block-id.ts';
 
 export interface LiteserverEndpoint {
   /** "a.b.c.d:port" */
@@ -54,6 +55,49 @@ export function bundledConfigPath(network: NetworkName): string {
 
 /** Reads `path`, or the bundled config of `network` when no path is given. */
 export function loadLiteservers(opts: { network?: NetworkName; configPath?: string }): LiteserverEndpoint[] {
+  const { path, json } = readConfig(opts);
+  return parseGlobalConfig(json, `config ${path}`);
+}
+
+const configBlockSchema = z.object({
+  workchain: z.number().int(),
+  seqno: z.number().int().min(0).max(0xffffffff),
+  root_hash: z.string(),
+  file_hash: z.string(),
+});
+const validatorSchema = z.object({ validator: z.object({ zero_state: configBlockSchema.optional(), init_block: configBlockSchema.optional() }).optional() });
+
+/**
+ * The root of trust of a network config: `validator.init_block` (a key block the config's authors vouch for), else
+ * `validator.zero_state`. Ingest proves every masterchain block from it (src/source/trust.ts).
+ */
+export function parseTrustAnchor(json: unknown, what: string): BlockIdExt {
+  const parsed = validatorSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new NetworkConfigError(`${what}: ${issue.path.join('.')}: ${issue.message} (expected "validator": {"init_block" | "zero_state": {"workchain", "seqno", "root_hash", "file_hash"}})`);
+  }
+  const v = parsed.data.validator;
+  const block = v?.init_block ?? v?.zero_state;
+  const field = v?.init_block ? 'validator.init_block' : 'validator.zero_state';
+  if (!block) throw new NetworkConfigError(`${what} names no validator.init_block or validator.zero_state: ingest has no root to verify the chain from`);
+  if (block.workchain !== -1) throw new NetworkConfigError(`${what}: ${field} is not a masterchain block (workchain ${block.workchain})`);
+  const hash = (b64: string, name: string) => {
+    const buf = Buffer.from(b64, 'base64');
+    if (buf.length !== 32) throw new NetworkConfigError(`${what}: ${field}.${name} is not a base64 256-bit hash`);
+    return buf.toString('hex');
+  };
+  // the shard of a masterchain block is always the whole chain (the JSON number is not exact in JS anyway)
+  return { workchain: -1, shard: MASTER_SHARD, seqno: block.seqno, rootHash: hash(block.root_hash, 'root_hash'), fileHash: hash(block.file_hash, 'file_hash') };
+}
+
+/** The trust anchor of `path`, or of the bundled config of `network`. */
+export function loadTrustAnchor(opts: { network?: NetworkName; configPath?: string }): BlockIdExt {
+  const { path, json } = readConfig(opts);
+  return parseTrustAnchor(json, `config ${path}`);
+}
+
+function readConfig(opts: { network?: NetworkName; configPath?: string }): { path: string; json: unknown } {
   const path = opts.configPath ?? bundledConfigPath(opts.network ?? 'mainnet');
   let text: string;
   try {
@@ -67,7 +111,7 @@ export function loadLiteservers(opts: { network?: NetworkName; configPath?: stri
   } catch (err) {
     throw new NetworkConfigError(`config ${path} is not valid JSON: ${(err as Error).message}`);
   }
-  return parseGlobalConfig(json, `config ${path}`);
+  return { path, json };
 }
 
 export function parseNetwork(value: string): NetworkName {

@@ -49,6 +49,10 @@ interface ServerState extends ServerHandle {
   inFlight: number;
   failures: number;
   downUntil: number;
+  /** Dropped for a wrong answer: out until then, health checks or not (its tip is not believed either). */
+  badUntil: number;
+  /** Wrong answers so far: each one keeps the server out twice as long. */
+  strikes: number;
   lastError: string | null;
   requests: number;
 }
@@ -76,11 +80,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 installAdnlSpeedups();
 
-/** Says why a server did not answer, in words: refused, unreachable, or TCP fine but no ADNL answer. */
-async function probe(host: string, lastError: string | null): Promise<string> {
+/** Whether a TCP connection to `host` opens: null when it does, else why not, in words. */
+function tcpProbe(host: string, timeoutMs = 3000): Promise<string | null> {
   const [ip, port] = host.split(':');
-  const tcp = await new Promise<string | null>((resolve) => {
-    const sock = connect({ host: ip, port: Number(port), timeout: 3000 });
+  return new Promise<string | null>((resolve) => {
+    const sock = connect({ host: ip, port: Number(port), timeout: timeoutMs });
     sock.once('connect', () => {
       sock.destroy();
       resolve(null);
@@ -91,6 +95,10 @@ async function probe(host: string, lastError: string | null): Promise<string> {
     });
     sock.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'connection refused' : (err.code ?? err.message)));
   });
+}
+
+/** Says why a server did not answer, in words: refused, unreachable, or TCP fine but no ADNL answer. */
+function explain(tcp: string | null, lastError: string | null): string {
   return tcp ?? `TCP connects but no liteserver answer (${lastError ?? 'no reply'}; wrong public key?)`;
 }
 
@@ -120,7 +128,8 @@ export function toClientBlockId(id: BlockIdExt) {
   return { workchain: id.workchain, shard: shardToSigned(id.shard).toString(), seqno: id.seqno, rootHash: Buffer.from(id.rootHash, 'hex'), fileHash: Buffer.from(id.fileHash, 'hex') };
 }
 
-function isServerAnswer(err: unknown): boolean {
+/** Whether an error is the server's answer (liteServer.error), not a transport failure (timeout, closed socket). */
+export function isServerAnswer(err: unknown): boolean {
   // liteServer.error answers are decoded by ton-lite-client into plain Errors with the server's text;
   // transport failures say "Timeout" / "Engine is closed" or come from the socket.
   const m = (err as Error)?.message ?? '';
@@ -134,9 +143,19 @@ export class LiteserverPool {
   private readonly log?: Logger;
   private healthTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
+  private started = false;
   private rr = 0;
   /** Best masterchain tip seen by health checks. */
   bestTip = 0;
+  /** Started pools not closed yet (the ton_liteservers_up metric counts their servers). */
+  private static readonly live = new Set<LiteserverPool>();
+
+  /** Servers in use (status up) over every started pool of the process. */
+  static serversUp(): number {
+    let n = 0;
+    for (const p of LiteserverPool.live) n += p.servers.filter((s) => s.status === 'up').length;
+    return n;
+  }
 
   constructor(endpoints: LiteserverEndpoint[], options: PoolOptions = {}) {
     if (endpoints.length === 0) throw new NoLiteserverError('the network config lists no liteservers');
@@ -155,26 +174,51 @@ export class LiteserverPool {
       // An EventEmitter 'error' without a listener would crash the process; failures are counted per request.
       engine.on('error', () => undefined);
       const client = new LiteClient({ engine, batchSize: 1, cacheMap: 0 });
-      return { index, host: ep.host, engine, client, status: 'connecting', tip: 0, inFlight: 0, failures: 0, downUntil: 0, lastError: null, requests: 0 } satisfies ServerState;
+      return { index, host: ep.host, engine, client, status: 'connecting', tip: 0, inFlight: 0, failures: 0, downUntil: 0, badUntil: 0, strikes: 0, lastError: null, requests: 0 } satisfies ServerState;
     });
   }
 
-  /** Starts health checks and resolves when at least one server answers, or throws NoLiteserverError after `waitMs`. */
-  async start(waitMs = 15_000): Promise<void> {
+  /**
+   * Starts health checks and resolves when at least one server answers, or throws NoLiteserverError after `waitMs`
+   * (one error naming every server and why it did not answer; the servers' failures before that are not logged
+   * one by one).
+   */
+  async start(waitMs = 5_000): Promise<void> {
     const deadline = Date.now() + waitMs;
-    await this.healthCheck();
+    // why a server does not answer is asked at once (TCP), so that the answer is ready at the deadline
+    const tcp = this.servers.map((s) => tcpProbe(s.host, Math.max(500, Math.min(3000, waitMs - 500))));
+    const refused: (string | null | undefined)[] = this.servers.map(() => undefined);
+    tcp.forEach((p, i) => void p.then((r) => (refused[i] = r)));
+    // the first server to answer is enough: a round of health checks waits for the slowest (dead) one
+    let round: Promise<void> | null = null;
+    let rounds = 0;
+    const check = () => {
+      round = this.healthCheck().finally(() => {
+        round = null;
+        rounds++;
+      });
+    };
+    check();
     while (!this.servers.some((s) => s.status === 'up')) {
-      if (Date.now() > deadline || this.closed) {
-        await Promise.all(this.servers.map(async (s) => (s.lastError = await probe(s.host, s.lastError))));
+      // no server takes a TCP connection, or its ADNL connection failed (ton-lite-client then closes the engine
+      // for 30 s): waiting longer cannot help
+      const hopeless = rounds > 0 && this.servers.every((s, i) => typeof refused[i] === 'string' || s.engine.isClosed());
+      if (Date.now() > deadline || this.closed || hopeless) {
+        await Promise.all(this.servers.map(async (s, i) => (s.lastError = explain(await tcp[i], s.lastError))));
         throw new NoLiteserverError(
           `no liteserver answered (tried ${this.servers.map((s) => `${s.host}${s.lastError ? ` [${s.lastError}]` : ''}`).join(', ')}); ` +
             'check the network config (--network / --config), your internet connection and firewall (outgoing TCP to those ports). ' +
             'To try ton-gateway without a network, run `npm run demo`.',
         );
       }
-      await sleep(500);
-      await this.healthCheck();
+      await sleep(100);
+      if (round === null && !this.servers.some((s) => s.status === 'up')) {
+        await sleep(400);
+        check();
+      }
     }
+    this.started = true;
+    LiteserverPool.live.add(this);
     if (!this.healthTimer) {
       this.healthTimer = setInterval(() => void this.healthCheck(), this.opts.healthIntervalMs);
       this.healthTimer.unref();
@@ -188,19 +232,25 @@ export class LiteserverPool {
         try {
           const info = await this.withTimeout(s.client.getMasterchainInfo({ timeout: this.opts.timeoutMs }), Math.min(this.opts.timeoutMs, 5_000));
           s.tip = info.last.seqno;
+          // a server that answered wrongly stays out until its time is up, whatever its health
+          if (Date.now() < s.badUntil) return;
           s.failures = 0;
           s.lastError = null;
           if (s.status !== 'up' && s.status !== 'lagging') this.log?.info({ server: s.host, tip: s.tip }, 'liteserver up');
           s.status = 'up';
         } catch (err) {
           s.lastError = (err as Error).message;
-          if (s.status !== 'down') this.log?.warn({ server: s.host, err: s.lastError }, 'liteserver down');
+          // before start() succeeds its one error says it all
+          if (s.status !== 'down' && this.started) this.log?.warn({ server: s.host, err: s.lastError }, 'liteserver down');
+          else if (s.status !== 'down') this.log?.debug({ server: s.host, err: s.lastError }, 'liteserver not answering yet');
           s.status = 'down';
           s.downUntil = Date.now() + this.opts.healthIntervalMs;
         }
       }),
     );
-    this.bestTip = Math.max(this.bestTip, ...this.servers.map((s) => s.tip));
+    // the best tip of the servers believed: one that answered wrongly could claim any tip, making the others lag
+    const now = Date.now();
+    this.bestTip = Math.max(0, ...this.servers.filter((s) => now >= s.badUntil).map((s) => s.tip));
     for (const s of this.servers) {
       if (s.status === 'up' && this.bestTip - s.tip > this.opts.maxLag) {
         this.log?.warn({ server: s.host, tip: s.tip, best: this.bestTip }, 'liteserver lags, not used until it catches up');
@@ -211,17 +261,36 @@ export class LiteserverPool {
     }
   }
 
-  /** Takes a server out of rotation (wrong answer, repeated failures) until a later health check. */
-  drop(server: ServerHandle, reason: string): void {
+  /**
+   * Takes a server out of rotation until a later health check (repeated failures), or, with `bad` (a wrong answer),
+   * for `downForMs`, doubling with each wrong answer (up to 10 min), health checks or not.
+   */
+  drop(server: ServerHandle, reason: string, bad = false): void {
     const s = this.servers[server.index];
     s.status = 'down';
     s.lastError = reason;
     s.downUntil = Date.now() + this.opts.downForMs;
-    this.log?.warn({ server: s.host, reason }, 'liteserver dropped');
+    if (bad) {
+      s.strikes++;
+      s.downUntil = Date.now() + Math.min(this.opts.downForMs * 2 ** (s.strikes - 1), 600_000);
+      s.badUntil = s.downUntil;
+    }
+    this.log?.warn({ server: s.host, reason, until: bad ? new Date(s.downUntil).toISOString() : undefined }, 'liteserver dropped');
+  }
+
+  /** The per-request timeout. */
+  get requestTimeoutMs(): number {
+    return this.opts.timeoutMs;
   }
 
   info(): ServerInfo[] {
     return this.servers.map((s) => ({ host: s.host, status: s.status, tip: s.tip, inFlight: s.inFlight, requests: s.requests, lastError: s.lastError }));
+  }
+
+  /** "no usable liteserver", with why the servers are out (a dropped liar's refusal is the news). */
+  private noneUsable(): string {
+    const why = this.servers.filter((s) => s.status !== 'up' && s.lastError).map((s) => `${s.host} ${s.status}: ${s.lastError}`);
+    return why.length ? `no usable liteserver (${why.slice(0, 3).join('; ')}${why.length > 3 ? `; ${why.length - 3} more` : ''})` : 'no usable liteserver';
   }
 
   private pick(exclude: Set<number>): ServerState | null {
@@ -271,7 +340,7 @@ export class LiteserverPool {
           s = this.pick(tried);
         }
         if (!s) {
-          errors.push('no usable liteserver');
+          errors.push(this.noneUsable());
           await sleep(Math.min(100 * 2 ** attempt, 2_000));
           continue;
         }
@@ -287,7 +356,7 @@ export class LiteserverPool {
           const msg = (err as Error).message;
           errors.push(`${s.host}: ${msg}`);
           if (err instanceof BadAnswerError) {
-            this.drop(s, msg);
+            this.drop(s, msg, true);
           } else if (!isServerAnswer(err)) {
             s.failures++;
             s.lastError = msg;
@@ -299,7 +368,9 @@ export class LiteserverPool {
           s.inFlight--;
         }
       }
-      throw new NoLiteserverError(`${opts.what ?? 'liteserver request'} failed on every attempt: ${errors.slice(-4).join('; ')}`);
+      // each failure once, latest last: a refusal stays in the message when the refused server is out of the pool
+      const distinct = [...new Set(errors.reverse())].reverse();
+      throw new NoLiteserverError(`${opts.what ?? 'liteserver request'} failed on every attempt: ${distinct.slice(-4).join('; ')}`);
     })) as T;
   }
 
@@ -314,22 +385,23 @@ export class LiteserverPool {
     return fromTlBlockId((await this.getMasterchainInfo()).last);
   }
 
-  /** Full id of a block by (workchain, shard, seqno). */
-  async lookupBlock(ref: BlockRef): Promise<BlockIdExt> {
-    const res = await this.call(
-      (c) =>
-        c.engine.query(
-          Functions.liteServer_lookupBlock,
-          { kind: 'liteServer.lookupBlock', mode: 1, id: { kind: 'tonNode.blockId', workchain: ref.workchain, shard: shardToSigned(ref.shard).toString(), seqno: ref.seqno }, lt: null, utime: null },
-          { timeout: this.opts.timeoutMs },
-        ),
-      { what: `lookupBlock ${refKey(ref)}` },
+  /** Full id of a block by (workchain, shard, seqno), as one server names it (not proved: see trust.ts). */
+  async lookupBlockOn(client: LiteClient, ref: BlockRef): Promise<BlockIdExt> {
+    const res = await client.engine.query(
+      Functions.liteServer_lookupBlock,
+      { kind: 'liteServer.lookupBlock', mode: 1, id: { kind: 'tonNode.blockId', workchain: ref.workchain, shard: shardToSigned(ref.shard).toString(), seqno: ref.seqno }, lt: null, utime: null },
+      { timeout: this.opts.timeoutMs },
     );
     const id = fromTlBlockId(res.id);
     if (id.workchain !== ref.workchain || id.shard !== ref.shard || id.seqno !== ref.seqno) {
-      throw new NoLiteserverError(`lookupBlock ${refKey(ref)} answered ${refKey(id)}`);
+      throw new BadAnswerError(`lookupBlock ${refKey(ref)} answered ${refKey(id)}`);
     }
     return id;
+  }
+
+  /** Full id of a block by (workchain, shard, seqno). */
+  lookupBlock(ref: BlockRef): Promise<BlockIdExt> {
+    return this.call((c) => this.lookupBlockOn(c, ref), { what: `lookupBlock ${refKey(ref)}` });
   }
 
   lookupMasterchainBlock(seqno: number): Promise<BlockIdExt> {
@@ -408,6 +480,7 @@ export class LiteserverPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    LiteserverPool.live.delete(this);
     if (this.healthTimer) clearInterval(this.healthTimer);
     this.queue.clear();
     for (const s of this.servers) {

@@ -22,6 +22,14 @@ export class ChainLinkError extends Error {
   override name = 'ChainLinkError';
 }
 
+/** Says which hash of `got` differs from `want`'s, with both values (an equal root hash is not the news). */
+export function differs(got: BlockIdExt, want: BlockIdExt): string {
+  const parts: string[] = [];
+  if (got.rootHash !== want.rootHash) parts.push(`root_hash ${got.rootHash} instead of ${want.rootHash}`);
+  if (got.fileHash !== want.fileHash) parts.push(`file_hash ${got.fileHash} instead of ${want.fileHash}`);
+  return parts.join(' and ') || 'the same hashes';
+}
+
 /** Zero-state tops for the first masterchain block: every workchain starts at seqno 0. */
 function isZeroState(id: BlockRef): boolean {
   return id.seqno === 0;
@@ -42,7 +50,7 @@ export async function walkShardBlocks(prevTops: BlockIdExt[], newTops: BlockIdEx
     const top = stop.get(refKey(id));
     if (top) {
       if (top.rootHash !== id.rootHash || top.fileHash !== id.fileHash) {
-        throw new ChainLinkError(`block ${refKey(id)} is referenced with root_hash ${id.rootHash}, but the previous masterchain block registered ${top.rootHash}`);
+        throw new ChainLinkError(`block ${refKey(id)} is referenced with ${differs(id, top)} (the previous masterchain block registered it)`);
       }
       return true;
     }
@@ -87,9 +95,8 @@ export async function followStep(prevMc: VerifiedBlock | null, mc: VerifiedBlock
   const prevLink = mc.header.prev[0];
   if (prevMc) {
     if (prevLink.seqno !== prevMc.id.seqno || prevLink.rootHash !== prevMc.id.rootHash || prevLink.fileHash !== prevMc.id.fileHash) {
-      throw new ChainLinkError(
-        `masterchain block ${mc.id.seqno} names its prev as ${prevLink.seqno} root_hash ${prevLink.rootHash}, but block ${prevMc.id.seqno} has root_hash ${prevMc.id.rootHash}`,
-      );
+      const what = prevLink.seqno !== prevMc.id.seqno ? `seqno ${prevLink.seqno}, not ${prevMc.id.seqno}` : differs(prevLink, prevMc.id);
+      throw new ChainLinkError(`masterchain block ${mc.id.seqno} names its prev block with ${what}`);
     }
   } else if (prevLink.seqno !== 0) {
     throw new ChainLinkError(`masterchain block ${mc.id.seqno} needs its previous block ${prevLink.seqno} to be walked`);

@@ -14,6 +14,7 @@ export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 export { firstLine, getCheckpoint, setCheckpoint, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
 export * from './read.ts';
+export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 
 /** Opens the store and applies pending migrations (run at every start; a no-op when up to date). */
 export async function openStore(config: StoreConfig & { migrate?: boolean } = {}): Promise<StoreClient> {

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { MASTER_SHARD, refKey, shardChildren, shardParent, shardsIntersect, type BlockIdExt } from '../../src/source/block-id.ts';
 import { BlockHashMismatch, readBlockHeader, readShardTops, sha256Hex, verifyBlock, type VerifiedBlock } from '../../src/source/block-header.ts';
 import { ChainLinkError, followStep, walkShardBlocks } from '../../src/source/walk.ts';
+import { reencode } from './liars.ts';
 
 // The real recorded acton local-net chain: mc1, mc2 and the wc0 blocks 1 and 2 they commit.
 const dir = new URL('../fixtures/blocks/localnet/', import.meta.url);
@@ -113,6 +115,22 @@ describe('walk', () => {
     const src = fileSource();
     const mc2 = verifyBlock(mcId(2), files['-1:8000000000000000:2']);
     await expect(followStep(mc2, mc2, src.fetchBlock)).rejects.toThrow(ChainLinkError);
+  });
+
+  it('a link whose root hash matches and file hash does not names the file hashes, not two equal root hashes', async () => {
+    const src = fileSource();
+    const mc2 = verifyBlock(mcId(2), files['-1:8000000000000000:2']);
+    // the same cells in other bytes: a re-encoded previous block has the root hash and another file hash
+    const bytes = reencode(files['-1:8000000000000000:1']);
+    const reencoded = verifyBlock({ ...mcId(1), fileHash: createHash('sha256').update(bytes).digest('hex') }, bytes);
+    const err = await followStep(reencoded, mc2, src.fetchBlock).then(() => null, (e: Error) => e);
+    expect(err).toBeInstanceOf(ChainLinkError);
+    expect(err!.message).toBe(`masterchain block 2 names its prev block with file_hash ${mcId(1).fileHash} instead of ${reencoded.id.fileHash}`);
+    const top = mc2.shardTops![0];
+    const sameRoot = [{ ...top, seqno: 2, fileHash: 'ab'.repeat(32) }];
+    await expect(walkShardBlocks(sameRoot, mc2.shardTops!, src.fetchBlock)).rejects.toThrow(
+      `block 0:8000000000000000:2 is referenced with file_hash ${top.fileHash} instead of ${'ab'.repeat(32)} (the previous masterchain block registered it)`,
+    );
   });
 
   it('refuses tops that skip past the previous registered top (fork / wrong chain)', async () => {

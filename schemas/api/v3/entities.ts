@@ -54,6 +54,8 @@ export const IndexStatus = z.object({
   checkpoint_mc_seqno: nn,
   network_mc_seqno: nn,
   lag_blocks: nn,
+  requested_from_mc_seqno: nn,
+  stalled: z.object({ mc_seqno: n, reason: z.string(), since: n }).nullable(),
 });
 
 export const MessageContent = z.object({ hash: nhash, body: ns, decoded: z.record(z.string(), z.unknown()).nullable() });

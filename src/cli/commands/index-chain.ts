@@ -1,10 +1,13 @@
-import pino from 'pino';
-import { CliError, type Command } from '../command.ts';
+import type pino from 'pino';
+import { CliError, intOption, type Command } from '../command.ts';
 import { runIndexer, ROLES, type Role, type PipelineStats } from '../../../pipelines/index.ts';
 import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
+import { exitIfStuck, exitWhenDone } from '../exit.ts';
+import { cliLogger } from '../logger.ts';
+import { trustedSource } from '../trusted-ingest.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 function intArg(name: string, v: string | undefined): number {
@@ -22,10 +25,15 @@ export interface IndexArgs {
   prefetch?: number;
   /** false with --no-traces: no traces stage; decode writes transactions and messages itself */
   traces: boolean;
+  /** With an end seqno: stop (exit 1) once one masterchain seqno failed this long (--give-up-after SEC). */
+  giveUpMs: number;
 }
 
+/** --give-up-after default: a bounded range whose block no liteserver gives valid for this long fails. */
+const GIVE_UP_MS = 120_000;
+
 export function parseIndexArgs(argv: string[]): IndexArgs {
-  const out: IndexArgs = { network: 'mainnet', roles: ROLES, traces: true };
+  const out: IndexArgs = { network: 'mainnet', roles: ROLES, traces: true, giveUpMs: GIVE_UP_MS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--network') {
@@ -40,6 +48,7 @@ export function parseIndexArgs(argv: string[]): IndexArgs {
     } else if (a === '--from-seqno') out.fromSeqno = intArg('--from-seqno', argv[++i]);
     else if (a === '--until-seqno') out.untilSeqno = intArg('--until-seqno', argv[++i]);
     else if (a === '--prefetch') out.prefetch = intArg('--prefetch', argv[++i]);
+    else if (a === '--give-up-after') out.giveUpMs = intOption('--give-up-after', argv[++i], 1, 86_400) * 1000;
     else if (a === '--data') {
       out.dataDir = argv[++i];
       if (!out.dataDir) throw new CliError('--data needs a directory');
@@ -112,13 +121,16 @@ export const indexCommand: Command = {
     'Usage: ton-gateway index [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N] [--data DIR]',
     '',
     'Follows the masterchain, fetches every shard block it commits (hashes verified), decodes and stores',
-    'blocks, transactions, messages and account states. Resumes after the last masterchain seqno that is',
-    'fully stored (the checkpoint); replays are idempotent. Without --until-seqno it follows the tip forever.',
+    'blocks, transactions, messages and account states. Every masterchain block is proved by its validators\'',
+    'signatures from the config\'s init_block (a liteserver that cannot prove a block is dropped). The range',
+    'asked for is kept in the store: a restart continues it, after the last masterchain seqno that is fully',
+    'stored (the checkpoint); replays are idempotent. Without an end it follows the tip forever.',
     '',
     'Options:',
     '  --network NAME     mainnet (default) or testnet: bundled liteserver lists',
     '  --config PATH      a TON global config (or a devnet DIR/liteserver.json) instead of the bundled one',
-    '  --from-seqno N     first masterchain seqno (default: checkpoint + 1, else the current tip)',
+    '  --from-seqno N     first masterchain seqno (default: the range asked for before, continued; else',
+    '                     checkpoint + 1; else the current tip)',
     '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored',
     '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
     '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments).',
@@ -127,6 +139,8 @@ export const indexCommand: Command = {
     '                     collections, ... whose deploy was never indexed); without an answer they are skipped',
     '                     and counted (no_code). Needed by ingest; traces runs without an answering one',
     '  --prefetch N       masterchain blocks fetched ahead (default 16)',
+    '  --give-up-after S  with an end (--until-seqno, or a stored range continued): exit 1 once one masterchain',
+    '                     seqno could not be fetched valid for S seconds (default 120); without one, retry forever',
     '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
     '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
     '',
@@ -137,7 +151,7 @@ export const indexCommand: Command = {
   async run(argv) {
     const { metadata, rest } = takeMetadataArgs(argv);
     const args = parseIndexArgs(rest);
-    const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+    const log = cliLogger();
     const needsSource = args.roles.includes('ingest');
     // the traces stage reads the codes the store lacks from the liteservers (optional for it: none answering only skips them)
     const tracesOnly = !needsSource && args.traces && args.roles.includes('traces');
@@ -170,10 +184,14 @@ export const indexCommand: Command = {
           log.warn({ err: err.message }, 'no liteserver answers yet: contract codes the store lacks are skipped until one does');
         }
       }
-      const h = await runIndexer({ bus, source: pool, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      // ingest follows proved blocks only (trusted-ingest.ts); the traces stage alone reads account states
+      const source = pool && needsSource ? await trustedSource(pool, store, args, log) : pool;
+      const h = await runIndexer({
+        bus, source, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs,
+      });
       if (h.fromSeqno !== null) {
-        log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
-        stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });
+        log.info({ from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
+        stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
       }
       const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
@@ -182,20 +200,26 @@ export const indexCommand: Command = {
       try {
         await Promise.race([h.done, stopped]);
       } catch (err) {
-        // A chain that does not link up (fork, wrong config) or a store that keeps failing: one line, no stack.
+        // A chain that does not link up (fork, wrong config), a block no liteserver gives valid within
+        // --give-up-after, or a store that keeps failing: one line, no stack, after what the stages still write.
+        stopProgress?.();
+        stopProgress = null;
+        await h.stop().catch(() => undefined);
         throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
       }
       stopProgress?.();
       stopProgress = null;
       await h.stop();
-      if (args.untilSeqno !== undefined && h.stats.checkpoint !== null) log.info({ checkpoint: h.stats.checkpoint }, 'done');
+      if (h.untilSeqno !== undefined && h.stats.checkpoint !== null) log.info({ checkpoint: h.stats.checkpoint }, 'done');
       return 0;
     } finally {
       stopProgress?.();
+      exitIfStuck();
       await stopMetadata();
       await bus.close();
       await pool?.close();
       await store?.close();
+      exitWhenDone();
     }
   },
 };

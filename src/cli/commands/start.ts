@@ -3,14 +3,17 @@
  * HTTP APIs from the same process, sharing one liteserver pool and one store (chdb allows one process per
  * data directory, so the API cannot be a second process on the embedded store).
  */
-import pino from 'pino';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { createBus } from '../../bus/index.ts';
-import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
+import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
+import type { StoreClient } from '../../store/index.ts';
+import { exitIfStuck, exitWhenDone } from '../exit.ts';
+import { cliLogger } from '../logger.ts';
+import { trustedSource } from '../trusted-ingest.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
@@ -53,7 +56,7 @@ export const startCommand: Command = {
     const { metadata, rest } = takeMetadataArgs(argv);
     const serve = splitServeArgs(rest);
     const args = parseIndexArgs(serve.rest);
-    const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+    const log = cliLogger();
     let keys: KeyStore;
     try {
       keys = serve.keysPath ? KeyStore.fromFile(serve.keysPath) : new KeyStore();
@@ -64,24 +67,36 @@ export const startCommand: Command = {
     let endpoints;
     try {
       endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
+      loadTrustAnchor({ network: args.network, configPath: args.configPath });
     } catch (err) {
       if (err instanceof NetworkConfigError) throw new CliError(err.message);
       throw err;
     }
-    const store = await openIndexerStore(args.dataDir);
     const pool = new LiteserverPool(endpoints, { logger: log });
+    // the liteservers are asked while the store opens: with none reachable the one line comes without delay
+    const poolReady = pool.start();
+    poolReady.catch(() => undefined);
+    let store: StoreClient;
+    try {
+      store = await openIndexerStore(args.dataDir);
+    } catch (err) {
+      await pool.close();
+      exitWhenDone();
+      throw err;
+    }
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
     try {
       try {
-        await pool.start();
+        await poolReady;
       } catch (err) {
         if (err instanceof NoLiteserverError) throw new CliError(err.message);
         throw err;
       }
-      const h = await runIndexer({ bus, source: pool, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      const source = await trustedSource(pool, store, args, log);
+      const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs });
       app = await buildGateway({
         networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store } }],
         keys,
@@ -93,27 +108,37 @@ export const startCommand: Command = {
       } catch (e) {
         throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
-      log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${serve.port}/api/v3/` }, 'indexing and serving');
-      if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });
+      log.info({ from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${serve.port}/api/v3/` }, 'indexing and serving');
+      if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
+      let failure: string | null = null;
       const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
+        // With an end seqno the index finishes but the API keeps serving until a signal; a range that cannot be
+        // finished (a block no liteserver gives valid, see --give-up-after) ends the process with an error.
+        h.done.catch((err: Error) => {
+          const line = err.message.split('\n')[0];
+          if (err instanceof FollowStalled) {
+            failure = line;
+            resolve();
+          } else log.error({ err: line }, 'indexing stopped; the API keeps serving what is stored');
+        });
       });
-      // With --until-seqno the index finishes but the API keeps serving until a signal.
-      h.done.catch((err: Error) => log.error({ err: err.message.split('\n')[0] }, 'indexing stopped; the API keeps serving what is stored'));
       await stopped;
       stopProgress?.();
       stopProgress = null;
       await h.stop();
+      if (failure) throw new CliError(`indexing stopped: ${failure}`);
       return 0;
     } finally {
       stopProgress?.();
-      setTimeout(() => process.exit(0), 10_000).unref();
+      exitIfStuck();
       await app?.close();
       await stopMetadata();
       await bus.close();
       await pool.close();
       await store.close();
+      exitWhenDone();
     }
   },
 };

@@ -1,15 +1,24 @@
 import { CliError, type Command } from '../command.ts';
 import { CHECKPOINT_NAME } from '../../../pipelines/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { getCheckpoint, type StoreClient } from '../../store/index.ts';
+import { getCheckpoint, readIngestState, type StoreClient } from '../../store/index.ts';
 import { openIndexerStore } from './index-chain.ts';
 
 export interface IndexStatus {
   first: number | null;
   last: number | null;
   checkpoint: number | null;
-  /** Masterchain seqnos missing between first and last (ranges, inclusive). */
+  /**
+   * Masterchain seqnos missing between the first requested one (or the first indexed) and the last indexed
+   * (ranges, inclusive): a range that was asked for and not indexed is a gap too.
+   */
   mcGaps: [number, number][];
+  /** The lowest masterchain seqno ever requested (the start of the first range ingest was given). */
+  requestedFrom: number | null;
+  /** The range ingest works on (until null: the tip), null when the last one was done. */
+  range: { from: number; until: number | null } | null;
+  /** A masterchain seqno no liteserver gives valid: where ingest stands still, and why. */
+  stall: { seqno: number; reason: string; since: number } | null;
   /** Shard blocks whose prev block is not stored (a hole between consecutive masterchain blocks). */
   shardGaps: { block: string; missingPrev: string; mcSeqno: number }[];
   blocks: number;
@@ -36,6 +45,10 @@ export async function indexStatus(store: StoreClient): Promise<IndexStatus> {
     );
     for (const r of rows) mcGaps.push([Number(r.s) + 1, Number(r.next) - 1]);
   }
+  const state = await readIngestState(store);
+  const requestedFrom = state?.firstRequested ?? null;
+  // a hole below the first indexed block that was asked for (history that a restart must not skip silently)
+  if (requestedFrom !== null && first !== null && requestedFrom < first) mcGaps.unshift([requestedFrom, first - 1]);
   // A shard block committed after the first indexed masterchain block must find each prev block stored
   // (seqno 0 is the zero state). Blocks committed by the first one may legitimately start mid-chain.
   const shardGaps =
@@ -67,6 +80,9 @@ export async function indexStatus(store: StoreClient): Promise<IndexStatus> {
     checkpoint: await getCheckpoint(store, CHECKPOINT_NAME),
     mcGaps,
     shardGaps,
+    requestedFrom,
+    range: state?.range ?? null,
+    stall: state?.stall ?? null,
     blocks: Number(counts?.b ?? 0),
     transactions: Number(counts?.t ?? 0),
     recent: Number(recent?.b ?? 0) > 1 && span > 0 ? { blocksPerSec: Number(recent.b) / span, txPerSec: Number(recent.t) / span } : null,
@@ -80,7 +96,8 @@ export const statusCommand: Command = {
     'Usage: ton-gateway status [--data DIR] [--network mainnet|testnet] [--config PATH] [--json]',
     '',
     'Reads the store: first and last indexed masterchain seqno, the checkpoint, masterchain seqnos missing',
-    'in between and shard blocks missing between consecutive masterchain blocks, and recent throughput.',
+    'in between (and below the first one, down to the first seqno ever requested), shard blocks missing between',
+    'consecutive masterchain blocks, the requested range, where ingest is stalled and why, and recent throughput.',
     'With --network or --config it also asks the liteservers for the tip and prints the lag.',
   ].join('\n'),
   async run(argv) {
@@ -133,7 +150,7 @@ export const statusCommand: Command = {
       return 0;
     }
     if (st.first === null) {
-      console.log('nothing indexed yet (run `ton-gateway index`)');
+      console.log(st.requestedFrom !== null ? `nothing indexed yet (requested from masterchain seqno ${st.requestedFrom})` : 'nothing indexed yet (run `ton-gateway index`)');
     } else {
       console.log(`indexed masterchain seqnos: ${st.first} .. ${st.last}  (checkpoint ${st.checkpoint ?? 'none'})`);
       console.log(`blocks: ${st.blocks}  transactions: ${st.transactions}`);
@@ -145,6 +162,8 @@ export const statusCommand: Command = {
       );
       if (st.recent) console.log(`throughput (last minute of ingestion): ${st.recent.blocksPerSec.toFixed(1)} blocks/s, ${st.recent.txPerSec.toFixed(1)} tx/s`);
     }
+    if (st.range) console.log(`requested range: ${st.range.from} .. ${st.range.until ?? 'tip'}`);
+    if (st.stall) console.log(`stalled at mc seqno ${st.stall.seqno}: ${st.stall.reason} (since ${new Date(st.stall.since).toISOString()})`);
     if (tip !== null) console.log(`network tip: ${tip}${lag !== null ? `  lag: ${lag} masterchain blocks` : ''}`);
     else if (tipError) console.log(`network tip: unknown (${tipError.split(';')[0]})`);
     return 0;

@@ -18,6 +18,11 @@ export interface LiteServerOptions {
   key: Buffer;
   /** Called for every query (method name, error if any): for logs. */
   onQuery?: (method: string, error?: LiteServerError) => void;
+  /**
+   * Stands between a decoded query and the handlers: gets the query and the honest answerer, returns the answer
+   * (tests make a liteserver lie with it: forged signatures, fabricated ids, altered bytes).
+   */
+  intercept?: (query: TlObject, answer: (query: TlObject) => Promise<TlObject>) => Promise<TlObject>;
 }
 
 export interface LiteServer {
@@ -68,7 +73,7 @@ export async function startLiteServer(opts: LiteServerOptions): Promise<LiteServ
       const schemaCtor = liteApi.schema.byName.get(method);
       if (!schemaCtor?.isFunction || !method.startsWith('liteServer.')) throw new LiteServerError(ErrorCode.protoviolation, 'unknown query');
       if (r.remaining() !== 0) throw new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${r.remaining()} trailing bytes`);
-      const answer = await handlers.handle(q);
+      const answer = opts.intercept ? await opts.intercept(q, (x) => handlers.handle(x)) : await handlers.handle(q);
       return { answer: liteApi.encode(answer), method };
     } catch (err) {
       const e =
