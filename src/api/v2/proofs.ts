@@ -1,6 +1,7 @@
 /**
  * Proof checks before answering, as tonlib does them. The checks themselves are src/proofs (shared with ingest);
- * here a proof that does not check becomes the API's 542 answer.
+ * here a proof that does not check becomes tonlib's `LITE_SERVER_UNKNOWN: got invalid proof` (status 500, see
+ * toV2Error in ./method.ts).
  */
 import * as proofs from '../../proofs/index.ts';
 import type { TlObject } from '../../tl/index.ts';
@@ -11,7 +12,7 @@ export { sameBlock } from '../../proofs/index.ts';
 
 export class ProofError extends ApiError {
   constructor(message: string) {
-    super(542, `LITE_SERVER_UNKNOWN: got invalid proof: ${message}`);
+    super(500, `LITE_SERVER_UNKNOWN: got invalid proof: ${message}`);
     this.name = 'ProofError';
   }
 }
