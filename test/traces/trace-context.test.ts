@@ -12,9 +12,8 @@ import { Cell, loadMessage, loadShardAccount, loadTransaction, type Slice } from
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
-import type { Block } from '../../src/actions/core.ts';
 import { checkEntry, Mismatch } from '../../src/actions/conformance/check.ts';
-import { comparableRow, loadCases, traceFile, type ConformanceCase } from '../../src/actions/conformance/runner.ts';
+import { comparableBlock, comparableRow, loadCases, traceFile, type ConformanceCase } from '../../src/actions/conformance/runner.ts';
 import type { ActionRow, Trace } from '../../src/actions/model.ts';
 import { encodeJsonLines, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
@@ -67,10 +66,6 @@ function storeRowsOf(doc: J): Record<string, Row[]> {
 
 async function insert(store: StoreClient, table: string, rows: Row[]): Promise<void> {
   if (rows.length) await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
-}
-
-function comparableBlock(b: Block): Record<string, unknown> {
-  return { btype: b.type, data: b.data ?? {}, failed: b.failed };
 }
 
 /** The case's expectations (toncenter's YAML) against a classification; the mismatches. */

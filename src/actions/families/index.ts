@@ -1,64 +1,103 @@
 /**
- * Family matchers in priority order (the first to claim a node wins; later ones may absorb the block
- * types they list). The order follows the reference classifier's where it matters.
+ * The ported families: one file per upstream matcher file (indexer/events/blocks/<name>.py), each exporting
+ * `MATCHERS` (its matcher instances under upstream's class names) and, where upstream has one, `POST_PROCESSORS`
+ * (under upstream's function names). The order they run in is matcher-order.ts (upstream's), not this file's.
+ *
+ * One slot per upstream file, in two places (import, registration): replace the `(not ported yet)` line under
+ * the family's header in both; headers keep slots apart, so parallel ports merge cleanly. See ../PORTING.md.
  */
-import type { Family } from '../family.ts';
-import { auctionBidFamily } from './auction-bid.ts';
-import { cocoonFamily } from './cocoon.ts';
-import { coffeeSwapFamily } from './coffee.ts';
-import { coffeeCreatePoolFamily, coffeeLiquidityFamily, coffeeWithdrawFamily } from './coffee-liquidity.ts';
-import { dedustSwapFamily } from './dedust.ts';
-import { dedustLiquidityFamily } from './dedust-liquidity.ts';
-import { dnsFamily } from './dns.ts';
-import { electionsFamily } from './elections.ts';
-import { ethenaFamily } from './ethena.ts';
-import { evaaFamily } from './evaa.ts';
-import { jettonBurnFamily, jettonMintFamily } from './jetton-mint-burn.ts';
-import { jettonTransferFamily } from './jetton-transfer.ts';
-import { jvaultFamily } from './jvault.ts';
-import { layerzeroFamily } from './layerzero.ts';
-import { multisigFamily } from './multisig.ts';
-import { nftMintFamily, nftPurchaseFamily, nftTransferFamily } from './nft.ts';
-import { nominatorPoolFamily } from './nominator-pool.ts';
-import { tonstakersFamily } from './staking.ts';
-import { stonfiSwapFamily } from './stonfi.ts';
-import { stonfiV2SwapFamily } from './stonfi-v2.ts';
-import { subscriptionsFamily } from './subscriptions.ts';
-import { tgbtcFamily } from './tgbtc.ts';
-import { toncoDeployPoolFamily, toncoSwapFamily } from './tonco.ts';
-import { toncoDepositLiquidityFamily } from './tonco-liquidity.ts';
-import { vestingFamily } from './vesting.ts';
+import type { BlockMatcher } from '../matchers.ts';
+import type { PostProcessor } from '../processing.ts';
 
-export const FAMILIES: readonly Family[] = [
-  nftMintFamily,
-  jettonTransferFamily,
-  jettonBurnFamily,
-  tonstakersFamily,
-  dedustLiquidityFamily,
-  vestingFamily,
-  multisigFamily,
-  nominatorPoolFamily,
-  dedustSwapFamily,
-  stonfiSwapFamily,
-  stonfiV2SwapFamily,
-  toncoSwapFamily,
-  toncoDeployPoolFamily,
-  coffeeSwapFamily,
-  coffeeLiquidityFamily,
-  coffeeWithdrawFamily,
-  coffeeCreatePoolFamily,
-  nftPurchaseFamily,
-  nftTransferFamily,
-  dnsFamily,
-  electionsFamily,
-  subscriptionsFamily,
-  auctionBidFamily,
-  jettonMintFamily,
-  ethenaFamily,
-  jvaultFamily,
-  evaaFamily,
-  tgbtcFamily,
-  toncoDepositLiquidityFamily,
-  layerzeroFamily,
-  cocoonFamily,
+// ---- imports: one slot per upstream file (header line, then the import) ----
+// -- auction.py
+// (not ported yet)
+// -- cocoon.py
+// (not ported yet)
+// -- dedust_v2/ (newer upstream)
+// (not ported yet)
+// -- dns.py
+// (not ported yet)
+// -- elections.py
+// (not ported yet)
+// -- ethena_staking.py
+// (not ported yet)
+// -- evaa.py
+// (not ported yet)
+// -- jettons.py
+import * as jettons from './jettons.ts';
+// -- jvault.py
+// (not ported yet)
+// -- layerzero.py
+// (not ported yet)
+// -- liquidity.py
+// (not ported yet)
+// -- multisig.py
+// (not ported yet)
+// -- nft.py
+// (not ported yet)
+// -- staking.py
+// (not ported yet)
+// -- subscriptions.py
+// (not ported yet)
+// -- swaps.py
+// (not ported yet)
+// -- tgbtc.py
+// (not ported yet)
+// -- tgwallet.py (newer upstream)
+// (not ported yet)
+// -- vesting.py
+// (not ported yet)
+
+interface Family {
+  MATCHERS: Record<string, BlockMatcher>;
+  POST_PROCESSORS?: Record<string, PostProcessor>;
+}
+
+// ---- registrations: one slot per upstream file (header line, then the module) ----
+const FAMILIES: Family[] = [
+  // -- auction.py
+  // (not ported yet)
+  // -- cocoon.py
+  // (not ported yet)
+  // -- dedust_v2/ (newer upstream)
+  // (not ported yet)
+  // -- dns.py
+  // (not ported yet)
+  // -- elections.py
+  // (not ported yet)
+  // -- ethena_staking.py
+  // (not ported yet)
+  // -- evaa.py
+  // (not ported yet)
+  // -- jettons.py
+  jettons,
+  // -- jvault.py
+  // (not ported yet)
+  // -- layerzero.py
+  // (not ported yet)
+  // -- liquidity.py
+  // (not ported yet)
+  // -- multisig.py
+  // (not ported yet)
+  // -- nft.py
+  // (not ported yet)
+  // -- staking.py
+  // (not ported yet)
+  // -- subscriptions.py
+  // (not ported yet)
+  // -- swaps.py
+  // (not ported yet)
+  // -- tgbtc.py
+  // (not ported yet)
+  // -- tgwallet.py (newer upstream)
+  // (not ported yet)
+  // -- vesting.py
+  // (not ported yet)
 ];
+
+/** Every ported matcher by upstream class name. */
+export const FAMILY_MATCHERS: Readonly<Record<string, BlockMatcher>> = Object.assign({}, ...FAMILIES.map((f) => f.MATCHERS));
+
+/** Every ported post-processor by upstream function name. */
+export const FAMILY_POST_PROCESSORS: Readonly<Record<string, PostProcessor>> = Object.assign({}, ...FAMILIES.map((f) => f.POST_PROCESSORS ?? {}));

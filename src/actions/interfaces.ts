@@ -1,0 +1,153 @@
+/**
+ * ↔ indexer/events/interface_repository.py: what a matcher may ask about an account, answered from the trace's
+ * interface records (`trace.interfaces`, keyed by raw upper-case address). Records carry toncenter's names and
+ * fields (`JettonWallet`, `NftItem`, `NftSale`, `NftAuction`, `NominatorPool`, `DedustPool`, `data_boc`): the
+ * toncenter JSON adapter passes them as `raw`; the pipeline's trace context (src/traces/trace-context.ts) builds
+ * the same, and the typed fields (`jettonWallet`, `nftItem`, …) stand in where a raw record is missing.
+ * Upstream's lookups are async (Redis, Postgres); here the records come with the trace, so they are plain calls.
+ */
+import { hashToBase64 } from '../format/index.ts';
+import type { AccountInterfaces, Trace } from './model.ts';
+
+/** Code hash of the official nominator pool (upstream's NOMINATOR_POOL_CODE_HASH). */
+export const NOMINATOR_POOL_CODE_HASH = 'mj7BS8CY9rRAZMMFIiyuooAPF92oXuaoGYpwle3hDc8=';
+
+export interface JettonWalletRecord {
+  balance: bigint | null;
+  address: string;
+  owner: string;
+  jetton: string;
+}
+
+export interface NftItemRecord {
+  address: string;
+  init: boolean | null;
+  index: bigint | null;
+  collection_address: string | null;
+  owner_address: string | null;
+  content: unknown;
+}
+
+export interface NftSaleRecord {
+  address: string;
+  is_complete: boolean | null;
+  marketplace_address: string | null;
+  nft_address: string | null;
+  nft_owner_address: string | null;
+  full_price: bigint | null;
+}
+
+export interface NftAuctionRecord {
+  address: string;
+  nft_addr: string | null;
+  nft_owner: string | null;
+}
+
+export interface DedustPoolRecord {
+  address: string;
+  assets: Array<{ is_ton: boolean; address: string | null }>;
+}
+
+type J = Record<string, unknown>;
+
+const upper = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.toUpperCase() : null);
+function big(v: unknown): bigint | null {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return BigInt(Math.trunc(v));
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
+  return null;
+}
+const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : Boolean(v));
+
+export class InterfaceRepository {
+  private readonly records: Record<string, AccountInterfaces>;
+
+  constructor(trace: Pick<Trace, 'interfaces'>) {
+    this.records = trace.interfaces ?? {};
+  }
+
+  private rec(address: string | null | undefined): AccountInterfaces | undefined {
+    return address ? this.records[address.toUpperCase()] : undefined;
+  }
+
+  private raw(address: string | null | undefined, name: string): J | undefined {
+    const r = this.rec(address)?.raw?.[name];
+    return r && typeof r === 'object' ? (r as J) : undefined;
+  }
+
+  getJettonWallet(address: string | null | undefined): JettonWalletRecord | null {
+    const raw = this.raw(address, 'JettonWallet');
+    if (raw) return { balance: big(raw.balance), address: upper(raw.address) ?? address!.toUpperCase(), owner: upper(raw.owner) ?? '', jetton: upper(raw.jetton) ?? '' };
+    const jw = this.rec(address)?.jettonWallet;
+    if (jw) return { balance: jw.balance ?? null, address: address!.toUpperCase(), owner: jw.owner, jetton: jw.jetton };
+    return null;
+  }
+
+  getNftItem(address: string | null | undefined): NftItemRecord | null {
+    const raw = this.raw(address, 'NftItem');
+    if (raw) {
+      return {
+        address: upper(raw.address) ?? address!.toUpperCase(), init: bool(raw.init), index: big(raw.index),
+        collection_address: upper(raw.collection_address), owner_address: upper(raw.owner_address), content: raw.content ?? null,
+      };
+    }
+    const n = this.rec(address)?.nftItem;
+    if (n) return { address: address!.toUpperCase(), init: n.init ?? null, index: n.index, collection_address: n.collection, owner_address: n.owner, content: null };
+    return null;
+  }
+
+  getNftSale(address: string | null | undefined): NftSaleRecord | null {
+    const raw = this.raw(address, 'NftSale') ?? (this.rec(address)?.nftSale as J | undefined);
+    if (!raw) return null;
+    return {
+      address: upper(raw.address) ?? address!.toUpperCase(), is_complete: bool(raw.is_complete), marketplace_address: upper(raw.marketplace_address),
+      nft_address: upper(raw.nft_address), nft_owner_address: upper(raw.nft_owner_address), full_price: big(raw.full_price),
+    };
+  }
+
+  getNftAuction(address: string | null | undefined): NftAuctionRecord | null {
+    const raw = this.raw(address, 'NftAuction');
+    if (!raw) return null;
+    return { address: upper(raw.address) ?? address!.toUpperCase(), nft_addr: upper(raw.nft_addr), nft_owner: upper(raw.nft_owner) };
+  }
+
+  getDedustPool(address: string | null | undefined): DedustPoolRecord | null {
+    const raw = this.raw(address, 'DedustPool') ?? this.raw(address, 'dedust_pool');
+    if (raw && Array.isArray(raw.assets)) {
+      return { address: address!.toUpperCase(), assets: (raw.assets as J[]).map((a) => ({ is_ton: Boolean(a.is_ton), address: upper(a.address) })) };
+    }
+    const p = this.rec(address)?.dedustPool;
+    if (p) return { address: address!.toUpperCase(), assets: p.assets.map((a) => ({ is_ton: a.isTon, address: a.address })) };
+    return null;
+  }
+
+  /**
+   * Every record of the account by interface name (`JettonWallet`, `NftItem`, …), `NominatorPool` when its code is
+   * the official pool's, and `dedust_pool` when it is a known DeDust pool.
+   */
+  getInterfaces(address: string | null | undefined): Record<string, unknown> {
+    const rec = this.rec(address);
+    if (!rec) return {};
+    const out: Record<string, unknown> = { ...(rec.raw ?? {}) };
+    if (!out.JettonWallet && rec.jettonWallet) out.JettonWallet = this.getJettonWallet(address);
+    if (!out.NftItem && rec.nftItem) out.NftItem = this.getNftItem(address);
+    if (!out.NftSale && rec.nftSale) out.NftSale = this.getNftSale(address);
+    if (!out.NominatorPool && rec.codeHash && hashToBase64(rec.codeHash) === NOMINATOR_POOL_CODE_HASH) out.NominatorPool = { address: address!.toUpperCase() };
+    const pool = this.getDedustPool(address);
+    if (pool) out.dedust_pool = pool;
+    return out;
+  }
+
+  /** An extra account datum a matcher asked for (address-selectors.ts): `data_boc` gives the data cell's BoC. */
+  getExtraData(address: string | null | undefined, request: string): unknown {
+    const rec = this.rec(address);
+    if (!rec) return null;
+    const v = rec.raw?.[request];
+    if (request === 'data_boc') {
+      if (typeof v === 'string') return v;
+      if (v && typeof v === 'object' && typeof (v as J).data_boc === 'string') return (v as J).data_boc;
+      return rec.dataBoc ?? null;
+    }
+    return v ?? null;
+  }
+}
