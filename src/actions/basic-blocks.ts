@@ -28,7 +28,7 @@ function fillFlowFromNode(flow: AccountValueFlow, node: EventNode): void {
 /** A node's transaction activated its account (from anything but active or frozen). */
 function deploysContract(node: EventNode): boolean {
   const tx = node.getTx();
-  return tx.endStatus === 'active' && tx.origStatus !== 'active' && tx.origStatus !== 'frozen';
+  return tx !== null && tx.endStatus === 'active' && tx.origStatus !== 'active' && tx.origStatus !== 'frozen';
 }
 
 export interface TonTransferData {
@@ -75,9 +75,9 @@ export class TonTransferBlock extends Block<TonTransferData> {
     if (node.failed) {
       const tx = node.getTx();
       if (node.message.bounce === true) this.failed = true;
-      else if (tx.endStatus === 'uninit') this.failed = false;
+      else if (tx !== null && tx.endStatus === 'uninit') this.failed = false;
       // no gas on an incoming transfer is not a failed transfer
-      else if (node.message.source !== null && tx.computeSkippedReason === 'no_gas') this.failed = false;
+      else if (node.message.source !== null && tx !== null && tx.computeSkippedReason === 'no_gas') this.failed = false;
       else this.failed = true;
     }
     this.value = node.message.value;
@@ -149,7 +149,7 @@ export class TickTockBlock extends Block<{ account: AccountId }> {
   isExternal: boolean;
 
   constructor(node: EventNode) {
-    super('tick_tock', [node], { account: node.getTx().account });
+    super('tick_tock', [node], { account: node.getTx()!.account });
     this.failed = node.failed;
     this.isExternal = node.message.source === null;
   }

@@ -44,7 +44,7 @@ export function initBlock(root: EventNode): Block {
  */
 export function initFromExternal(node: EventNode): Block {
   node.failed = true;
-  const tx = node.getTx();
+  const tx = node.message.transaction;
   const [payloads] = extractPayloadFromWalletMessage(node.message.body);
   payloads.forEach((payload, idx) => {
     if (payload.info === null || payload.body === null) return;

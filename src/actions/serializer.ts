@@ -65,10 +65,14 @@ function emptyAction(): Omit<ActionRow, 'action_id' | 'type' | 'trace_id' | 'tx_
 function baseBlockToAction(block: Block, trace: Trace): ActionRow {
   const txHashes = [...new Set(block.eventNodes.map((n) => n.getTxHash()))];
   let mc: number | null = null;
+  let any = false;
   for (const n of block.eventNodes) {
-    const s = n.getTx().mcSeqno;
-    if (s !== null && (mc === null || s > mc)) mc = s;
+    const tx = n.getTx();
+    if (tx === null) continue;
+    any = true;
+    if (tx.mcSeqno !== null && (mc === null || tx.mcSeqno > mc)) mc = tx.mcSeqno;
   }
+  if (!any) throw new Error('max() arg is an empty sequence'); // a block of external-out nodes only, as upstream
   // Object.assign, not a literal opening with a spread: V8 builds that one several times slower
   return Object.assign(emptyAction(), {
     action_id: calcActionId(block),
@@ -81,7 +85,7 @@ function baseBlockToAction(block: Block, trace: Trace): ActionRow {
     end_utime: block.maxUtime,
     success: !block.failed,
     mc_seqno_end: mc,
-    accounts: block.eventNodes.map((n) => n.getTx().account) as Array<string | null>,
+    accounts: block.eventNodes.map((n) => n.message.transaction.account) as Array<string | null>,
     trace_end_lt: trace.endLt,
     trace_end_utime: trace.endUtime,
   }) as ActionRow;

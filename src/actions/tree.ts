@@ -110,13 +110,18 @@ export class EventNode {
     child.parent = this;
   }
 
-  getTx(): TraceTransaction {
-    return this.isTickTock ? this.tickTockTx! : this.message.transaction;
+  /**
+   * The transaction that received the node's message (the tick-tock transaction of a tick-tock node); none for an
+   * external-out node, whose message no transaction received (upstream's callers check for None).
+   */
+  getTx(): TraceTransaction | null {
+    if (this.isTickTock) return this.tickTockTx;
+    return this.message.direction === 'in' ? this.message.transaction : null;
   }
 
-  /** Hex hash of the node's transaction (the sender's for an external-out node). */
+  /** Hex hash of the message's transaction (the sender's for an external-out node). */
   getTxHash(): string {
-    return this.getTx().hash;
+    return this.message.transaction.hash;
   }
 
   /** The message's created_lt; the transaction lt for tick-tock nodes and messages without one (external-in). */
