@@ -8,7 +8,7 @@ import type { Trace } from './model.ts';
 
 let current: InterfaceRepository | null = null;
 
-export function withTraceContext<T>(trace: Pick<Trace, 'interfaces'>, fn: () => T): T {
+export function withTraceContext<T>(trace: Pick<Trace, 'interfaces' | 'transactions'>, fn: () => T): T {
   const saved = current;
   current = new InterfaceRepository(trace);
   try {

@@ -7,6 +7,7 @@
  * Upstream's lookups are async (Redis, Postgres); here the records come with the trace, so they are plain calls.
  */
 import { hashToBase64 } from '../format/index.ts';
+import { extractAccountsFromTrace } from './address-selectors.ts';
 import type { AccountInterfaces, Trace } from './model.ts';
 
 /** Code hash of the official nominator pool (upstream's NOMINATOR_POOL_CODE_HASH). */
@@ -61,9 +62,13 @@ const bool = (v: unknown): boolean | null => (v === null || v === undefined ? nu
 
 export class InterfaceRepository {
   private readonly records: Record<string, AccountInterfaces>;
+  /** `account|request` pairs of the extra data the trace's matchers may ask for (address-selectors.ts) */
+  private readonly extraRequests: Set<string>;
 
-  constructor(trace: Pick<Trace, 'interfaces'>) {
+  constructor(trace: Pick<Trace, 'interfaces'> & Partial<Pick<Trace, 'transactions'>>) {
     this.records = trace.interfaces ?? {};
+    const reqs = trace.transactions ? extractAccountsFromTrace({ transactions: trace.transactions }).extraRequests : [];
+    this.extraRequests = new Set(reqs.map((r) => `${r.account.toUpperCase()}|${r.request}`));
   }
 
   private rec(address: string | null | undefined): AccountInterfaces | undefined {
@@ -138,16 +143,23 @@ export class InterfaceRepository {
     return out;
   }
 
-  /** An extra account datum a matcher asked for (address-selectors.ts): `data_boc` gives the data cell's BoC. */
+  /**
+   * An extra account datum (`data_boc`: the data cell's BoC). A record carrying it answers; from the account state
+   * we have, only for what the trace's messages request (address-selectors.ts), as upstream gathers nothing else.
+   */
   getExtraData(address: string | null | undefined, request: string): unknown {
     const rec = this.rec(address);
     if (!rec) return null;
+    // a record that carries the datum was gathered for it (toncenter's own records do)
     const v = rec.raw?.[request];
     if (request === 'data_boc') {
       if (typeof v === 'string') return v;
       if (v && typeof v === 'object' && typeof (v as J).data_boc === 'string') return (v as J).data_boc;
-      return rec.dataBoc ?? null;
+    } else if (v !== undefined) {
+      return v;
     }
-    return v ?? null;
+    // otherwise the account state we have, for the accounts the trace requests only
+    if (!this.extraRequests.has(`${address!.toUpperCase()}|${request}`)) return null;
+    return request === 'data_boc' ? (rec.dataBoc ?? null) : null;
   }
 }
