@@ -1,97 +1,12 @@
 // toncenter's own classifier test cases (test_cases/*.yaml) against our classifier, one test per case.
-// Cases listed in KNOWN_GAPS are not supported yet (see the report for why): they run with `it.fails`,
+// Cases listed in KNOWN_GAPS (./known-gaps.ts: families not ported yet) run with `it.fails`,
 // so the suite stays green, and a gap that starts passing shows up as a failure to un-list.
 import { describe, expect, it } from 'vitest';
 import { loadCases, runCase } from '../../src/actions/conformance/runner.ts';
+import { KNOWN_GAPS } from './known-gaps.ts';
 
 const DIR = new URL('../fixtures/traces/toncenter-indexer/', import.meta.url).pathname;
 const cases = loadCases(DIR);
-
-// Cases of families not ported yet on the new engine (see src/actions/README.md, "Families"): each family's port
-// removes its lines. Ported and passing: ton-transfers, jetton-transfer, jetton-mints.
-const KNOWN_GAPS = new Set<string>([
-  // cocoon.yaml
-  'cocoon.yaml: Cocoon Worker Payout',
-  'cocoon.yaml: Cocoon Worker Last Payout',
-  'cocoon.yaml: Cocoon Proxy Payout',
-  'cocoon.yaml: Cocoon Proxy Charge',
-  'cocoon.yaml: Cocoon Client Top Up',
-  'cocoon.yaml: Cocoon Register Proxy',
-  'cocoon.yaml: Cocoon Unregister Proxy',
-  'cocoon.yaml: Cocoon Client Register and Change Secret Hash',
-  // coffee.yaml
-  'coffee.yaml: Coffee DEX Swap USDT -> TON (hop) -> CES',
-  'coffee.yaml: Coffee DEX Swap USDT -> TON',
-  'coffee.yaml: Complicated Swap (Dedust, Coffee + Stonfi)',
-  'coffee.yaml: Less complicated Swap (Dedust + Coffee)',
-  'coffee.yaml: Another less complicated Swap (Stonfi + Coffee)',
-  'coffee.yaml: Terrifying Swap (Stonfi, Coffee + Stonfi V2, Dedust, Stonfi V2)',
-  'coffee.yaml: Coffee deposit liquidity TON + CES',
-  'coffee.yaml: Coffee deposit liquidity TON + ARBUZ (with vault excess)',
-  'coffee.yaml: Coffee withdraw liquidity (jetton - jetton)',
-  'coffee.yaml: Coffee create pool creator (only create)',
-  'coffee.yaml: Coffee create pool (full and simple)',
-  // dedust-liquidities.yaml
-  'dedust-liquidities.yaml: Multiple deposits with one deposit contract',
-  'dedust-liquidities.yaml: Merged deposit, jetton excess',
-  'dedust-liquidities.yaml: First deposit',
-  'dedust-liquidities.yaml: Final deposit',
-  'dedust-liquidities.yaml: Final deposit with ton excesses',
-  // ethena.yaml
-  'ethena.yaml: Deposit',
-  // evaa.yaml
-  'evaa.yaml: Ton supply',
-  'evaa.yaml: Jetton supply',
-  'evaa.yaml: Withdraw Ton',
-  'evaa.yaml: Withdraw tsTon',
-  'evaa.yaml: Jetton supply (failed)',
-  // jvault.yaml
-  'jvault.yaml: Stake (partial referral updates)',
-  'jvault.yaml: Stake (simple)',
-  'jvault.yaml: Stake (failed, cancellation)',
-  'jvault.yaml: Stake (full referral call chain)',
-  'jvault.yaml: Unstake (with referrals)',
-  'jvault.yaml: Claim rewards',
-  'jvault.yaml: Unstake (failed)',
-  // layerzero.yaml
-  'layerzero.yaml: LayerZero send msg to tron',
-  'layerzero.yaml: LayerZero send usdt to eth',
-  'layerzero.yaml: LayerZero send some test msg from ton to ton lol',
-  'layerzero.yaml: LayerZero commit packet',
-  'layerzero.yaml: LayerZero commit packet from eth to ton',
-  // nft.yaml
-  'nft.yaml: Getgems purchase',
-  'nft.yaml: Fragment purchase',
-  // stonfi-swaps.yaml
-  'stonfi-swaps.yaml: Stonfi Jetton -> Ton swap with referral payout',
-  'stonfi-swaps.yaml: Stonfi Jetton -> Ton (receiver != sender)',
-  'stonfi-swaps.yaml: Stonfi Jetton -> Ton (receiver == sender)',
-  'stonfi-swaps.yaml: Stonfi Jetton -> Jetton',
-  // stonfi-v2-swaps.yaml
-  'stonfi-v2-swaps.yaml: Stonfi v2 Jetton -> Jetton',
-  'stonfi-v2-swaps.yaml: Stonfi v2 Jetton -> Jetton multirouter',
-  // tgbtc.yaml
-  'tgbtc.yaml: tgBTC new key',
-  'tgbtc.yaml: tgBTC new key (just another)',
-  'tgbtc.yaml: tgBTC mint',
-  'tgbtc.yaml: tgBTC mint (another)',
-  'tgbtc.yaml: tgBTC mint (very long)',
-  'tgbtc.yaml: tgBTC mint (another very long)',
-  'tgbtc.yaml: tgBTC burn',
-  // tonco.yaml
-  'tonco.yaml: Tonco deploy pools',
-  'tonco.yaml: Tonco swap USDT -> TON',
-  'tonco.yaml: Tonco swap USDT -> STORM with hop',
-  'tonco.yaml: Tonco swap TON -> USDT failed',
-  'tonco.yaml: Tonco swap TON -> KUKU',
-  'tonco.yaml: Tonco deposit liquidity (normal)',
-  'tonco.yaml: Tonco deposit liquidity one side TON (strange case)',
-  // tonstakers.yaml
-  'tonstakers.yaml: TS Stake deposit',
-  'tonstakers.yaml: TS Withdrawal request',
-  // vesting.yaml
-  'vesting.yaml: Vesting add whitelist',
-]);
 
 describe('toncenter action test cases', () => {
   it('loads every case', () => {
