@@ -107,22 +107,28 @@ export function extractExtraAccountsDataRequests(tx: TraceTransaction): ExtraAcc
   return out;
 }
 
-/** Every account whose interfaces the trace's matchers may read, and the extra data they will ask for. */
-export function extractAccountsFromTrace(trace: Pick<Trace, 'transactions'>): { accounts: Set<string>; extraRequests: ExtraAccountRequest[] } {
-  const accounts = new Set<string>();
+/** The extra data the trace's matchers will ask for (cheap: opcodes only). */
+export function extractExtraRequestsFromTrace(trace: Pick<Trace, 'transactions'>): ExtraAccountRequest[] {
   const seen = new Set<string>();
-  const extraRequests: ExtraAccountRequest[] = [];
+  const out: ExtraAccountRequest[] = [];
   for (const tx of trace.transactions) {
-    accounts.add(tx.account);
-    for (const a of extractAdditionalAddresses(tx)) accounts.add(a);
     for (const r of extractExtraAccountsDataRequests(tx)) {
       const k = `${r.account}|${r.request}`;
       if (!seen.has(k)) {
         seen.add(k);
-        extraRequests.push(r);
+        out.push(r);
       }
     }
   }
-  return { accounts, extraRequests };
+  return out;
 }
 
+/** Every account whose interfaces the trace's matchers may read, and the extra data they will ask for. */
+export function extractAccountsFromTrace(trace: Pick<Trace, 'transactions'>): { accounts: Set<string>; extraRequests: ExtraAccountRequest[] } {
+  const accounts = new Set<string>();
+  for (const tx of trace.transactions) {
+    accounts.add(tx.account);
+    for (const a of extractAdditionalAddresses(tx)) accounts.add(a);
+  }
+  return { accounts, extraRequests: extractExtraRequestsFromTrace(trace) };
+}

@@ -7,7 +7,7 @@
  * Upstream's lookups are async (Redis, Postgres); here the records come with the trace, so they are plain calls.
  */
 import { hashToBase64 } from '../format/index.ts';
-import { extractAccountsFromTrace } from './address-selectors.ts';
+import { extractExtraRequestsFromTrace } from './address-selectors.ts';
 import type { AccountInterfaces, Trace } from './model.ts';
 
 /** Code hash of the official nominator pool (upstream's NOMINATOR_POOL_CODE_HASH). */
@@ -67,7 +67,7 @@ export class InterfaceRepository {
 
   constructor(trace: Pick<Trace, 'interfaces'> & Partial<Pick<Trace, 'transactions'>>) {
     this.records = trace.interfaces ?? {};
-    const reqs = trace.transactions ? extractAccountsFromTrace({ transactions: trace.transactions }).extraRequests : [];
+    const reqs = trace.transactions ? extractExtraRequestsFromTrace({ transactions: trace.transactions }) : [];
     this.extraRequests = new Set(reqs.map((r) => `${r.account.toUpperCase()}|${r.request}`));
   }
 
