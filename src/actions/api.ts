@@ -47,6 +47,12 @@ export function toJson(v: unknown): Json {
 }
 
 const opHex = (op: number | null): string | null => (op === null ? null : '0x' + (op >>> 0).toString(16).padStart(8, '0'));
+
+/** The Go structs' `omitempty` fields: left out when null. */
+function omitNull(o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  for (const k of keys) if (o[k] === null || o[k] === undefined) delete o[k];
+  return o;
+}
 function col(r: ActionRow, name: string): Record<string, unknown> {
   return (r[name as `${string}_data`] as Record<string, unknown> | null | undefined) ?? {};
 }
@@ -85,9 +91,9 @@ const lzSend = (r: ActionRow) => {
 function rawDetails(r: ActionRow): Record<string, unknown> {
   switch (r.type) {
     case 'call_contract':
-      return { opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value, extra_currencies: r.value_extra_currencies };
+      return omitNull({ opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value, extra_currencies: r.value_extra_currencies }, 'opcode');
     case 'contract_deploy':
-      return { opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value };
+      return omitNull({ opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value }, 'opcode');
     case 'ton_transfer': {
       const t = col(r, 'ton_transfer_data');
       return { source: r.source, destination: r.destination, value: r.value, value_extra_currencies: r.value_extra_currencies, comment: t.content ?? null, encrypted: t.encrypted ?? null };
@@ -146,7 +152,7 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       return { asset: r.destination, source: r.source, nft_collection: r.asset };
     case 'election_deposit':
     case 'election_recover':
-      return { stake_holder: r.source, amount: r.amount };
+      return omitNull({ stake_holder: r.source, amount: r.amount }, 'amount');
     case 'jetton_burn':
       return { owner: r.source, owner_jetton_wallet: r.source_secondary, asset: r.asset, amount: r.amount };
     case 'jetton_swap': {
@@ -173,14 +179,14 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
     case 'jetton_mint':
       return { asset: r.asset, amount: r.amount, ton_amount: r.value, receiver: r.destination, receiver_jetton_wallet: r.destination_secondary };
     case 'nft_mint':
-      return { owner: r.source, nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: col(r, 'nft_mint_data').nft_item_index ?? null };
+      return omitNull({ owner: r.source, nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: col(r, 'nft_mint_data').nft_item_index ?? null }, 'owner');
     case 'nft_transfer':
     case 'nft_purchase': {
       const n = col(r, 'nft_transfer_data');
       const l = col(r, 'nft_listing_data');
       const purchase = n.is_purchase === true || r.type === 'nft_purchase';
       const c = n.forward_payload !== null && n.forward_payload !== undefined ? commentFromPayload(n.forward_payload) : null;
-      return {
+      return omitNull({
         nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: n.nft_item_index ?? null, old_owner: r.source, new_owner: r.destination,
         is_purchase: n.is_purchase ?? null, price: n.price ?? null, query_id: n.query_id ?? null, response_destination: n.response_destination ?? null,
         custom_payload: n.custom_payload ?? null, forward_payload: n.forward_payload ?? null, forward_amount: n.forward_amount ?? null,
@@ -193,7 +199,7 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
         royalty_amount: n.royalty_amount ?? null,
         payout_address: r.type === 'nft_purchase' ? (n.real_prev_owner ?? null) : (l.marketplace_fee_address ?? null),
         royalty_address: r.type === 'nft_purchase' ? null : (l.royalty_address ?? null),
-      };
+      }, 'old_owner', 'price');
     }
     case 'dns_purchase': {
       const n = col(r, 'nft_transfer_data');
@@ -233,10 +239,10 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
     }
     case 'stake_withdrawal_request': {
       const s = col(r, 'staking_data');
-      const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, payout_nft: s.ts_nft ?? null, asset: r.asset };
+      const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, payout_nft: s.ts_nft ?? null, asset: r.asset, tokens_burnt: null };
       if (s.provider === 'tonstakers') out.tokens_burnt = r.amount;
       else if (s.provider === 'ethena') out.tokens_minted = s.tokens_minted ?? null;
-      return out;
+      return omitNull(out, 'tokens_minted');
     }
     case 'subscribe':
     case 'unsubscribe':
@@ -368,10 +374,10 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       return { source: r.source, vault: r.destination, asset: r.asset, value: r.value };
     case 'auction_outbid': {
       const n = col(r, 'nft_transfer_data');
-      return {
+      return omitNull({
         auction_address: r.source, bidder: r.destination, new_bidder: r.source_secondary, nft_item: r.asset_secondary, nft_collection: r.asset,
-        amount: r.amount, comment: col(r, 'ton_transfer_data').content ?? null, marketplace: n.marketplace ?? null,
-      };
+        amount: r.amount, comment: col(r, 'ton_transfer_data').comment ?? null, marketplace: n.marketplace ?? null,
+      }, 'comment', 'marketplace');
     }
     case 'nft_cancel_sale': {
       const n = col(r, 'nft_transfer_data');

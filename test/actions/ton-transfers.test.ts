@@ -51,7 +51,8 @@ describe('ton_transfer', () => {
     const types = classifyTrace(t).actions.map((a) => a.type).sort();
     expect(types).toEqual(['contract_deploy', 'ton_transfer']);
     const deploy = classifyTrace(t).actions.find((a) => a.type === 'contract_deploy')!;
-    expect(toApiAction(deploy).details).toEqual({ opcode: null, source: WALLET, destination: DEST, value: '5' });
+    // a deploy by a message without a body: the Go API leaves out the (omitempty) opcode
+    expect(toApiAction(deploy).details).toEqual({ source: WALLET, destination: DEST, value: '5' });
   });
 });
 
