@@ -366,8 +366,7 @@ describe('processMcBatch over real blocks (chdb): NFT transfers get the item’s
     store = ref.store;
   });
 
-  // nft_transfer comes with nft.py's port to the new classifier engine (src/actions/README.md); until then no transfer is found
-  it.fails('TEP-62 items (index:uint64) and a .ton DNS item (index:uint256, dns-contract)', async () => {
+  it('TEP-62 items (index:uint64) and a .ton DNS item (index:uint256, dns-contract)', async () => {
     // mainnet .ton DNS root (ton-blockchain/dns-contract; also src/entities/dns.ts DOT_TON_ROOTS)
     const DOT_TON = '0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF';
     let checked = 0;
