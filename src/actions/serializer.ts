@@ -1092,6 +1092,14 @@ function fillEthenaDeposit(block: Block, a: ActionRow): void {
   a.staking_data = { provider: 'ethena', tokens_minted: value(d.tokens_minted) };
 }
 
+/** newer upstream's change_wallet_key (tgwallet.py): the generic columns (the Go API has no details case for it) */
+function fillChangeWalletKey(block: Block, a: ActionRow): void {
+  const d = block.data as { source: AccountId; destination: AccountId; value: Amount };
+  a.source = d.source;
+  a.destination = d.destination;
+  a.value = d.value;
+}
+
 type Filler = (block: Block, a: ActionRow) => void;
 
 /**
@@ -1185,6 +1193,7 @@ const FILLERS: Record<string, Filler> = {
   teleitem_cancel_auction: fillCancelNftTrade,
   dns_release: fillDnsRelease,
   nft_update_sale: fillSaleUpdate,
+  change_wallet_key: fillChangeWalletKey,
 };
 
 /** The block types that have a serializer case. */

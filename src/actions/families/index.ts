@@ -45,7 +45,7 @@ import * as subscriptions from './subscriptions.ts';
 // -- tgbtc.py
 // (not ported yet)
 // -- tgwallet.py (newer upstream)
-// (not ported yet)
+import * as tgwallet from './tgwallet.ts';
 // -- vesting.py
 import * as vesting from './vesting.ts';
 
@@ -91,7 +91,7 @@ const FAMILIES: Family[] = [
   // -- tgbtc.py
   // (not ported yet)
   // -- tgwallet.py (newer upstream)
-  // (not ported yet)
+  tgwallet,
   // -- vesting.py
   vesting,
 ];
