@@ -138,14 +138,8 @@ describe('GetGems purchases (nft_transfer is_purchase, nft_purchase)', () => {
     expect(typesOf(t)).toContain('nft_purchase');
   });
 
-  it('a call that did not pay the sale contract does not make a purchase (no auction either)', () => {
-    // the item's transfer comes from the sale, but the previous message went elsewhere: the sale is not asked
-    const t = buildTrace(
-      { account: BUYER, from: null, out: [{ account: PAYER, from: BUYER, body: beginCell().storeUint(0x12345678, 32).endCell(), out: [{ account: SALE, from: PAYER, out: [{ account: ITEM, from: SALE, body: TRANSFER }] }] }] },
-      { interfaces: { [ITEM]: item(), [SALE]: sale() } },
-    );
-    // the sale's own payment is the transfer's previous block here (a ton transfer to the sale): a purchase
-    expect(transferData(only(t, 'nft_transfer')).is_purchase).toBe(true);
+  it('the account sending the item is neither a known sale nor auction: a plain transfer', () => {
+    expect(transferData(only(saleTrace({ interfaces: { [ITEM]: item() } }), 'nft_transfer')).is_purchase).toBe(false);
   });
 
   /** bidder -> auction (final bid, or a "finish" comment) -> item (transfer), auction -> seller (payout) */
