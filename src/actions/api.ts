@@ -245,8 +245,9 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       return omitNull(out, 'tokens_minted');
     }
     case 'subscribe':
+      return omitNull({ subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount }, 'beneficiary');
     case 'unsubscribe':
-      return { subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount };
+      return omitNull({ subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount }, 'beneficiary', 'amount');
     case 'multisig_create_order': {
       const x = col(r, 'multisig_create_order_data');
       return {

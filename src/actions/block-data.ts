@@ -57,7 +57,8 @@ export interface JettonMintData {
 export interface NftTransferData {
   prev_owner?: AccountId;
   new_owner: AccountId;
-  nft: { address: AccountId; index: bigint | null; collection: { address: AccountId } | null };
+  /** `_get_nft_data`: `exists` false when the repository does not know the item; Fragment items carry name and type */
+  nft: { address: AccountId; index: bigint | null; collection: { address: AccountId } | null; exists?: boolean; name?: string; type?: string; meta?: unknown };
   query_id: bigint | null;
   is_purchase: boolean;
   price?: Amount;
@@ -104,6 +105,7 @@ export interface NftDiscoveryData {
   result_collection: AddrLike;
   nft: AddrLike;
   result_index: bigint | null;
+  query_id?: bigint | null;
 }
 
 /** nft_mint (dict) */
@@ -189,7 +191,8 @@ export interface NftCancelTradeData {
   trade_contract: AddrLike;
   nft_address: AddrLike;
   nft_collection: AddrLike;
-  marketplace_address: AddrLike;
+  /** not in upstream's dataclass (the Go API reads the column, which stays null) */
+  marketplace_address?: AddrLike;
 }
 
 export interface DnsReleaseData {
@@ -637,6 +640,8 @@ export interface VestingSendMessageData {
   message_value: Amount;
   query_id: bigint | null;
   message_boc_str: string | null;
+  /** newer upstream: whether the vesting transaction really sent the message */
+  success?: boolean;
 }
 
 export interface VestingAddWhiteListData {

@@ -26,7 +26,13 @@ export interface NftItemRecord {
   index: bigint | null;
   collection_address: string | null;
   owner_address: string | null;
+  /**
+   * the item's metadata as toncenter stores it; a record that does not carry the field (the pipeline's: it keeps no
+   * metadata here) reads as `{}`, one that carries null stays null
+   */
   content: unknown;
+  /** base64 code hash (the record's, else the account state's) */
+  code_hash: string | null;
 }
 
 export interface NftSaleRecord {
@@ -36,12 +42,34 @@ export interface NftSaleRecord {
   nft_address: string | null;
   nft_owner_address: string | null;
   full_price: bigint | null;
+  marketplace_fee_address: string | null;
+  marketplace_fee: bigint | null;
+  royalty_address: string | null;
+  royalty_amount: bigint | null;
+  code_hash: string | null;
 }
 
 export interface NftAuctionRecord {
   address: string;
   nft_addr: string | null;
   nft_owner: string | null;
+  mp_addr: string | null;
+  last_bid: bigint | null;
+  mp_fee_addr: string | null;
+  mp_fee_factor: bigint | null;
+  mp_fee_base: bigint | null;
+  royalty_fee_addr: string | null;
+  royalty_fee_base: bigint | null;
+  max_bid: bigint | null;
+  min_bid: bigint | null;
+  code_hash: string | null;
+}
+
+export interface MultisigOrderRecord {
+  address: string;
+  multisig_address: string | null;
+  /** raw upper-case addresses; null when the record has none */
+  signers: string[] | null;
 }
 
 export interface DedustPoolRecord {
@@ -75,6 +103,13 @@ export class InterfaceRepository {
     return address ? this.records[address.toUpperCase()] : undefined;
   }
 
+  /** The record's base64 code hash, else the account state's (hex) one in base64. */
+  private codeHash(address: string | null | undefined, raw: J | undefined): string | null {
+    if (raw && typeof raw.code_hash === 'string' && raw.code_hash !== '') return raw.code_hash;
+    const h = this.rec(address)?.codeHash;
+    return h ? hashToBase64(h) : null;
+  }
+
   private raw(address: string | null | undefined, name: string): J | undefined {
     const r = this.rec(address)?.raw?.[name];
     return r && typeof r === 'object' ? (r as J) : undefined;
@@ -93,11 +128,17 @@ export class InterfaceRepository {
     if (raw) {
       return {
         address: upper(raw.address) ?? address!.toUpperCase(), init: bool(raw.init), index: big(raw.index),
-        collection_address: upper(raw.collection_address), owner_address: upper(raw.owner_address), content: raw.content ?? null,
+        collection_address: upper(raw.collection_address), owner_address: upper(raw.owner_address),
+        content: 'content' in raw ? (raw.content ?? null) : {}, code_hash: this.codeHash(address, raw),
       };
     }
     const n = this.rec(address)?.nftItem;
-    if (n) return { address: address!.toUpperCase(), init: n.init ?? null, index: n.index, collection_address: n.collection, owner_address: n.owner, content: null };
+    if (n) {
+      return {
+        address: address!.toUpperCase(), init: n.init ?? null, index: n.index, collection_address: n.collection, owner_address: n.owner,
+        content: {}, code_hash: this.codeHash(address, undefined),
+      };
+    }
     return null;
   }
 
@@ -107,13 +148,27 @@ export class InterfaceRepository {
     return {
       address: upper(raw.address) ?? address!.toUpperCase(), is_complete: bool(raw.is_complete), marketplace_address: upper(raw.marketplace_address),
       nft_address: upper(raw.nft_address), nft_owner_address: upper(raw.nft_owner_address), full_price: big(raw.full_price),
+      marketplace_fee_address: upper(raw.marketplace_fee_address), marketplace_fee: big(raw.marketplace_fee),
+      royalty_address: upper(raw.royalty_address), royalty_amount: big(raw.royalty_amount), code_hash: this.codeHash(address, raw),
     };
   }
 
   getNftAuction(address: string | null | undefined): NftAuctionRecord | null {
     const raw = this.raw(address, 'NftAuction');
     if (!raw) return null;
-    return { address: upper(raw.address) ?? address!.toUpperCase(), nft_addr: upper(raw.nft_addr), nft_owner: upper(raw.nft_owner) };
+    return {
+      address: upper(raw.address) ?? address!.toUpperCase(), nft_addr: upper(raw.nft_addr), nft_owner: upper(raw.nft_owner),
+      mp_addr: upper(raw.mp_addr), last_bid: big(raw.last_bid), mp_fee_addr: upper(raw.mp_fee_addr), mp_fee_factor: big(raw.mp_fee_factor),
+      mp_fee_base: big(raw.mp_fee_base), royalty_fee_addr: upper(raw.royalty_fee_addr), royalty_fee_base: big(raw.royalty_fee_base),
+      max_bid: big(raw.max_bid), min_bid: big(raw.min_bid), code_hash: this.codeHash(address, raw),
+    };
+  }
+
+  getMultisigOrder(address: string | null | undefined): MultisigOrderRecord | null {
+    const raw = this.raw(address, 'MultisigOrder');
+    if (!raw) return null;
+    const signers = Array.isArray(raw.signers) ? (raw.signers as unknown[]).map(upper).filter((x): x is string => x !== null) : null;
+    return { address: upper(raw.address) ?? address!.toUpperCase(), multisig_address: upper(raw.multisig_address), signers };
   }
 
   getDedustPool(address: string | null | undefined): DedustPoolRecord | null {

@@ -98,6 +98,8 @@ export const MATCHER_ORDER: readonly string[] = [
   // newer upstream (the Go API renders these types; the matchers' place is assumed to follow the other cocoon ones)
   'CocoonClientIncreaseStakeMatcher', // cocoon.py
   'CocoonClientWithdrawMatcher', // cocoon.py
+  // newer upstream (tgwallet.py; its place in upstream's list not read: it claims only Telegram wallet key changes)
+  'ChangeWalletKeyMatcher', // tgwallet.py
 ];
 
 /** Matchers offered the ghost blocks of a failed wallet external (`matchers_for_failed_externals`). */

@@ -210,6 +210,8 @@ function fillNftPutOnSale(block: Block, a: ActionRow): void {
   a.source = addr(d.owner);
   a.source_secondary = addr(d.listing_address);
   a.destination = addr(d.sale_address);
+  // the Go API reads the listing's marketplace address from destination_secondary (as upstream's serializer put it)
+  a.destination_secondary = addr(d.marketplace_address);
   a.nft_transfer_data = { marketplace_address: addr(d.marketplace_address) };
   a.asset = addr(d.nft_collection);
   a.asset_secondary = addr(d.nft_address);
@@ -244,6 +246,8 @@ function fillNftPutOnAuction(block: Block, a: ActionRow): void {
   a.source = addr(d.owner);
   a.source_secondary = addr(d.listing_address);
   a.destination = addr(d.auction_address);
+  // the Go API reads the listing's marketplace address from destination_secondary (as upstream's serializer put it)
+  a.destination_secondary = addr(d.marketplace_address);
   a.asset = addr(d.nft_collection);
   a.asset_secondary = addr(d.nft_address);
   a.nft_transfer_data = { marketplace_address: addr(d.marketplace_address) };
@@ -718,6 +722,8 @@ function fillVestingSendMessage(block: Block, a: ActionRow): void {
   a.destination = addr(d.vesting);
   a.destination_secondary = addr(d.message_destination);
   a.amount = d.message_value;
+  // newer upstream: a message the vesting contract skipped (sent with "ignore errors") is no successful send
+  if (d.success !== undefined) a.success = d.success;
   a.vesting_send_message_data = { query_id: d.query_id, message_boc: d.message_boc_str };
 }
 
@@ -1086,6 +1092,14 @@ function fillEthenaDeposit(block: Block, a: ActionRow): void {
   a.staking_data = { provider: 'ethena', tokens_minted: value(d.tokens_minted) };
 }
 
+/** newer upstream's change_wallet_key (tgwallet.py): the generic columns (the Go API has no details case for it) */
+function fillChangeWalletKey(block: Block, a: ActionRow): void {
+  const d = block.data as { source: AccountId; destination: AccountId; value: Amount };
+  a.source = d.source;
+  a.destination = d.destination;
+  a.value = d.value;
+}
+
 type Filler = (block: Block, a: ActionRow) => void;
 
 /**
@@ -1179,6 +1193,7 @@ const FILLERS: Record<string, Filler> = {
   teleitem_cancel_auction: fillCancelNftTrade,
   dns_release: fillDnsRelease,
   nft_update_sale: fillSaleUpdate,
+  change_wallet_key: fillChangeWalletKey,
 };
 
 /** The block types that have a serializer case. */

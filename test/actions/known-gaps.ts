@@ -51,9 +51,6 @@ export const KNOWN_GAPS = new Set<string>([
   'layerzero.yaml: LayerZero send some test msg from ton to ton lol',
   'layerzero.yaml: LayerZero commit packet',
   'layerzero.yaml: LayerZero commit packet from eth to ton',
-  // nft.yaml
-  'nft.yaml: Getgems purchase',
-  'nft.yaml: Fragment purchase',
   // stonfi-swaps.yaml
   'stonfi-swaps.yaml: Stonfi Jetton -> Ton swap with referral payout',
   'stonfi-swaps.yaml: Stonfi Jetton -> Ton (receiver != sender)',
@@ -81,6 +78,4 @@ export const KNOWN_GAPS = new Set<string>([
   // tonstakers.yaml
   'tonstakers.yaml: TS Stake deposit',
   'tonstakers.yaml: TS Withdrawal request',
-  // vesting.yaml
-  'vesting.yaml: Vesting add whitelist',
 ]);

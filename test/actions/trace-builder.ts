@@ -24,6 +24,8 @@ export interface TxSpec {
   out?: TxSpec[];
   /** bodies of external-out messages (logs) this transaction sent, after its internal ones */
   logs?: Cell[];
+  /** StateInit cell the in-message carries */
+  init?: Cell;
 }
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -79,6 +81,7 @@ export function buildTrace(root: TxSpec, extra: { interfaces?: Record<string, Ac
       bounced: spec.bounced ?? (spec.from === null ? null : false),
       createdLt: spec.from === null ? null : createdLt,
       createdAt: spec.from === null ? null : now,
+      ...(spec.init ? { initState: spec.init.toBoc().toString('base64') } : {}),
     };
   };
   visit(root, message(root, null));

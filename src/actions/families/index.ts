@@ -11,15 +11,15 @@ import type { PostProcessor } from '../processing.ts';
 
 // ---- imports: one slot per upstream file (header line, then the import) ----
 // -- auction.py
-// (not ported yet)
+import * as auction from './auction.ts';
 // -- cocoon.py
 // (not ported yet)
 // -- dedust_v2/ (newer upstream)
 // (not ported yet)
 // -- dns.py
-// (not ported yet)
+import * as dns from './dns.ts';
 // -- elections.py
-// (not ported yet)
+import * as elections from './elections.ts';
 // -- ethena_staking.py
 // (not ported yet)
 // -- evaa.py
@@ -33,21 +33,21 @@ import * as jettons from './jettons.ts';
 // -- liquidity.py
 // (not ported yet)
 // -- multisig.py
-// (not ported yet)
+import * as multisig from './multisig.ts';
 // -- nft.py
-// (not ported yet)
+import * as nft from './nft.ts';
 // -- staking.py
 // (not ported yet)
 // -- subscriptions.py
-// (not ported yet)
+import * as subscriptions from './subscriptions.ts';
 // -- swaps.py
 // (not ported yet)
 // -- tgbtc.py
 // (not ported yet)
 // -- tgwallet.py (newer upstream)
-// (not ported yet)
+import * as tgwallet from './tgwallet.ts';
 // -- vesting.py
-// (not ported yet)
+import * as vesting from './vesting.ts';
 
 interface Family {
   MATCHERS: Record<string, BlockMatcher>;
@@ -57,15 +57,15 @@ interface Family {
 // ---- registrations: one slot per upstream file (header line, then the module) ----
 const FAMILIES: Family[] = [
   // -- auction.py
-  // (not ported yet)
+  auction,
   // -- cocoon.py
   // (not ported yet)
   // -- dedust_v2/ (newer upstream)
   // (not ported yet)
   // -- dns.py
-  // (not ported yet)
+  dns,
   // -- elections.py
-  // (not ported yet)
+  elections,
   // -- ethena_staking.py
   // (not ported yet)
   // -- evaa.py
@@ -79,21 +79,21 @@ const FAMILIES: Family[] = [
   // -- liquidity.py
   // (not ported yet)
   // -- multisig.py
-  // (not ported yet)
+  multisig,
   // -- nft.py
-  // (not ported yet)
+  nft,
   // -- staking.py
   // (not ported yet)
   // -- subscriptions.py
-  // (not ported yet)
+  subscriptions,
   // -- swaps.py
   // (not ported yet)
   // -- tgbtc.py
   // (not ported yet)
   // -- tgwallet.py (newer upstream)
-  // (not ported yet)
+  tgwallet,
   // -- vesting.py
-  // (not ported yet)
+  vesting,
 ];
 
 /** Every ported matcher by upstream class name. */
