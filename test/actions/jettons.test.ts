@@ -101,8 +101,10 @@ describe('pTON transfer', () => {
     expect(a[0].tx_hashes).toHaveLength(3);
   });
 
-  it('only for the pTON masters', () => {
+  it('only for the pTON masters (STON.fi\'s two and TONCO\'s wTTON)', () => {
     expect(typesOf(pton(MASTER))).toEqual(['call_contract', 'call_contract']);
+    const WTTON = '0:949C4C66760C002800E2FA3D8A3CA4E1C90A9373B53AE7472033483BF14CD95E';
+    expect(classifyTrace(pton(WTTON)).actions.map((x) => [x.type, x.asset])).toEqual([['jetton_transfer', WTTON]]);
   });
 });
 
