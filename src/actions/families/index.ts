@@ -27,11 +27,11 @@ import type { PostProcessor } from '../processing.ts';
 // -- jettons.py
 import * as jettons from './jettons.ts';
 // -- jvault.py
-// (not ported yet)
+import * as jvault from './jvault.ts';
 // -- layerzero.py
 // (not ported yet)
 // -- liquidity.py
-// (not ported yet)
+import * as liquidity from './liquidity.ts';
 // -- multisig.py
 // (not ported yet)
 // -- nft.py
@@ -41,7 +41,7 @@ import * as jettons from './jettons.ts';
 // -- subscriptions.py
 // (not ported yet)
 // -- swaps.py
-// (not ported yet)
+import * as swaps from './swaps.ts';
 // -- tgbtc.py
 // (not ported yet)
 // -- tgwallet.py (newer upstream)
@@ -73,11 +73,11 @@ const FAMILIES: Family[] = [
   // -- jettons.py
   jettons,
   // -- jvault.py
-  // (not ported yet)
+  jvault,
   // -- layerzero.py
   // (not ported yet)
   // -- liquidity.py
-  // (not ported yet)
+  liquidity,
   // -- multisig.py
   // (not ported yet)
   // -- nft.py
@@ -87,7 +87,7 @@ const FAMILIES: Family[] = [
   // -- subscriptions.py
   // (not ported yet)
   // -- swaps.py
-  // (not ported yet)
+  swaps,
   // -- tgbtc.py
   // (not ported yet)
   // -- tgwallet.py (newer upstream)
