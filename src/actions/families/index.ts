@@ -15,7 +15,7 @@ import type { PostProcessor } from '../processing.ts';
 // -- cocoon.py
 // (not ported yet)
 // -- dedust_v2/ (newer upstream)
-// (not ported yet)
+import * as dedustV2 from './dedust-v2.ts';
 // -- dns.py
 // (not ported yet)
 // -- elections.py
@@ -61,7 +61,7 @@ const FAMILIES: Family[] = [
   // -- cocoon.py
   // (not ported yet)
   // -- dedust_v2/ (newer upstream)
-  // (not ported yet)
+  dedustV2,
   // -- dns.py
   // (not ported yet)
   // -- elections.py
