@@ -6,18 +6,24 @@
  * loads a superset (every address a body names), so `extractAccountsFromTrace` is the reference for what must be
  * there. The extra-data requests do change behaviour: the interface repository (interfaces.ts) answers
  * `getExtraData` only for the accounts requested here, as upstream's does.
- * Not ported here: the STON.fi v2 swap's pool wallets (`extract_pool_wallets_stonfi_v2`), whose message layout comes
- * with the swaps family.
+ * jVault: upstream asks for the data of an unstake's (and, newer, an unstake request's) stake wallet; its repository
+ * then also gathers the data of the pool that wallet names (`lock_wallet_address`). The pool is not known from the
+ * messages; here the pool a stake wallet asks for a rewards update is requested too, so its data is there whenever
+ * the trace reaches it (families/jvault.ts).
  */
 import { Address, type Slice } from '@ton/core';
 import type { Trace, TraceMessage, TraceTransaction } from './model.ts';
 import { JettonNotify, JettonTransfer } from './messages/jettons.ts';
 import { extractPayloadFromWalletMessage } from './messages/externals.ts';
+import { JVaultRequestUpdateRewards, JVaultUnstakeJettons, JVaultUnstakeRequest } from './messages/jvault.ts';
+import { StonfiSwapV2 } from './messages/swaps.ts';
 import { cellFromBoc } from './toolkit/cells.ts';
 import { accountId } from './ton-utils.ts';
 
 /** jVault `unstake_jettons`: its destination's data cell is read by the jVault matchers. */
-export const JVAULT_UNSTAKE_JETTONS_OPCODE = 0x499a9262;
+export const JVAULT_UNSTAKE_JETTONS_OPCODE = JVaultUnstakeJettons.opcode;
+/** Messages whose destination's data the jVault matchers read (see the file comment for the rewards update). */
+const DATA_BOC_REQUEST_OPCODES = new Set<number>([JVAULT_UNSTAKE_JETTONS_OPCODE, JVaultUnstakeRequest.opcode, JVaultRequestUpdateRewards.opcode]);
 /** STON.fi v2 swap payload inside a transfer notification. */
 const STONFI_V2_SWAP_OPCODE = 0x6664de2a;
 
@@ -58,6 +64,15 @@ export function extractTargetWalletStonfiSwap(m: TraceMessage): Set<string> {
   return out;
 }
 
+/**
+ * `extract_pool_wallets_stonfi_v2`: the pool wallets of a STON.fi v2 route. Upstream runs it on the messages with
+ * `StonfiSwapV2.opcode`, which is the pay-to opcode (0x657b54f5), and reads them as a swap: a pay-to rarely reads
+ * so, and then names nothing (the failure is swallowed), as upstream.
+ */
+export function extractPoolWalletsStonfiV2(m: TraceMessage): Set<string> {
+  return new Set(new StonfiSwapV2(body(m)).getPoolAccountsRecursive());
+}
+
 /** The destinations a wallet external asks to send to, and the receivers of the jetton transfers among them. */
 export function extractAddressesFromExternal(m: TraceMessage): Set<string> {
   const out = new Set<string>();
@@ -92,6 +107,7 @@ export function extractAdditionalAddresses(tx: TraceTransaction): Set<string> {
       if (m.source === null) for (const a of extractAddressesFromExternal(m)) out.add(a);
       if (op === JettonTransfer.opcode) for (const a of extractTargetWalletStonfiSwap(m)) out.add(a);
       if (op === JettonNotify.opcode) for (const a of extractTargetWalletStonfiV2Swap(m)) out.add(a);
+      if (op === StonfiSwapV2.opcode) for (const a of extractPoolWalletsStonfiV2(m)) out.add(a);
     } catch {
       // as upstream: a body that does not read adds nothing
     }
@@ -102,7 +118,7 @@ export function extractAdditionalAddresses(tx: TraceTransaction): Set<string> {
 export function extractExtraAccountsDataRequests(tx: TraceTransaction): ExtraAccountRequest[] {
   const out: ExtraAccountRequest[] = [];
   for (const m of messagesOf(tx)) {
-    if (m.opcode !== null && m.opcode >>> 0 === JVAULT_UNSTAKE_JETTONS_OPCODE && m.destination !== null) out.push({ account: m.destination, request: 'data_boc' });
+    if (m.opcode !== null && DATA_BOC_REQUEST_OPCODES.has(m.opcode >>> 0) && m.destination !== null) out.push({ account: m.destination, request: 'data_boc' });
   }
   return out;
 }

@@ -303,6 +303,58 @@ export interface DedustDepositLiquidityData {
   target_amount_2: Amount;
 }
 
+/** dedust_v2_deposit_liquidity and its _partial (newer upstream's dedust_v2/liquidity.py; no targets in a partial) */
+export interface DedustV2DepositLiquidityData {
+  dex: string;
+  sender: AddrLike;
+  pool: AddrLike;
+  deposit_contract: AddrLike;
+  amount_1: Amount;
+  asset_1: AddrLike;
+  sender_wallet_1: AddrLike;
+  amount_2: Amount;
+  asset_2: AddrLike;
+  sender_wallet_2: AddrLike;
+  target_amount_1?: Amount;
+  target_amount_2?: Amount;
+  lp_tokens_minted: Amount;
+  vault_excesses?: Array<[AddrLike, Amount]>;
+}
+
+/** dedust_v2_claim_fees (dedust_v2/claims.py) */
+export interface DedustV2ClaimFeesData {
+  dex: string;
+  sender: AddrLike;
+  pool: AddrLike;
+  position: AddrLike;
+  owner: AddrLike;
+  amount_x: Amount;
+  amount_y: Amount;
+  asset_x: AddrLike;
+  asset_y: AddrLike;
+  user_wallet_x: AddrLike;
+  user_wallet_y: AddrLike;
+  dex_wallet_x: AddrLike;
+  dex_wallet_y: AddrLike;
+  dex_jetton_wallet_x: AddrLike;
+  dex_jetton_wallet_y: AddrLike;
+}
+
+/** dedust_v2_claim_reward (dedust_v2/claims.py) */
+export interface DedustV2ClaimRewardData {
+  dex: string;
+  sender: AddrLike;
+  pool: AddrLike;
+  position: AddrLike;
+  owner: AddrLike;
+  reward_index: number;
+  amount: Amount;
+  asset: AddrLike;
+  user_wallet: AddrLike;
+  dex_wallet: AddrLike;
+  dex_jetton_wallet: AddrLike;
+}
+
 export interface ToncoDepositLiquidityData {
   sender: AddrLike;
   sender_wallet_1: AddrLike;

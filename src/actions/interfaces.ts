@@ -8,6 +8,7 @@
  */
 import { hashToBase64 } from '../format/index.ts';
 import { extractExtraRequestsFromTrace } from './address-selectors.ts';
+import { dedustPool } from './dedust-pools.ts';
 import type { AccountInterfaces, Trace } from './model.ts';
 
 /** Code hash of the official nominator pool (upstream's NOMINATOR_POOL_CODE_HASH). */
@@ -178,6 +179,9 @@ export class InterfaceRepository {
     }
     const p = this.rec(address)?.dedustPool;
     if (p) return { address: address!.toUpperCase(), assets: p.assets.map((a) => ({ is_ton: a.isTon, address: a.address })) };
+    // the process-wide pool list (dedust-pools.ts), as upstream's repository answers from its shared list
+    const listed = dedustPool(address);
+    if (listed) return { address: address!.toUpperCase(), assets: listed.assets.map((a) => ({ ...a })) };
     return null;
   }
 

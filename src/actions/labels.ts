@@ -27,15 +27,20 @@ export class LabelBlock extends Block<null> {
   }
 }
 
-/** Tests as the wrapped matcher's `testSelf`; builds [label, block, ...others] (the wrapped `buildBlock` is not run). */
+/**
+ * Tests as the wrapped matcher's `testSelf`; builds [label, block, ...others], or, given the wrapped matcher's
+ * `buildBlock` (`labeled(..., callBuildBlock)`), labels the first block that one builds ([label, ...built]).
+ */
 export class LabeledBlockConstructorMatcher extends BlockMatcher {
   blockType: string;
   testSelfFunc: (block: Block) => boolean;
+  buildBlockFunc: ((block: Block, otherBlocks: Block[]) => Block[]) | null;
 
-  constructor(blockType: string, testSelfFunc: (block: Block) => boolean, opts: MatcherOptions = {}) {
+  constructor(blockType: string, testSelfFunc: (block: Block) => boolean, opts: MatcherOptions = {}, buildBlockFunc: ((block: Block, otherBlocks: Block[]) => Block[]) | null = null) {
     super(opts);
     this.blockType = blockType;
     this.testSelfFunc = testSelfFunc;
+    this.buildBlockFunc = buildBlockFunc;
   }
 
   override testSelf(block: Block): boolean {
@@ -43,17 +48,24 @@ export class LabeledBlockConstructorMatcher extends BlockMatcher {
   }
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
-    return [new LabelBlock(this.blockType, block), block, ...otherBlocks];
+    if (this.buildBlockFunc === null) return [new LabelBlock(this.blockType, block), block, ...otherBlocks];
+    const built = this.buildBlockFunc(block, otherBlocks);
+    // upstream indexes the result: a build that made nothing fails the match (IndexError)
+    if (built.length === 0) throw new Error('list index out of range');
+    return [new LabelBlock(this.blockType, built[0]), ...built];
   }
 }
 
-/** `labeled(label, matcher)`: the matcher's test and child/parent matchers, its result labelled. */
-export function labeled(label: string, matcher: BlockMatcher): BlockMatcher {
+/**
+ * `labeled(label, matcher, call_build_block)`: the matcher's test and child/parent matchers, its result labelled;
+ * with `callBuildBlock` the matcher's own `buildBlock` makes the result (e.g. a jetton_transfer block, labelled).
+ */
+export function labeled(label: string, matcher: BlockMatcher, callBuildBlock = false): BlockMatcher {
   return new LabeledBlockConstructorMatcher(label, (x) => matcher.testSelf(x), {
     childMatcher: matcher.childMatcher,
     childrenMatchers: matcher.childrenMatchers,
     parentMatcher: matcher.parentMatcher,
     optional: matcher.optional,
     includeExcess: matcher.includeExcess,
-  });
+  }, callBuildBlock ? (b, o) => matcher.buildBlock(b, o) : null);
 }

@@ -24,6 +24,15 @@ export const MATCHER_ORDER: readonly string[] = [
   'DedustWithdrawBlockMatcher', // liquidity.py
   'JettonBurnBlockMatcher', // jettons.py
   'DedustSwapBlockMatcher', // swaps.py
+  // newer upstream: `*dedust_v2.matchers()` right after the DeDust swap matcher
+  'DedustV2SwapBlockMatcher', // dedust_v2/swaps.py
+  'DedustV2FailedSwapBlockMatcher', // dedust_v2/swaps.py
+  'DedustV2WithdrawBlockMatcher', // dedust_v2/liquidity.py
+  'DedustV2DepositBlockMatcher', // dedust_v2/liquidity.py
+  'DedustV2RejectedDepositBlockMatcher', // dedust_v2/liquidity.py
+  'DedustV2DepositPartialBlockMatcher', // dedust_v2/liquidity.py
+  'DedustV2ClaimFeesBlockMatcher', // dedust_v2/claims.py
+  'DedustV2ClaimRewardBlockMatcher', // dedust_v2/claims.py
   'StonfiSwapBlockMatcher', // swaps.py
   'StonfiV2SwapBlockMatcher', // swaps.py
   'ToncoSwapBlockMatcher', // swaps.py
@@ -106,4 +115,4 @@ export const MATCHER_ORDER: readonly string[] = [
 export const FAILED_EXTERNAL_MATCHER_ORDER: readonly string[] = ['FallbackJettonTransferBlockMatcher'];
 
 /** `trace_post_processors`, run over the block list after matching; `unwind_deployments` is the engine's. */
-export const POST_PROCESSOR_ORDER: readonly string[] = ['post_process_dedust_liquidity', 'unwind_deployments'];
+export const POST_PROCESSOR_ORDER: readonly string[] = ['post_process_dedust_liquidity', 'post_process_dedust_v2_liquidity', 'unwind_deployments'];

@@ -545,6 +545,83 @@ function fillDedustDepositLiquidityPartial(block: Block, a: ActionRow): void {
   };
 }
 
+/** dedust_v2/liquidity.py's deposit: pool under `pool`, user wallets under `sender_wallet_N`, targets' assets the legs'. */
+function fillDedustV2DepositLiquidity(block: Block, a: ActionRow): void {
+  const d = block.data as D.DedustV2DepositLiquidityData;
+  a.type = 'dex_deposit_liquidity';
+  a.source = addr(d.sender);
+  a.destination = addr(d.pool);
+  a.destination_secondary = addr(d.deposit_contract);
+  a.dex_deposit_liquidity_data = {
+    dex: d.dex,
+    asset1: addr(d.asset_1),
+    amount1: d.amount_1,
+    asset2: addr(d.asset_2),
+    amount2: d.amount_2,
+    user_jetton_wallet_1: addr(d.sender_wallet_1),
+    user_jetton_wallet_2: addr(d.sender_wallet_2),
+    lp_tokens_minted: d.lp_tokens_minted,
+    target_asset_1: addr(d.asset_1),
+    target_amount_1: d.target_amount_1 ?? null,
+    target_asset_2: addr(d.asset_2),
+    target_amount_2: d.target_amount_2 ?? null,
+    vault_excesses: (d.vault_excesses ?? []).map(([asset, amount]) => ({ asset: addr(asset), amount })),
+  };
+}
+
+/** A dedust_v2 deposit leg alone: the plain dex_deposit_liquidity columns and the escrow. */
+function fillDedustV2DepositLiquidityPartial(block: Block, a: ActionRow): void {
+  fillDexDepositLiquidity(block, a);
+  a.type = 'dex_deposit_liquidity';
+  a.destination_secondary = addr((block.data as D.DedustV2DepositLiquidityData).deposit_contract);
+}
+
+/** dedust_v2/claims.py's fee claim: the dex_withdraw_liquidity_data columns, both sides; the type stays. */
+function fillDedustV2ClaimFees(block: Block, a: ActionRow): void {
+  const d = block.data as D.DedustV2ClaimFeesData;
+  a.source = addr(d.sender);
+  a.destination = addr(d.pool);
+  a.destination_secondary = addr(d.position);
+  a.dex_withdraw_liquidity_data = {
+    dex: d.dex,
+    amount1: d.amount_x,
+    amount2: d.amount_y,
+    asset1_out: addr(d.asset_x),
+    asset2_out: addr(d.asset_y),
+    user_jetton_wallet_1: addr(d.user_wallet_x),
+    user_jetton_wallet_2: addr(d.user_wallet_y),
+    dex_wallet_1: addr(d.dex_wallet_x),
+    dex_wallet_2: addr(d.dex_wallet_y),
+    dex_jetton_wallet_1: addr(d.dex_jetton_wallet_x),
+    dex_jetton_wallet_2: addr(d.dex_jetton_wallet_y),
+    is_refund: false,
+    lp_tokens_burnt: null,
+  };
+}
+
+/** dedust_v2/claims.py's reward claim: side 1 of the dex_withdraw_liquidity_data columns; reward_index not kept. */
+function fillDedustV2ClaimReward(block: Block, a: ActionRow): void {
+  const d = block.data as D.DedustV2ClaimRewardData;
+  a.source = addr(d.sender);
+  a.destination = addr(d.pool);
+  a.destination_secondary = addr(d.position);
+  a.dex_withdraw_liquidity_data = {
+    dex: d.dex,
+    amount1: d.amount,
+    amount2: null,
+    asset1_out: addr(d.asset),
+    asset2_out: null,
+    user_jetton_wallet_1: addr(d.user_wallet),
+    user_jetton_wallet_2: null,
+    dex_wallet_1: addr(d.dex_wallet),
+    dex_wallet_2: null,
+    dex_jetton_wallet_1: addr(d.dex_jetton_wallet),
+    dex_jetton_wallet_2: null,
+    is_refund: false,
+    lp_tokens_burnt: null,
+  };
+}
+
 function fillJettonMint(block: Block, a: ActionRow): void {
   const d = block.data as D.JettonMintData;
   a.destination = addr(d.to);
@@ -1116,6 +1193,10 @@ const FILLERS: Record<string, Filler> = {
   coffee_deposit_liquidity: fillDedustDepositLiquidity,
   dedust_deposit_liquidity_partial: fillDedustDepositLiquidityPartial,
   tonco_deposit_liquidity: fillToncoDepositLiquidity,
+  dedust_v2_deposit_liquidity: fillDedustV2DepositLiquidity, // dedust_v2 (newer upstream)
+  dedust_v2_deposit_liquidity_partial: fillDedustV2DepositLiquidityPartial,
+  dedust_v2_claim_fees: fillDedustV2ClaimFees,
+  dedust_v2_claim_reward: fillDedustV2ClaimReward,
   jetton_transfer: fillJettonTransfer,
   nft_transfer: fillNftTransfer,
   nft_mint: fillNftMint,
@@ -1226,7 +1307,7 @@ export const V1_OPS: ReadonlySet<string> = new Set([
   'ton_transfer', 'stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request', 'dex_deposit_liquidity', 'jetton_swap',
   'change_dns', 'delete_dns', 'renew_dns', 'subscribe', 'dex_withdraw_liquidity', 'unsubscribe', 'election_deposit',
   'election_recover', 'auction_bid', 'nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity',
-  'dedust_deposit_liquidity_partial', 'tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw',
+  'dedust_deposit_liquidity_partial', 'dedust_v2_deposit_liquidity', 'dedust_v2_deposit_liquidity_partial', 'tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw',
   'ethena_withdrawal_request', 'ethena_deposit', 'tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity',
 ]);
 

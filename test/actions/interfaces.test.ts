@@ -33,10 +33,13 @@ describe('address selectors', () => {
     expect(names.has('0:C6214B2261552CD3DF6926D763E74691241BEEC4295E4D52EA4F32670D11141D')).toBe(true);
   });
 
-  it('a jVault unstake asks for the stake wallet\'s data, which the repository then gives', () => {
+  it('a jVault unstake asks for the stake wallet\'s data (and its pool\'s, which the wallet asks to update), which the repository then gives', () => {
     const trace = load('62Oe2uSj1TW6uIN-hfzhSE8JpZUn5S5pZiWFIRhgldY=.json');
     const { extraRequests } = extractAccountsFromTrace(trace);
-    expect(extraRequests).toEqual([{ account: '0:AB6523CEDE8BA846048E0756BADB1EBAC7A81E386A14B59F063514D1485D8C05', request: 'data_boc' }]);
+    expect(extraRequests).toEqual([
+      { account: '0:AB6523CEDE8BA846048E0756BADB1EBAC7A81E386A14B59F063514D1485D8C05', request: 'data_boc' },
+      { account: '0:AA5C2D9CB469BECB874312C79ABC9DA6C2E64C92C108FE31A2F26B00D8134CD7', request: 'data_boc' },
+    ]);
     const repo = new InterfaceRepository(trace);
     expect(repo.getExtraData('0:AB6523CEDE8BA846048E0756BADB1EBAC7A81E386A14B59F063514D1485D8C05', 'data_boc')).toMatch(/^te6cc/);
   });

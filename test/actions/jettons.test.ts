@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import type { JettonMintData, JettonTransferData } from '../../src/actions/block-data.ts';
 import { classifyTrace, toApiAction } from '../../src/actions/index.ts';
+import type { Block } from '../../src/actions/core.ts';
+import { blockToAction } from '../../src/actions/serializer.ts';
 import type { AccountInterfaces, Trace } from '../../src/actions/model.ts';
 import { addr, buildTrace, type TxSpec } from './trace-builder.ts';
 
@@ -51,8 +53,12 @@ const typesOf = (t: Trace) => classifyTrace(t).actions.map((a) => a.type).sort()
 
 describe('jetton_transfer', () => {
   it('a real transfer: owner, wallets, amount from the internal transfer, payload and query id', () => {
-    const res = classifyTrace(load(STONFI));
-    const a = res.actions.find((x) => x.type === 'jetton_transfer' && x.source_secondary !== null)!;
+    const trace = load(STONFI);
+    const res = classifyTrace(trace);
+    // the transfer is part of the trace's swap (swaps.py): its block is among the swap's children
+    const all = (bs: Block[]): Block[] => bs.flatMap((b) => [b, ...all(b.childrenBlocks)]);
+    const block = all(res.blocks).find((b) => b.btype === 'jetton_transfer' && (b.data as JettonTransferData).sender_wallet !== null)!;
+    const a = blockToAction(block, trace);
     expect(a).toMatchObject({
       source: '0:49E60973E9A8F252D986DDB49895A0D7419A077891E4CA6B66D4664ED06AB8DC',
       source_secondary: '0:4CF1FAB0CE04D8F2DE3F01E35F81BBC93829F753C2C6A66C6C2A2FCA75A7AC1F',
@@ -64,7 +70,6 @@ describe('jetton_transfer', () => {
     expect(a.tx_hashes).toHaveLength(5); // wallet, sender wallet, receiver wallet, notified router, excess back to the user
     // upstream compares the wallet's owner (upper-case) with the destination rendered lower-case: the transfer
     // call is flagged broken; being merged, it does not reach the trace's state
-    const block = res.blocks.find((b) => b.btype === 'jetton_transfer' && (b.data as JettonTransferData).sender_wallet !== null)!;
     expect(block.childrenBlocks.find((c) => c.broken)).toBeDefined();
     expect(res.state).toBe('ok');
   });
@@ -101,8 +106,10 @@ describe('pTON transfer', () => {
     expect(a[0].tx_hashes).toHaveLength(3);
   });
 
-  it('only for the pTON masters', () => {
+  it('only for the pTON masters (STON.fi\'s two and TONCO\'s wTTON)', () => {
     expect(typesOf(pton(MASTER))).toEqual(['call_contract', 'call_contract']);
+    const WTTON = '0:949C4C66760C002800E2FA3D8A3CA4E1C90A9373B53AE7472033483BF14CD95E';
+    expect(classifyTrace(pton(WTTON)).actions.map((x) => [x.type, x.asset])).toEqual([['jetton_transfer', WTTON]]);
   });
 });
 

@@ -1,6 +1,7 @@
 // Cases of toncenter's suite (test/fixtures/traces/toncenter-indexer/test_cases) whose family is not ported yet on the
 // new engine (src/actions/README.md, "Action types"). Suites run them with `it.fails`; each family's port removes its lines.
-// Ported and passing: ton-transfers, jetton-transfer, jetton-mints.
+// Ported and passing: ton-transfers, jetton-transfer, jetton-mints, nft, vesting, coffee, dedust-liquidities, jvault,
+// stonfi-swaps, stonfi-v2-swaps, tonco.
 export const KNOWN_GAPS = new Set<string>([
   // cocoon.yaml
   'cocoon.yaml: Cocoon Worker Payout',
@@ -11,24 +12,6 @@ export const KNOWN_GAPS = new Set<string>([
   'cocoon.yaml: Cocoon Register Proxy',
   'cocoon.yaml: Cocoon Unregister Proxy',
   'cocoon.yaml: Cocoon Client Register and Change Secret Hash',
-  // coffee.yaml
-  'coffee.yaml: Coffee DEX Swap USDT -> TON (hop) -> CES',
-  'coffee.yaml: Coffee DEX Swap USDT -> TON',
-  'coffee.yaml: Complicated Swap (Dedust, Coffee + Stonfi)',
-  'coffee.yaml: Less complicated Swap (Dedust + Coffee)',
-  'coffee.yaml: Another less complicated Swap (Stonfi + Coffee)',
-  'coffee.yaml: Terrifying Swap (Stonfi, Coffee + Stonfi V2, Dedust, Stonfi V2)',
-  'coffee.yaml: Coffee deposit liquidity TON + CES',
-  'coffee.yaml: Coffee deposit liquidity TON + ARBUZ (with vault excess)',
-  'coffee.yaml: Coffee withdraw liquidity (jetton - jetton)',
-  'coffee.yaml: Coffee create pool creator (only create)',
-  'coffee.yaml: Coffee create pool (full and simple)',
-  // dedust-liquidities.yaml
-  'dedust-liquidities.yaml: Multiple deposits with one deposit contract',
-  'dedust-liquidities.yaml: Merged deposit, jetton excess',
-  'dedust-liquidities.yaml: First deposit',
-  'dedust-liquidities.yaml: Final deposit',
-  'dedust-liquidities.yaml: Final deposit with ton excesses',
   // ethena.yaml
   'ethena.yaml: Deposit',
   // evaa.yaml
@@ -37,28 +20,12 @@ export const KNOWN_GAPS = new Set<string>([
   'evaa.yaml: Withdraw Ton',
   'evaa.yaml: Withdraw tsTon',
   'evaa.yaml: Jetton supply (failed)',
-  // jvault.yaml
-  'jvault.yaml: Stake (partial referral updates)',
-  'jvault.yaml: Stake (simple)',
-  'jvault.yaml: Stake (failed, cancellation)',
-  'jvault.yaml: Stake (full referral call chain)',
-  'jvault.yaml: Unstake (with referrals)',
-  'jvault.yaml: Claim rewards',
-  'jvault.yaml: Unstake (failed)',
   // layerzero.yaml
   'layerzero.yaml: LayerZero send msg to tron',
   'layerzero.yaml: LayerZero send usdt to eth',
   'layerzero.yaml: LayerZero send some test msg from ton to ton lol',
   'layerzero.yaml: LayerZero commit packet',
   'layerzero.yaml: LayerZero commit packet from eth to ton',
-  // stonfi-swaps.yaml
-  'stonfi-swaps.yaml: Stonfi Jetton -> Ton swap with referral payout',
-  'stonfi-swaps.yaml: Stonfi Jetton -> Ton (receiver != sender)',
-  'stonfi-swaps.yaml: Stonfi Jetton -> Ton (receiver == sender)',
-  'stonfi-swaps.yaml: Stonfi Jetton -> Jetton',
-  // stonfi-v2-swaps.yaml
-  'stonfi-v2-swaps.yaml: Stonfi v2 Jetton -> Jetton',
-  'stonfi-v2-swaps.yaml: Stonfi v2 Jetton -> Jetton multirouter',
   // tgbtc.yaml
   'tgbtc.yaml: tgBTC new key',
   'tgbtc.yaml: tgBTC new key (just another)',
@@ -67,15 +34,16 @@ export const KNOWN_GAPS = new Set<string>([
   'tgbtc.yaml: tgBTC mint (very long)',
   'tgbtc.yaml: tgBTC mint (another very long)',
   'tgbtc.yaml: tgBTC burn',
-  // tonco.yaml
-  'tonco.yaml: Tonco deploy pools',
-  'tonco.yaml: Tonco swap USDT -> TON',
-  'tonco.yaml: Tonco swap USDT -> STORM with hop',
-  'tonco.yaml: Tonco swap TON -> USDT failed',
-  'tonco.yaml: Tonco swap TON -> KUKU',
-  'tonco.yaml: Tonco deposit liquidity (normal)',
-  'tonco.yaml: Tonco deposit liquidity one side TON (strange case)',
   // tonstakers.yaml
   'tonstakers.yaml: TS Stake deposit',
   'tonstakers.yaml: TS Withdrawal request',
+]);
+
+// Cases the pipeline's own trace context cannot give what toncenter's records give (test/traces/trace-context.test.ts
+// runs them with `it.fails`), each with the reason; README "Known limits" says the same.
+export const PIPELINE_GAPS = new Set<string>([
+  // jVault: a refused unstake never reaches the pool, so the pool is no account of the trace; toncenter's repository
+  // fetches the pool's data (its lock wallet: the staked asset) with the stake wallet's, the pipeline loads the
+  // trace's accounts only: without the staked asset the unstake is not reported (jvault.py's rule)
+  'jvault.yaml: Unstake (failed)',
 ]);

@@ -15,7 +15,7 @@ import * as auction from './auction.ts';
 // -- cocoon.py
 // (not ported yet)
 // -- dedust_v2/ (newer upstream)
-// (not ported yet)
+import * as dedustV2 from './dedust-v2.ts';
 // -- dns.py
 import * as dns from './dns.ts';
 // -- elections.py
@@ -27,11 +27,11 @@ import * as elections from './elections.ts';
 // -- jettons.py
 import * as jettons from './jettons.ts';
 // -- jvault.py
-// (not ported yet)
+import * as jvault from './jvault.ts';
 // -- layerzero.py
 // (not ported yet)
 // -- liquidity.py
-// (not ported yet)
+import * as liquidity from './liquidity.ts';
 // -- multisig.py
 import * as multisig from './multisig.ts';
 // -- nft.py
@@ -41,7 +41,7 @@ import * as nft from './nft.ts';
 // -- subscriptions.py
 import * as subscriptions from './subscriptions.ts';
 // -- swaps.py
-// (not ported yet)
+import * as swaps from './swaps.ts';
 // -- tgbtc.py
 // (not ported yet)
 // -- tgwallet.py (newer upstream)
@@ -61,7 +61,7 @@ const FAMILIES: Family[] = [
   // -- cocoon.py
   // (not ported yet)
   // -- dedust_v2/ (newer upstream)
-  // (not ported yet)
+  dedustV2,
   // -- dns.py
   dns,
   // -- elections.py
@@ -73,11 +73,11 @@ const FAMILIES: Family[] = [
   // -- jettons.py
   jettons,
   // -- jvault.py
-  // (not ported yet)
+  jvault,
   // -- layerzero.py
   // (not ported yet)
   // -- liquidity.py
-  // (not ported yet)
+  liquidity,
   // -- multisig.py
   multisig,
   // -- nft.py
@@ -87,7 +87,7 @@ const FAMILIES: Family[] = [
   // -- subscriptions.py
   subscriptions,
   // -- swaps.py
-  // (not ported yet)
+  swaps,
   // -- tgbtc.py
   // (not ported yet)
   // -- tgwallet.py (newer upstream)
