@@ -279,7 +279,9 @@ describe('driver (event_processing.py)', () => {
   it('runs upstream order: the jetton transfer matcher takes a transfer before the pTON one', () => {
     expect(MATCHER_ORDER.indexOf('JettonTransferBlockMatcher')).toBeLessThan(MATCHER_ORDER.indexOf('PTonTransferMatcher'));
     const names = matchers().map((m) => m.constructor.name);
-    expect(names).toEqual(['JettonTransferBlockMatcher', 'PTonTransferMatcher', 'JettonBurnBlockMatcher', 'JettonMintBlockMatcher']);
+    // the registered matchers in upstream's order (the families ported so far)
+    expect(names).toEqual(MATCHER_ORDER.filter((n) => names.includes(n)));
+    expect(names.filter((n) => /^(Jetton|PTon)/.test(n))).toEqual(['JettonTransferBlockMatcher', 'PTonTransferMatcher', 'JettonBurnBlockMatcher', 'JettonMintBlockMatcher']);
   });
 
   it('unwinds contract deploys from inside matched blocks to the top level', () => {

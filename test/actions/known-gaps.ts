@@ -2,15 +2,6 @@
 // new engine (src/actions/README.md, "Action types"). Suites run them with `it.fails`; each family's port removes its lines.
 // Ported and passing: ton-transfers, jetton-transfer, jetton-mints.
 export const KNOWN_GAPS = new Set<string>([
-  // cocoon.yaml
-  'cocoon.yaml: Cocoon Worker Payout',
-  'cocoon.yaml: Cocoon Worker Last Payout',
-  'cocoon.yaml: Cocoon Proxy Payout',
-  'cocoon.yaml: Cocoon Proxy Charge',
-  'cocoon.yaml: Cocoon Client Top Up',
-  'cocoon.yaml: Cocoon Register Proxy',
-  'cocoon.yaml: Cocoon Unregister Proxy',
-  'cocoon.yaml: Cocoon Client Register and Change Secret Hash',
   // coffee.yaml
   'coffee.yaml: Coffee DEX Swap USDT -> TON (hop) -> CES',
   'coffee.yaml: Coffee DEX Swap USDT -> TON',
@@ -29,14 +20,6 @@ export const KNOWN_GAPS = new Set<string>([
   'dedust-liquidities.yaml: First deposit',
   'dedust-liquidities.yaml: Final deposit',
   'dedust-liquidities.yaml: Final deposit with ton excesses',
-  // ethena.yaml
-  'ethena.yaml: Deposit',
-  // evaa.yaml
-  'evaa.yaml: Ton supply',
-  'evaa.yaml: Jetton supply',
-  'evaa.yaml: Withdraw Ton',
-  'evaa.yaml: Withdraw tsTon',
-  'evaa.yaml: Jetton supply (failed)',
   // jvault.yaml
   'jvault.yaml: Stake (partial referral updates)',
   'jvault.yaml: Stake (simple)',
@@ -45,12 +28,6 @@ export const KNOWN_GAPS = new Set<string>([
   'jvault.yaml: Unstake (with referrals)',
   'jvault.yaml: Claim rewards',
   'jvault.yaml: Unstake (failed)',
-  // layerzero.yaml
-  'layerzero.yaml: LayerZero send msg to tron',
-  'layerzero.yaml: LayerZero send usdt to eth',
-  'layerzero.yaml: LayerZero send some test msg from ton to ton lol',
-  'layerzero.yaml: LayerZero commit packet',
-  'layerzero.yaml: LayerZero commit packet from eth to ton',
   // nft.yaml
   'nft.yaml: Getgems purchase',
   'nft.yaml: Fragment purchase',
@@ -62,14 +39,6 @@ export const KNOWN_GAPS = new Set<string>([
   // stonfi-v2-swaps.yaml
   'stonfi-v2-swaps.yaml: Stonfi v2 Jetton -> Jetton',
   'stonfi-v2-swaps.yaml: Stonfi v2 Jetton -> Jetton multirouter',
-  // tgbtc.yaml
-  'tgbtc.yaml: tgBTC new key',
-  'tgbtc.yaml: tgBTC new key (just another)',
-  'tgbtc.yaml: tgBTC mint',
-  'tgbtc.yaml: tgBTC mint (another)',
-  'tgbtc.yaml: tgBTC mint (very long)',
-  'tgbtc.yaml: tgBTC mint (another very long)',
-  'tgbtc.yaml: tgBTC burn',
   // tonco.yaml
   'tonco.yaml: Tonco deploy pools',
   'tonco.yaml: Tonco swap USDT -> TON',
@@ -79,8 +48,7 @@ export const KNOWN_GAPS = new Set<string>([
   'tonco.yaml: Tonco deposit liquidity (normal)',
   'tonco.yaml: Tonco deposit liquidity one side TON (strange case)',
   // tonstakers.yaml
-  'tonstakers.yaml: TS Stake deposit',
-  'tonstakers.yaml: TS Withdrawal request',
+  'tonstakers.yaml: TS Withdrawal request', // staking.py classifies it; its request NFT's nft_mint / nft_transfer are nft.py's
   // vesting.yaml
   'vesting.yaml: Vesting add whitelist',
 ]);

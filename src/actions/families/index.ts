@@ -13,7 +13,7 @@ import type { PostProcessor } from '../processing.ts';
 // -- auction.py
 // (not ported yet)
 // -- cocoon.py
-// (not ported yet)
+import * as cocoon from './cocoon.ts';
 // -- dedust_v2/ (newer upstream)
 // (not ported yet)
 // -- dns.py
@@ -21,15 +21,15 @@ import type { PostProcessor } from '../processing.ts';
 // -- elections.py
 // (not ported yet)
 // -- ethena_staking.py
-// (not ported yet)
+import * as ethenaStaking from './ethena_staking.ts';
 // -- evaa.py
-// (not ported yet)
+import * as evaa from './evaa.ts';
 // -- jettons.py
 import * as jettons from './jettons.ts';
 // -- jvault.py
 // (not ported yet)
 // -- layerzero.py
-// (not ported yet)
+import * as layerzero from './layerzero.ts';
 // -- liquidity.py
 // (not ported yet)
 // -- multisig.py
@@ -37,13 +37,13 @@ import * as jettons from './jettons.ts';
 // -- nft.py
 // (not ported yet)
 // -- staking.py
-// (not ported yet)
+import * as staking from './staking.ts';
 // -- subscriptions.py
 // (not ported yet)
 // -- swaps.py
 // (not ported yet)
 // -- tgbtc.py
-// (not ported yet)
+import * as tgbtc from './tgbtc.ts';
 // -- tgwallet.py (newer upstream)
 // (not ported yet)
 // -- vesting.py
@@ -59,7 +59,7 @@ const FAMILIES: Family[] = [
   // -- auction.py
   // (not ported yet)
   // -- cocoon.py
-  // (not ported yet)
+  cocoon,
   // -- dedust_v2/ (newer upstream)
   // (not ported yet)
   // -- dns.py
@@ -67,15 +67,15 @@ const FAMILIES: Family[] = [
   // -- elections.py
   // (not ported yet)
   // -- ethena_staking.py
-  // (not ported yet)
+  ethenaStaking,
   // -- evaa.py
-  // (not ported yet)
+  evaa,
   // -- jettons.py
   jettons,
   // -- jvault.py
   // (not ported yet)
   // -- layerzero.py
-  // (not ported yet)
+  layerzero,
   // -- liquidity.py
   // (not ported yet)
   // -- multisig.py
@@ -83,13 +83,13 @@ const FAMILIES: Family[] = [
   // -- nft.py
   // (not ported yet)
   // -- staking.py
-  // (not ported yet)
+  staking,
   // -- subscriptions.py
   // (not ported yet)
   // -- swaps.py
   // (not ported yet)
   // -- tgbtc.py
-  // (not ported yet)
+  tgbtc,
   // -- tgwallet.py (newer upstream)
   // (not ported yet)
   // -- vesting.py
