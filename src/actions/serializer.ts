@@ -67,12 +67,14 @@ function baseBlockToAction(block: Block, trace: Trace): ActionRow {
   let mc: number | null = null;
   let any = false;
   for (const n of block.eventNodes) {
-    const tx = n.getTx();
+    // an external-out (log) node counts with the transaction that sent it: upstream serialises blocks made of a log
+    // alone (tgbtc.py's *_fallback actions), so its get_tx gives that transaction there
+    const tx = n.getTx() ?? (n.getType() === 'notification' ? n.message.transaction : null);
     if (tx === null) continue;
     any = true;
     if (tx.mcSeqno !== null && (mc === null || tx.mcSeqno > mc)) mc = tx.mcSeqno;
   }
-  if (!any) throw new Error('max() arg is an empty sequence'); // a block of external-out nodes only, as upstream
+  if (!any) throw new Error('max() arg is an empty sequence');
   // Object.assign, not a literal opening with a spread: V8 builds that one several times slower
   return Object.assign(emptyAction(), {
     action_id: calcActionId(block),
