@@ -12,7 +12,9 @@
  */
 import { CallContractBlock } from '../basic-blocks.ts';
 import { getLabeled } from '../block-utils.ts';
-import type { JettonTransferData, LayerZeroPacketData, LayerZeroSendData } from '../block-data.ts';
+import type {
+  JettonTransferData, LayerZeroCommitPacketData, LayerZeroDvnVerifyData, LayerZeroPacketData, LayerZeroReceiveData, LayerZeroSendData, LayerZeroSendTokensData,
+} from '../block-data.ts';
 import { Block } from '../core.ts';
 import { labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher } from '../matchers.ts';
@@ -32,26 +34,26 @@ export class LayerZeroSendBlock extends Block<LayerZeroSendData> {
   }
 }
 
-export class LayerZeroSendTokensBlock extends Block<import('../block-data.ts').LayerZeroSendTokensData> {
-  constructor(data: import('../block-data.ts').LayerZeroSendTokensData) {
+export class LayerZeroSendTokensBlock extends Block<LayerZeroSendTokensData> {
+  constructor(data: LayerZeroSendTokensData) {
     super('layerzero_send_tokens', [], data);
   }
 }
 
-export class LayerZeroReceiveBlock extends Block<import('../block-data.ts').LayerZeroReceiveData> {
-  constructor(data: import('../block-data.ts').LayerZeroReceiveData) {
+export class LayerZeroReceiveBlock extends Block<LayerZeroReceiveData> {
+  constructor(data: LayerZeroReceiveData) {
     super('layerzero_receive', [], data);
   }
 }
 
-export class LayerZeroCommitPacketBlock extends Block<import('../block-data.ts').LayerZeroCommitPacketData> {
-  constructor(data: import('../block-data.ts').LayerZeroCommitPacketData) {
+export class LayerZeroCommitPacketBlock extends Block<LayerZeroCommitPacketData> {
+  constructor(data: LayerZeroCommitPacketData) {
     super('layerzero_commit_packet', [], data);
   }
 }
 
-export class LayerZeroDvnVerifyBlock extends Block<import('../block-data.ts').LayerZeroDvnVerifyData> {
-  constructor(data: import('../block-data.ts').LayerZeroDvnVerifyData) {
+export class LayerZeroDvnVerifyBlock extends Block<LayerZeroDvnVerifyData> {
+  constructor(data: LayerZeroDvnVerifyData) {
     super('layerzero_dvn_verify', [], data);
   }
 }

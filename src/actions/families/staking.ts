@@ -151,7 +151,7 @@ export class TONStakersDepositMatcher extends BlockMatcher {
       pool: accountId(msg.destination),
       value: valueOf(block) - 1_000_000_000n, // 1 TON deposit fee
       // read unguarded upstream: without the mint leg the build fails
-      asset: new Asset(false, transferOrThrow(transfer).getMessage().source),
+      asset: new Asset(false, present(transfer).getMessage().source),
     });
     newBlock.failed = failed;
     newBlock.mergeBlocks([block, ...otherBlocks]);
@@ -159,7 +159,8 @@ export class TONStakersDepositMatcher extends BlockMatcher {
   }
 }
 
-function transferOrThrow(b: Block | null): Block {
+/** A block upstream reads unguarded: missing, the build fails (`'NoneType' object has no attribute …`). */
+function present(b: Block | null): Block {
   if (b === null) throw new TypeError("'NoneType' object has no attribute 'get_message'");
   return b;
 }
@@ -188,13 +189,13 @@ export class TONStakersWithdrawMatcher extends BlockMatcher {
     const burn = new JettonBurn(block.getBody());
     const immediate = getLabeled('immediate_withdrawal', otherBlocks, CallContractBlock);
     const delayed = getLabeled('delayed_withdrawal', otherBlocks, CallContractBlock);
-    const request = transferOrThrow(getLabeled('request', otherBlocks, CallContractBlock));
+    const request = present(getLabeled('request', otherBlocks, CallContractBlock));
     let failed = block.failed;
     const asset = new Asset(false, request.getMessage().source);
     let newBlock: Block;
     if (immediate !== null) {
       // the payout less what the request carried (the request is the payout's previous block)
-      const value = valueOf(immediate) - valueOf(transferOrThrow(immediate.previousBlock));
+      const value = valueOf(immediate) - valueOf(present(immediate.previousBlock));
       newBlock = new TONStakersWithdrawBlock({
         stake_holder: accountId(msg.source),
         burnt_nft: null,
@@ -204,7 +205,7 @@ export class TONStakersWithdrawMatcher extends BlockMatcher {
         asset,
       });
     } else {
-      const next = transferOrThrow(delayed).nextBlocks;
+      const next = present(delayed).nextBlocks;
       const mint: Block | null = next.find(isNftMint) ?? findCallContract(next, TONStakersInitNFT.opcode);
       let mintedNft: AccountId = null;
       if (mint !== null) mintedNft = accountId(mint.eventNodes[0].message.destination);
@@ -239,7 +240,7 @@ export class TONStakersDelayedWithdrawalMatcher extends BlockMatcher {
   }
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
-    const notification = transferOrThrow(block.previousBlock);
+    const notification = present(block.previousBlock);
     const n = new TONStakersNftBurnNotification(notification.getBody());
     const newBlock = new TONStakersWithdrawBlock({
       stake_holder: addrAccount(n.owner),
@@ -623,7 +624,7 @@ export class HipoUnstakeMatcher extends BlockMatcher {
     const staker = reserve.owner !== null ? addrAccount(reserve.owner) : accountId(msg.source);
     const pool = accountId(reserveTokens.getMessage().destination);
     const wallet = accountId(msg.destination);
-    const asset = new Asset(false, transferOrThrow(proxyReserveTokens).getMessage().destination);
+    const asset = new Asset(false, present(proxyReserveTokens).getMessage().destination);
     const proxyTokensBurned = getLabeled('proxy_tokens_burned', otherBlocks, CallContractBlock);
     const mintBill = getLabeled('mint_bill', otherBlocks, CallContractBlock);
     for (const leg of [proxyTokensBurned, mintBill]) if (leg !== null && !hipoFromTreasury(leg)) return [];
