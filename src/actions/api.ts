@@ -322,7 +322,8 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
     case 'evaa_supply': {
       const e = col(r, 'evaa_supply_data');
       return {
-        sender_jetton_wallet: r.source_secondary, recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null,
+        // the Go API reads it from the composite, which upstream's serializer never fills (the wallet is source_wallet)
+        sender_jetton_wallet: e.sender_jetton_wallet ?? null, recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null,
         master: e.master ?? null, asset_id: e.asset_id ?? null, is_ton: e.is_ton ?? null, source: r.source, source_wallet: r.source_secondary,
         recipient: r.destination, recipient_contract: r.destination_secondary, asset: r.asset, amount: r.amount,
       };
