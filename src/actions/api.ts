@@ -78,14 +78,59 @@ const swapTransfer = (t: unknown) => {
   const x = (t ?? {}) as Record<string, unknown>;
   return { asset: x.asset ?? null, source: x.source ?? null, destination: x.destination ?? null, source_jetton_wallet: x.source_jetton_wallet ?? null, destination_jetton_wallet: x.destination_jetton_wallet ?? null, amount: x.amount ?? null };
 };
+/**
+ * A field the Go struct types as an integer (`*uint64`, `*int32`, `*int64`: a JSON number, not a string). Rendered
+ * as a number while that is exact; a value beyond 2^53 stays a decimal string rather than lose digits.
+ */
+function jsonInt(v: unknown): number | string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return jsonInt(BigInt(v));
+  return null;
+}
 const packet = (r: ActionRow) => {
   const p = col(r, 'layerzero_packet_data');
-  return { src_oapp: p.src_oapp ?? null, dst_oapp: p.dst_oapp ?? null, src_eid: p.src_eid ?? null, dst_eid: p.dst_eid ?? null, nonce: p.nonce ?? null, guid: p.guid ?? null, message: p.message ?? null };
+  return {
+    src_oapp: p.src_oapp ?? null, dst_oapp: p.dst_oapp ?? null, src_eid: jsonInt(p.src_eid), dst_eid: jsonInt(p.dst_eid), nonce: jsonInt(p.nonce),
+    guid: p.guid ?? null, message: p.message ?? null,
+  };
 };
 const lzSend = (r: ActionRow) => {
   const s = col(r, 'layerzero_send_data');
-  return { send_request_id: s.send_request_id ?? null, msglib_manager: s.msglib_manager ?? null, msglib: s.msglib ?? null, uln: s.uln ?? null, native_fee: s.native_fee ?? null, zro_fee: s.zro_fee ?? null, endpoint: s.endpoint ?? null, channel: s.channel ?? null };
+  return {
+    send_request_id: jsonInt(s.send_request_id), msglib_manager: s.msglib_manager ?? null, msglib: s.msglib ?? null, uln: s.uln ?? null,
+    native_fee: jsonInt(s.native_fee), zro_fee: jsonInt(s.zro_fee), endpoint: s.endpoint ?? null, channel: s.channel ?? null,
+  };
 };
+
+/** EVAA's asset ids (sha256 of the asset's name) of the mainnet assets the Go API knows (`ParseEvaaAssetId`). */
+const EVAA_TON_ASSET_ID = '0x1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8a';
+const EVAA_ASSET_ID_MAP_MAINNET: Readonly<Record<string, string>> = {
+  '0xb387968236197958ca4ac55e9b5be38e688c7631af84c86756431f49a878ef33': '0:729C13B6DF2C07CBF0A06AB63D34AF454F3D320EC1BCD8FB5C6D24D0806A17C2',
+  '0x83d916c68510802104d1f75aa6ce30eb1e477aede0d380eee2188e0e56581fc6': '0:7E30FC2B7751BA58A3642F3FD59D5E96A810DDD78D8A310BFE8353BEF10500DF',
+  '0x495668e908644f30322b997de8faaafc21f05aa52f8982f042dac1fe0b4d09d0': '0:CD872FA7C5816052ACDF5332260443FAEC9AACC8C21CCA4D92E7F47034D11892',
+  '0x3313e2f57ba870af34480350c789b0987d15b43a53172bfce294de21e7d724e7': '0:BDF3FA8098D129B54B4F73B5BAC5D1E1FD91EB054169C3916DFC8CCD536D1000',
+  '0xca9006bd3fb03d355daeeff93b24be90afaa6e3ca0073ff5720f8a852c933278': '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE',
+  '0xe025e6a575f174da6d62577c1fe204ccaa5d1e47c55c6b20c67daee56c357b60': '0:3E5FFCA8DDFCF36C36C9FF46F31562AAB51B9914845AD6C26CBDE649D58A5588',
+  '0x9c77a4d798a8f500dcfb877a07227c4ca9d6782504cdc7ce2ad0051e5641c032': '0:8D636010DD90D8C0902AC7F9F397D8BD5E177F131EE2CCA24CE894F15D19CEEA',
+  '0x6bfa124cc1343d14ba57ded299f6f514f5f26777099e3c378922ce4081ecbf91': '0:AEA78C710AE94270DC263A870CF47B4360F53CC5ED38E3DB502E9E9AFB904B11',
+  '0xe08b1f092e7240fb61bf8249d71aa635102acdd50122138105c35dd2896b5331': '0:FE72F474373E97032441BDB873F9A6D3AD10BAB08E6DBC7BEFA5E42B695F5400',
+  '0x70930360b81e5f4ef2e06d2bf64978b44d4b87fb85d78788e001cdf8812d13d1': '0:AFC49CB8786F21C87045B19EDE78FC6B46C51048513F8E9A6D44060199C1BF0C',
+  '0x8be3365cabaa6a0f90d2e64f03fa78268c135fe0b0758b576b447e9b2068d75d': '0:2F956143C461769579BAEF2E32CC2D7BC18283F40D20BB03E432CD603AC33FFC',
+  '0xb372eaca5210612d285f3fdd30e87a0c3a443f1bb7578e16da72563241997ca1': '0:1F1798F724C2296652E6002BFB51BED11FB5A689532E5788AF7203581EF367A8',
+  '0xb8a51f42ccbb912d973e58a22dda26decc7dfc83718c325c24432045ad78dc5a': '0:E8CB571401B1AADB9DEFC1FA0F72A4A5A0E0D5016903067891D763C91541E72B',
+  '0xc585bac25948a5feea8f2a9e052eb45995882b15dfb784b37cd271cc163f3aea': '0:5EE20B5240CC4CE51A4C60BAF8C9D358EF617C26463E89C6571B534972C8EEF1',
+  '0xd9496f9b279a4e26c49eb65d5c47c79b6dfdea16c9baefa9158a7dfbbbcac04a': '0:086FA2A675F74347B08DD4606A549B8FDB98829CB282BC1949D3B12FBAED9DCC',
+  '0x4a4bae807cc87355de2ead44b21a739d9d35e9bba9a217f5cc9c0108197ad137': '0:D0E545323C7ACB7102653C073377F7E3C67F122EB94D430A250739F109D4A57D',
+};
+
+/** `ParseEvaaAssetId` (mainnet): TON is known without a master; a listed id names its jetton master. */
+function parseEvaaAssetId(assetId: string): [string | null, boolean] {
+  if (assetId === EVAA_TON_ASSET_ID) return [null, true];
+  const master = EVAA_ASSET_ID_MAP_MAINNET[assetId];
+  return master !== undefined ? [master, true] : [null, false];
+}
 
 /** The `details` object of one action type (before JSON rendering: bigints stay bigints here). */
 function rawDetails(r: ActionRow): Record<string, unknown> {
@@ -278,7 +323,8 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
     case 'evaa_supply': {
       const e = col(r, 'evaa_supply_data');
       return {
-        sender_jetton_wallet: r.source_secondary, recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null,
+        // the Go API reads it from the composite, which upstream's serializer never fills (the wallet is source_wallet)
+        sender_jetton_wallet: e.sender_jetton_wallet ?? null, recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null,
         master: e.master ?? null, asset_id: e.asset_id ?? null, is_ton: e.is_ton ?? null, source: r.source, source_wallet: r.source_secondary,
         recipient: r.destination, recipient_contract: r.destination_secondary, asset: r.asset, amount: r.amount,
       };
@@ -293,10 +339,12 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
     }
     case 'evaa_liquidate': {
       const e = col(r, 'evaa_liquidate_data');
+      const assetId = typeof e.asset_id === 'string' ? e.asset_id : null;
+      const [asset, known] = assetId !== null ? parseEvaaAssetId(assetId) : [null, false];
       return {
         fail_reason: e.fail_reason ?? null, debt_amount: e.debt_amount ?? null, source: r.source, borrower: r.destination,
-        borrower_contract: r.destination_secondary, collateral: r.asset, asset_id: e.asset_id ?? null, amount: r.amount,
-        asset: null, is_known_asset: false,
+        borrower_contract: r.destination_secondary, collateral: r.asset, asset_id: assetId, amount: r.amount,
+        asset, is_known_asset: known,
       };
     }
     case 'jvault_claim': {
@@ -320,7 +368,7 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       return { source: r.source, nft_item: r.asset_secondary, nft_collection: r.asset, nft_item_index: col(r, 'nft_transfer_data').nft_item_index ?? null };
     case 'tgbtc_mint':
     case 'tgbtc_mint_fallback':
-      return { source: r.source, destination: r.destination, amount: r.amount, asset: r.asset, bitcoin_txid: r.asset_secondary, destination_wallet: r.destination_secondary };
+      return { source: r.source, destination: r.destination, amount: r.amount, asset: r.asset, bitcoin_tx_id: r.asset_secondary, destination_wallet: r.destination_secondary };
     case 'tgbtc_burn':
     case 'tgbtc_burn_fallback':
       return { source: r.source, source_wallet: r.source_secondary, destination: r.destination, amount: r.amount, asset: r.asset };
@@ -418,12 +466,12 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       };
     case 'layerzero_dvn_verify': {
       const v = col(r, 'layerzero_dvn_verify_data');
-      return { initiator: r.source, nonce: v.nonce ?? null, status: v.status ?? null, dvn: v.dvn ?? null, proxy: v.proxy ?? null, uln: v.uln ?? null, uln_connection: v.uln_connection ?? null };
+      return { initiator: r.source, nonce: jsonInt(v.nonce), status: v.status ?? null, dvn: v.dvn ?? null, proxy: v.proxy ?? null, uln: v.uln ?? null, uln_connection: v.uln_connection ?? null };
     }
     case 'cocoon_worker_payout': {
       const c = col(r, 'cocoon_worker_payout_data');
       return {
-        payout_type: c.payout_type ?? null, query_id: c.query_id ?? null, new_tokens: c.new_tokens ?? null, worker_state: c.worker_state ?? null,
+        payout_type: c.payout_type ?? null, query_id: c.query_id ?? null, new_tokens: c.new_tokens ?? null, worker_state: jsonInt(c.worker_state),
         worker_tokens: c.worker_tokens ?? null, source: r.source, destination: r.destination, amount: r.amount,
       };
     }
@@ -439,7 +487,7 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       return { query_id: col(r, 'cocoon_register_proxy_data').query_id ?? null, destination: r.destination };
     case 'cocoon_unregister_proxy': {
       const c = col(r, 'cocoon_unregister_proxy_data');
-      return { query_id: c.query_id ?? null, seqno: c.seqno ?? null, destination: r.destination };
+      return { query_id: c.query_id ?? null, seqno: jsonInt(c.seqno), destination: r.destination };
     }
     case 'cocoon_client_register': {
       const c = col(r, 'cocoon_client_register_data');

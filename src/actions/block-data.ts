@@ -439,6 +439,7 @@ export interface CoffeeMevProtectHoldFundsData {
 
 export interface TONStakersDepositData {
   source: AddrLike;
+  user_jetton_wallet: AddrLike;
   pool: AddrLike;
   value: Amount;
   asset: AddrLike;
@@ -499,6 +500,8 @@ export interface CoffeeStakingWithdrawData {
 }
 
 export interface CoffeeStakingClaimRewardsData {
+  /** the highload wallet that asked for the claim (not serialised) */
+  admin: AddrLike;
   pool: AddrLike;
   pool_jetton_wallet: AddrLike;
   recipient: AddrLike;
@@ -510,6 +513,7 @@ export interface CoffeeStakingClaimRewardsData {
 export interface EthenaWithdrawalRequestData {
   source: AddrLike;
   source_wallet: AddrLike;
+  receiver_wallet: AddrLike;
   pool: AddrLike;
   asset: AddrLike;
   amount: Amount;
@@ -524,6 +528,40 @@ export interface EthenaDepositData {
   asset: AddrLike;
   source_asset: AddrLike;
   tokens_minted: Amount;
+}
+
+/** hipo_stake_deposit (newer upstream staking.py); `value` is none on the round-end settlement of a deferred deposit */
+export interface HipoStakeDepositData {
+  source: AddrLike;
+  pool: AddrLike;
+  user_jetton_wallet: AddrLike;
+  value: Amount;
+  tokens_minted: Amount;
+  asset: AddrLike;
+  /** the bill SBT of a deferred deposit */
+  bill: AddrLike;
+}
+
+export interface HipoStakeWithdrawalRequestData {
+  source: AddrLike;
+  pool: AddrLike;
+  user_jetton_wallet: AddrLike;
+  tokens_burnt: Amount;
+  asset: AddrLike;
+  bill: AddrLike;
+  /** a request re-minted at round end: the bill that burned (not serialised) */
+  previous_bill?: AddrLike;
+}
+
+/** `amount` is none when the unstake was rolled back (the block is then failed) */
+export interface HipoStakeWithdrawalData {
+  source: AddrLike;
+  pool: AddrLike;
+  user_jetton_wallet: AddrLike;
+  amount: Amount;
+  tokens_burnt: Amount;
+  asset: AddrLike;
+  bill: AddrLike;
 }
 
 // ---------------------------------------------------------------- dns.py, subscriptions.py, elections.py (dicts)
@@ -608,6 +646,8 @@ export interface EvaaLiquidateData {
   collateral_amount: bigint | null;
   is_success: boolean;
   fail_reason: string | null;
+  /** the debt's asset id (TON's for a TON liquidation; upstream keeps the jetton wallet for a jetton one); not serialised */
+  debt_asset_id?: bigint | string | null;
   debt_amount: bigint | null;
 }
 
@@ -814,6 +854,7 @@ export interface CocoonWorkerPayoutData {
   payout_type: string | null;
   query_id: bigint | null;
   new_tokens: bigint | null;
+  expected_address: string | null;
   worker_state: bigint | number | null;
   worker_tokens: bigint | null;
 }
@@ -831,6 +872,17 @@ export interface CocoonChargeData {
   query_id: bigint | null;
   new_tokens_used: bigint | null;
   expected_address: string | null;
+}
+
+/** cocoon_grant_refund: the proxy's grant, paid out to the refund recipient */
+export interface CocoonGrantRefundData {
+  proxy_contract: AddrLike;
+  client_contract: AddrLike;
+  refund_recipient: AddrLike;
+  query_id: bigint | null;
+  new_tokens_used: bigint | null;
+  expected_address: string | null;
+  payout_amount: Amount;
 }
 
 export interface CocoonClientTopUpData {
@@ -868,20 +920,18 @@ export interface CocoonClientRequestRefundData {
   via_wallet: boolean | null;
 }
 
-/** Newer upstream (rendered by the Go API; upstream's Python not read): assumed owner -> client contract. */
+/** cocoon_client_increase_stake (newer upstream) */
 export interface CocoonClientIncreaseStakeData {
   owner: AddrLike;
   client_contract: AddrLike;
   query_id: bigint | null;
   new_stake: Amount;
-  amount?: Amount;
 }
 
-/** Newer upstream (rendered by the Go API; upstream's Python not read): assumed owner -> client contract. */
+/** cocoon_client_withdraw (newer upstream): the amount comes from the refund granted in the client's request */
 export interface CocoonClientWithdrawData {
   owner: AddrLike;
   client_contract: AddrLike;
   query_id: bigint | null;
   withdraw_amount: Amount;
-  amount?: Amount;
 }

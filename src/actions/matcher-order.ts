@@ -11,6 +11,13 @@ export const MATCHER_ORDER: readonly string[] = [
   'DedustDepositFirstAssetBlockMatcher', // liquidity.py
   'TONStakersDepositMatcher', // staking.py
   'TONStakersWithdrawMatcher', // staking.py
+  // newer upstream's Hipo (staking.py; its place in upstream's list was not read: the unstake must come before
+  // JettonBurnBlockMatcher, as its own comment says, the others take messages no other matcher claims)
+  'HipoUnstakeMatcher', // staking.py
+  'HipoDepositMatcher', // staking.py
+  'HipoCommentDepositMatcher', // staking.py
+  'HipoRoundEndDepositMatcher', // staking.py
+  'HipoRoundEndWithdrawalMatcher', // staking.py
   'MultisigCreateOrderBlockMatcher', // multisig.py
   'MultisigApproveBlockMatcher', // multisig.py
   'MultisigExecuteBlockMatcher', // multisig.py
@@ -104,7 +111,7 @@ export const MATCHER_ORDER: readonly string[] = [
   'CocoonClientChangeSecretHashMatcher', // cocoon.py
   'CocoonClientRequestRefundMatcher', // cocoon.py
   'CocoonGrantRefundMatcher', // cocoon.py
-  // newer upstream (the Go API renders these types; the matchers' place is assumed to follow the other cocoon ones)
+  // newer upstream (cocoon.mch lists them after the grant refund)
   'CocoonClientIncreaseStakeMatcher', // cocoon.py
   'CocoonClientWithdrawMatcher', // cocoon.py
   // newer upstream (tgwallet.py; its place in upstream's list not read: it claims only Telegram wallet key changes)

@@ -67,12 +67,14 @@ function baseBlockToAction(block: Block, trace: Trace): ActionRow {
   let mc: number | null = null;
   let any = false;
   for (const n of block.eventNodes) {
-    const tx = n.getTx();
+    // an external-out (log) node counts with the transaction that sent it: upstream serialises blocks made of a log
+    // alone (tgbtc.py's *_fallback actions), so its get_tx gives that transaction there
+    const tx = n.getTx() ?? (n.getType() === 'notification' ? n.message.transaction : null);
     if (tx === null) continue;
     any = true;
     if (tx.mcSeqno !== null && (mc === null || tx.mcSeqno > mc)) mc = tx.mcSeqno;
   }
-  if (!any) throw new Error('max() arg is an empty sequence'); // a block of external-out nodes only, as upstream
+  if (!any) throw new Error('max() arg is an empty sequence');
   // Object.assign, not a literal opening with a spread: V8 builds that one several times slower
   return Object.assign(emptyAction(), {
     action_id: calcActionId(block),
@@ -415,7 +417,7 @@ function fillTonstakersDeposit(block: Block, a: ActionRow): void {
   a.destination = addr(d.pool);
   a.amount = d.value;
   a.asset = addr(d.asset);
-  a.staking_data = { provider: 'tonstakers', tokens_minted: d.tokens_minted ?? null };
+  a.staking_data = { provider: 'liquid_staking', tokens_minted: d.tokens_minted ?? null };
 }
 
 function fillDnsRenew(block: Block, a: ActionRow): void {
@@ -433,7 +435,7 @@ function fillTonstakersWithdrawRequest(block: Block, a: ActionRow): void {
   a.amount = d.tokens_burnt;
   a.type = 'stake_withdrawal_request';
   a.asset = addr(d.asset);
-  a.staking_data = { provider: 'tonstakers', ts_nft: addr(d.minted_nft) };
+  a.staking_data = { provider: 'liquid_staking', ts_nft: addr(d.minted_nft) };
 }
 
 function fillTonstakersWithdraw(block: Block, a: ActionRow): void {
@@ -442,7 +444,7 @@ function fillTonstakersWithdraw(block: Block, a: ActionRow): void {
   a.destination = addr(d.pool);
   a.amount = d.amount;
   a.type = 'stake_withdrawal';
-  a.staking_data = { provider: 'tonstakers', ts_nft: addr(d.burnt_nft), tokens_burnt: d.tokens_burnt };
+  a.staking_data = { provider: 'liquid_staking', ts_nft: addr(d.burnt_nft), tokens_burnt: d.tokens_burnt };
   a.asset = addr(d.asset);
 }
 
@@ -1056,29 +1058,31 @@ function fillCocoonClientRequestRefund(block: Block, a: ActionRow): void {
   a.cocoon_client_request_refund_data = { query_id: d.query_id, via_wallet: d.via_wallet };
 }
 
+/** Newest upstream: the refund's payout (proxy and client contract, the recipient it was paid to, the amount). */
 function fillCocoonGrantRefund(block: Block, a: ActionRow): void {
-  const d = block.data as D.CocoonChargeData;
+  const d = block.data as D.CocoonGrantRefundData;
   a.source = addr(d.proxy_contract);
-  a.destination = addr(d.client_contract);
-  a.amount = 0n; // no actual transfer
+  a.source_secondary = addr(d.client_contract);
+  a.destination = addr(d.refund_recipient);
+  a.amount = d.payout_amount;
   a.cocoon_grant_refund_data = { query_id: d.query_id, new_tokens_used: d.new_tokens_used, expected_address: d.expected_address };
 }
 
-/** Newer upstream; inferred from the Go API's columns (query_id, new_stake; source, destination, amount). */
+/** The new stake is written twice: the row's amount and the composite. */
 function fillCocoonClientIncreaseStake(block: Block, a: ActionRow): void {
   const d = block.data as D.CocoonClientIncreaseStakeData;
   a.source = addr(d.owner);
   a.destination = addr(d.client_contract);
-  a.amount = d.amount ?? null;
+  a.amount = d.new_stake;
   a.cocoon_client_increase_stake_data = { query_id: d.query_id, new_stake: d.new_stake };
 }
 
-/** Newer upstream; inferred from the Go API's columns (query_id, withdraw_amount; source, destination, amount). */
+/** The withdrawn amount is written twice: the row's amount and the composite. */
 function fillCocoonClientWithdraw(block: Block, a: ActionRow): void {
   const d = block.data as D.CocoonClientWithdrawData;
   a.source = addr(d.owner);
   a.destination = addr(d.client_contract);
-  a.amount = d.amount ?? null;
+  a.amount = d.withdraw_amount;
   a.cocoon_client_withdraw_data = { query_id: d.query_id, withdraw_amount: d.withdraw_amount };
 }
 
@@ -1177,6 +1181,42 @@ function fillChangeWalletKey(block: Block, a: ActionRow): void {
   a.value = d.value;
 }
 
+/*
+ * Hipo (newer upstream staking.py): upstream's serializer for these was not read; its matcher file says all three
+ * serialise as the generic staking types, provider-tagged, with the bill SBT as `ts_nft` (joining a deferred
+ * request to its settlement, as Tonstakers' request NFT does). The columns follow the Tonstakers fillers.
+ */
+function fillHipoStakeDeposit(block: Block, a: ActionRow): void {
+  const d = block.data as D.HipoStakeDepositData;
+  a.type = 'stake_deposit';
+  a.source = addr(d.source);
+  a.destination = addr(d.pool);
+  a.amount = d.value;
+  a.asset = addr(d.asset);
+  a.staking_data = { provider: 'hipo', tokens_minted: d.tokens_minted, ts_nft: addr(d.bill) };
+}
+
+function fillHipoStakeWithdrawalRequest(block: Block, a: ActionRow): void {
+  const d = block.data as D.HipoStakeWithdrawalRequestData;
+  a.type = 'stake_withdrawal_request';
+  a.source = addr(d.source);
+  a.source_secondary = addr(d.user_jetton_wallet);
+  a.destination = addr(d.pool);
+  a.amount = d.tokens_burnt;
+  a.asset = addr(d.asset);
+  a.staking_data = { provider: 'hipo', ts_nft: addr(d.bill) };
+}
+
+function fillHipoStakeWithdrawal(block: Block, a: ActionRow): void {
+  const d = block.data as D.HipoStakeWithdrawalData;
+  a.type = 'stake_withdrawal';
+  a.source = addr(d.source);
+  a.destination = addr(d.pool);
+  a.amount = d.amount;
+  a.asset = addr(d.asset);
+  a.staking_data = { provider: 'hipo', ts_nft: addr(d.bill), tokens_burnt: d.tokens_burnt };
+}
+
 type Filler = (block: Block, a: ActionRow) => void;
 
 /**
@@ -1225,6 +1265,9 @@ const FILLERS: Record<string, Filler> = {
   jvault_unstake_request: fillJvaultUnstakeRequest,
   ethena_withdrawal_request: fillEthenaWithdrawalRequest,
   ethena_deposit: fillEthenaDeposit,
+  hipo_stake_deposit: fillHipoStakeDeposit,
+  hipo_stake_withdrawal_request: fillHipoStakeWithdrawalRequest,
+  hipo_stake_withdrawal: fillHipoStakeWithdrawal,
   multisig_create_order: fillMultisigCreateOrder,
   multisig_approve: fillMultisigApprove,
   multisig_execute: fillMultisigExecute,

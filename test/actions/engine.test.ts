@@ -266,6 +266,19 @@ describe('serializer (block_tree_serializer.py)', () => {
     expect(serializeBlocks([wrap], trace).state).toBe('broken');
   });
 
+  it('a block of a log alone (the tgbtc.py fallbacks) takes the sending transaction: mc seqno, transaction, account', () => {
+    const log = beginCell().storeUint(0x453443a6, 32).storeUint(1n, 64).storeUint(2n, 256).endCell();
+    const trace = buildTrace({ account: addr(0, 'a1'), from: null, body: op(1), out: [{ account: addr(0, 'b2'), from: addr(0, 'a1'), body: op(0x22), logs: [log] }] });
+    trace.transactions[1].mcSeqno = 7;
+    const logBlock = blocks(graph(trace)).find((b) => b instanceof CallContractBlock && b.opcode === 0x453443a6)!;
+    const wrap = new Block('tgbtc_dkg_log', [], { coordinator_contract: addr(0, 'b2'), timestamp: 1n, internal_pubkey: '2' });
+    wrap.mergeBlocks([logBlock]);
+    const a = blockToAction(wrap, trace);
+    expect(a).toMatchObject({ type: 'tgbtc_dkg_log_fallback', mc_seqno_end: 7, source: addr(0, 'b2'), asset: '2', value: 1n });
+    expect(a.tx_hashes).toEqual([trace.transactions[1].hash]);
+    expect(a.accounts).toEqual([addr(0, 'b2')]);
+  });
+
   it('an unknown trace gets one action named by the trace id', () => {
     // a lone external whose body is no wallet request
     const trace = buildTrace({ account: addr(0, 'a1'), from: null, body: beginCell().storeUint(5, 8).endCell(), aborted: true });

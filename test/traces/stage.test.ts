@@ -76,17 +76,18 @@ describe('traces stage on chdb: a trace cut by a crash completes after restart',
         'SELECT type, count() AS n FROM actions FINAL WHERE trace_id = {id:FixedString(64)} GROUP BY type ORDER BY type',
         { id: ROOT },
       );
-      // the Tonstakers deposit call: a call_contract until staking.py is ported to the new classifier engine (then a
-      // stake_deposit, provider 'tonstakers' as upstream's serializer names it)
-      expect(acts.map((a) => a.type)).toContain('call_contract');
-      // details are stored in the API v3 shape of the type (reference §4.3): the deposit call to the pool
+      // the Tonstakers deposit: a stake_deposit (staking.py), provider 'liquid_staking' as upstream's serializer names it
+      expect(acts.map((a) => a.type)).toContain('stake_deposit');
+      // details are stored in the API v3 shape of the type (reference §4.3)
       const deps = await store.query<{ details: string; source: string; destination: string }>(
-        `SELECT details, source, destination FROM actions FINAL WHERE trace_id = {id:FixedString(64)} AND type = 'call_contract'`,
+        `SELECT details, source, destination FROM actions FINAL WHERE trace_id = {id:FixedString(64)} AND type = 'stake_deposit'`,
         { id: ROOT },
       );
-      const dep = deps.map((d) => ({ ...d, parsed: JSON.parse(d.details) as Record<string, unknown> })).find((d) => d.parsed.opcode === '0x47d54391')!;
-      expect(dep.parsed).toMatchObject({ source: dep.source, destination: dep.destination });
-      expect(typeof dep.parsed.value).toBe('string');
+      expect(deps).toHaveLength(1);
+      const dep = JSON.parse(deps[0].details) as Record<string, unknown>;
+      expect(dep).toMatchObject({ provider: 'liquid_staking', stake_holder: deps[0].source, pool: deps[0].destination });
+      expect(typeof dep.amount).toBe('string');
+      expect(typeof dep.tokens_minted).toBe('string');
       // each action stored once
       const ids = await store.query<{ n: string; u: string }>('SELECT count() AS n, uniqExact(action_id) AS u FROM actions FINAL WHERE trace_id = {id:FixedString(64)}', { id: ROOT });
       expect(ids[0].n).toBe(ids[0].u);

@@ -13,7 +13,7 @@ import type { PostProcessor } from '../processing.ts';
 // -- auction.py
 import * as auction from './auction.ts';
 // -- cocoon.py
-// (not ported yet)
+import * as cocoon from './cocoon.ts';
 // -- dedust_v2/ (newer upstream)
 import * as dedustV2 from './dedust-v2.ts';
 // -- dns.py
@@ -21,15 +21,15 @@ import * as dns from './dns.ts';
 // -- elections.py
 import * as elections from './elections.ts';
 // -- ethena_staking.py
-// (not ported yet)
+import * as ethenaStaking from './ethena_staking.ts';
 // -- evaa.py
-// (not ported yet)
+import * as evaa from './evaa.ts';
 // -- jettons.py
 import * as jettons from './jettons.ts';
 // -- jvault.py
 import * as jvault from './jvault.ts';
 // -- layerzero.py
-// (not ported yet)
+import * as layerzero from './layerzero.ts';
 // -- liquidity.py
 import * as liquidity from './liquidity.ts';
 // -- multisig.py
@@ -37,13 +37,13 @@ import * as multisig from './multisig.ts';
 // -- nft.py
 import * as nft from './nft.ts';
 // -- staking.py
-// (not ported yet)
+import * as staking from './staking.ts';
 // -- subscriptions.py
 import * as subscriptions from './subscriptions.ts';
 // -- swaps.py
 import * as swaps from './swaps.ts';
 // -- tgbtc.py
-// (not ported yet)
+import * as tgbtc from './tgbtc.ts';
 // -- tgwallet.py (newer upstream)
 import * as tgwallet from './tgwallet.ts';
 // -- vesting.py
@@ -59,7 +59,7 @@ const FAMILIES: Family[] = [
   // -- auction.py
   auction,
   // -- cocoon.py
-  // (not ported yet)
+  cocoon,
   // -- dedust_v2/ (newer upstream)
   dedustV2,
   // -- dns.py
@@ -67,15 +67,15 @@ const FAMILIES: Family[] = [
   // -- elections.py
   elections,
   // -- ethena_staking.py
-  // (not ported yet)
+  ethenaStaking,
   // -- evaa.py
-  // (not ported yet)
+  evaa,
   // -- jettons.py
   jettons,
   // -- jvault.py
   jvault,
   // -- layerzero.py
-  // (not ported yet)
+  layerzero,
   // -- liquidity.py
   liquidity,
   // -- multisig.py
@@ -83,13 +83,13 @@ const FAMILIES: Family[] = [
   // -- nft.py
   nft,
   // -- staking.py
-  // (not ported yet)
+  staking,
   // -- subscriptions.py
   subscriptions,
   // -- swaps.py
   swaps,
   // -- tgbtc.py
-  // (not ported yet)
+  tgbtc,
   // -- tgwallet.py (newer upstream)
   tgwallet,
   // -- vesting.py
