@@ -1,15 +1,15 @@
 /**
- * Public API of the actions stage.
+ * Public API of the actions stage (a port of toncenter's classifier; see README.md and PORTING.md).
  *
- * - `classifyTrace(trace)` -> `{ actions: ActionRow[], blocks }`: every completed trace yields at least one
- *   action (generic call_contract / ton_transfer / unknown when nothing matches).
- * - `toApiAction(row)` renders a row as the API v3 `Action` JSON (details per type).
+ * - `classifyTrace(trace)` -> `{ actions: ActionRow[], blocks, state }`: every trace but a lone tick-tock yields
+ *   at least one action (the basic blocks' or `unknown` when nothing matched or matching failed).
+ * - `toApiAction(row)` renders a row as the API v3 `Action` JSON (details per type, as toncenter's Go API).
  * - `traceFromToncenterJson(doc)` builds the trace model from toncenter's JSON layout;
- *   build `Trace` directly from decoder rows (see model.ts) for our own pipeline.
+ *   build `Trace` directly from decoder rows (src/traces/to-trace.ts) for our own pipeline.
  */
-export type { AccountInterfaces, ActionRow, Trace, TraceMessage, TraceNode, TraceTransaction } from './model.ts';
-export { classifyTrace, type Classification, type ClassifyOptions } from './classify.ts';
+export type { AccountInterfaces, ActionRow, Trace, TraceMessage, TraceTransaction } from './model.ts';
+export { classifyTrace, type Classification } from './classify.ts';
 export { toApiAction, actionDetails, toJson, type ApiAction } from './api.ts';
 export { traceFromToncenterJson, parseJsonExact, TraceFormatError } from './adapters/toncenter-json.ts';
-export { FAMILIES } from './families/index.ts';
-export type { Family } from './family.ts';
+export { MATCHER_ORDER } from './matcher-order.ts';
+export { FAMILY_MATCHERS } from './families/index.ts';

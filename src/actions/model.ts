@@ -13,6 +13,7 @@ export interface TraceMessage {
   value: bigint | null;
   valueExtraCurrencies?: Record<string, string> | null;
   fwdFee?: bigint | null;
+  ihrFee?: bigint | null;
   /** 32-bit opcode (unsigned) or null when the body has fewer than 32 bits */
   opcode: number | null;
   /** message body as a BoC in base64 */
@@ -39,6 +40,8 @@ export interface TraceTransaction {
   aborted: boolean;
   destroyed?: boolean;
   computeSkipped?: boolean | null;
+  /** compute phase skip reason (`no_state`, `bad_state`, `no_gas`, `suspended`), null when it ran */
+  computeSkippedReason?: string | null;
   computeSuccess?: boolean | null;
   computeExitCode: number | null;
   actionResultCode?: number | null;
@@ -80,13 +83,6 @@ export interface Trace {
   transactions: TraceTransaction[];
   interfaces?: Record<string, AccountInterfaces>;
   accountStates?: Record<string, { before?: AccountStateSnapshot; after?: AccountStateSnapshot }>;
-}
-
-/** One node of the trace tree: a transaction with the node of every transaction its out messages caused. */
-export interface TraceNode {
-  tx: TraceTransaction;
-  parent: TraceNode | null;
-  children: TraceNode[];
 }
 
 /**

@@ -37,7 +37,8 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
     try {
       const cls = classifyTrace(toTrace(done, context));
       actions.push(...cls.actions);
-      done.row.classification_state = 'ok';
+      // the classifier's own state: ok, broken, or failed (then its actions are the basic fallback's)
+      done.row.classification_state = cls.state;
     } catch {
       // never drop a trace: it stays readable, marked as not classified
       done.row.classification_state = 'failed';

@@ -42,6 +42,7 @@ export function toTraceTransaction(tx: TransactionRow, mcSeqno: number | null): 
     aborted: d.aborted ?? false,
     destroyed: d.destroyed ?? false,
     computeSkipped: d.compute_ph?.skipped ?? null,
+    computeSkippedReason: d.compute_ph?.reason ?? null,
     computeSuccess: d.compute_ph?.success ?? null,
     computeExitCode: d.compute_ph?.exit_code ?? null,
     actionResultCode: d.action?.result_code ?? null,

@@ -27,6 +27,7 @@ import { OP } from '../actions/toolkit/opcodes.ts';
 import { cellOf, parseJettonWalletData, parseNftItemData } from '../entities/data-layouts.ts';
 import type { KnownEntities } from '../entities/events.ts';
 import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/interfaces.ts';
+import { parseOrderData } from '../entities/multisig.ts';
 import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
 import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
@@ -68,6 +69,12 @@ export interface KnownSale {
   details: Record<string, unknown>;
 }
 
+/** A `multisig_orders` row (src/entities/multisig.ts): the order's multisig and signers. */
+export interface KnownMultisigOrder {
+  multisig: string | null;
+  signers: string[];
+}
+
 /** Everything `traceContext` reads, keyed by raw upper-case address (codes by lower-case code hash). */
 export interface TraceContextSource {
   states: ReadonlyMap<string, AccountSnapshot>;
@@ -75,6 +82,8 @@ export interface TraceContextSource {
   jettonWallets: ReadonlyMap<string, KnownJettonWallet>;
   nftItems: ReadonlyMap<string, KnownNftItem>;
   sales: ReadonlyMap<string, KnownSale>;
+  /** the store's rows of the multisig orders among the addresses (their code tells them) */
+  multisigOrders?: ReadonlyMap<string, KnownMultisigOrder>;
 }
 
 export function emptyTraceContext(): TraceContextSource {
@@ -279,7 +288,10 @@ function saleRecords(a: string, s: KnownSale): { raw: Record<string, unknown>; n
     return { raw: { NftSale: sale }, nftSale: sale };
   }
   if (s.type === 'getgems_auction') {
-    return { raw: { NftAuction: { address: a, nft_addr: s.nftAddress, nft_owner: s.nftOwner, mp_addr: s.marketplace, ...s.details } } };
+    // toncenter's record names the fee and royalty addresses mp_fee_addr / royalty_fee_addr
+    const d = s.details;
+    const auction = { address: a, nft_addr: s.nftAddress, nft_owner: s.nftOwner, mp_addr: s.marketplace, ...d, mp_fee_addr: d.mp_fee_address ?? null, royalty_fee_addr: d.royalty_fee_address ?? null };
+    return { raw: { NftAuction: auction } };
   }
   return { raw: {} };
 }
@@ -343,6 +355,14 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
       const s = saleRecords(a, sale);
       Object.assign(raw, s.raw);
       if (s.nftSale) rec.nftSale = s.nftSale;
+    }
+    if (ifaces.includes('multisig_order_v2')) {
+      // the store's row (signers the block pruned come from earlier rows there), else the state's own data
+      const row = src.multisigOrders?.get(a);
+      const d = !row && st?.status === 'active' ? cellOf(st.dataBoc) : null;
+      const parsed = d ? parseOrderData(d) : null;
+      const order = row ?? (parsed?.init?.signers ? { multisig: parsed.multisig, signers: parsed.init.signers } : null);
+      if (order) raw.MultisigOrder = { address: a, multisig_address: order.multisig, signers: order.signers };
     }
     if (Object.keys(raw).length) rec.raw = raw;
     if (Object.keys(rec).length) interfaces[a] = rec;
@@ -468,6 +488,30 @@ async function readNftItems(store: StoreClient, addresses: readonly string[]): P
     ),
   );
   return new Map(rows.map((r) => [r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init) }]));
+}
+
+async function readMultisigOrders(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownMultisigOrder>> {
+  const rows = await readChunked(addresses, (a) =>
+    store.query<{ address: string; multisig_address: string | null; signers: string[] }>(
+      'SELECT address, multisig_address, signers FROM multisig_orders FINAL WHERE address IN {a:Array(String)}',
+      { a },
+    ),
+  );
+  return new Map(rows.map((r) => [r.address, { multisig: r.multisig_address, signers: r.signers }]));
+}
+
+/** The addresses whose state's code is a multisig v2 order's (by hash, else by its get-methods), each code once. */
+function multisigOrderAddresses(addresses: readonly string[], states: ReadonlyMap<string, AccountSnapshot>, codes: ReadonlyMap<string, Cell>): string[] {
+  const isOrder = new Map<string, boolean>();
+  const out: string[] = [];
+  for (const a of addresses) {
+    const h = states.get(a)?.codeHash;
+    if (!h || isWalletCodeHash(h)) continue;
+    let yes = isOrder.get(h);
+    if (yes === undefined) isOrder.set(h, (yes = detectInterfaces(h, codes.get(h) ?? null).includes('multisig_order_v2')));
+    if (yes) out.push(a);
+  }
+  return out;
 }
 
 async function readSales(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownSale>> {
@@ -606,5 +650,8 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
   const sales = new Map<string, KnownSale>();
   const askSale = all.filter((a) => !absent.sale.has(a));
   await rowsFor(askSale, pre && { asked: pre.asked.sale, rows: pre.sales }, (a) => readSales(store, a), sales, { state: absent, set: absent.sale });
-  return { states, codes, jettonWallets, nftItems, sales };
+  // multisig orders: only accounts whose code is an order's, so a batch without one asks nothing
+  const orders = multisigOrderAddresses(all, states, codes);
+  const multisigOrders = orders.length ? await readMultisigOrders(store, orders) : new Map<string, KnownMultisigOrder>();
+  return { states, codes, jettonWallets, nftItems, sales, multisigOrders };
 }

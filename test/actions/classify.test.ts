@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, parseJsonExact, toApiAction, traceFromToncenterJson, TraceFormatError } from '../../src/actions/index.ts';
+import { blockToAction } from '../../src/actions/serializer.ts';
 
 const DIR = new URL('../fixtures/traces/toncenter-indexer/', import.meta.url).pathname;
 const load = (f: string) => traceFromToncenterJson(parseJsonExact(readFileSync(join(DIR, 'json', f), 'utf8')));
@@ -39,21 +40,33 @@ describe('classifier over every fixture trace', () => {
 });
 
 describe('API v3 rendering', () => {
-  it('renders a STON.fi v1 swap with the reference detail keys and string amounts', () => {
-    const { actions } = classifyTrace(load('01SkGWslZ8iEn3bXyb0ga5dWB5gRzw8zWAuwfUI4ZMA=.json'));
-    const swap = actions.find((a) => a.type === 'jetton_swap')!;
-    const api = toApiAction(swap);
-    expect(api.transactions).toHaveLength(9);
-    expect(api.trace_id).toBe('01SkGWslZ8iEn3bXyb0ga5dWB5gRzw8zWAuwfUI4ZMA=');
-    expect(api.details).toMatchObject({
-      dex: 'stonfi',
+  it('renders a jetton transfer and a pTON transfer as the Go API does', () => {
+    // the STON.fi v1 jetton -> TON swap: the user's transfer to the router, and the router's pTON payout
+    // both transfers are inside the swap (swaps.py; jetton_swap's children are not serialised): rendered one by one
+    const trace = load('01SkGWslZ8iEn3bXyb0ga5dWB5gRzw8zWAuwfUI4ZMA=.json');
+    const swap = classifyTrace(trace).blocks.find((b) => b.btype === 'jetton_swap')!;
+    const transfers = swap.childrenBlocks.filter((b) => b.btype === 'jetton_transfer').sort((a, b) => (a.minLt < b.minLt ? -1 : 1));
+    const [user, pton] = transfers.map((b) => blockToAction(b, trace));
+    expect(toApiAction(user).details).toMatchObject({
+      asset: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE',
       sender: '0:49E60973E9A8F252D986DDB49895A0D7419A077891E4CA6B66D4664ED06AB8DC',
-      asset_in: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE',
-      asset_out: '0:8CDC1D7640AD5EE326527FC1AD0514F468B30DC84B0173F0E155F451B4E11F7C',
-      dex_incoming_transfer: { amount: '1000000000' },
-      dex_outgoing_transfer: { amount: '325487694953', destination: '0:1007AD6C70F8F159342BE66A8845294FDAF0F14C8539295DBE2AFB5FA7D70FB7' },
-      peer_swaps: [],
+      receiver: '0:779DCC815138D9500E449C5291E7F12738C23D575B5310000F6A253BD607384E',
+      amount: '1000000000',
+      is_encrypted_comment: false,
     });
+    expect(typeof toApiAction(user).details.query_id).toBe('string');
+    const api = toApiAction(pton);
+    expect(api.details).toMatchObject({
+      asset: '0:8CDC1D7640AD5EE326527FC1AD0514F468B30DC84B0173F0E155F451B4E11F7C',
+      sender_jetton_wallet: null,
+      receiver_jetton_wallet: null,
+      receiver: '0:1007AD6C70F8F159342BE66A8845294FDAF0F14C8539295DBE2AFB5FA7D70FB7',
+      amount: '325487694953',
+    });
+  });
+  it('renders types the Go API has no case for as an error, as it does', () => {
+    const row = { ...classifyTrace(load('CFl6PQXQyJ4FQFj9YsZwblnCg3m8Po9wuiBmrR4zGz4=.json')).actions[0], type: 'unknown' };
+    expect(toApiAction(row).details).toEqual({ error: "unsupported action type: 'unknown'" });
   });
   it('renders a plain TON transfer', () => {
     const { actions } = classifyTrace(load('CFl6PQXQyJ4FQFj9YsZwblnCg3m8Po9wuiBmrR4zGz4=.json'));

@@ -3,7 +3,7 @@
 // child transaction's in-message is an out-message of its parent) and numbers lts. Hashes are sha256 labels,
 // not real message hashes.
 import { createHash } from 'node:crypto';
-import type { Cell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import type { AccountInterfaces, Trace, TraceMessage, TraceTransaction } from '../../src/actions/index.ts';
 import type { AccountStateSnapshot } from '../../src/actions/model.ts';
 
@@ -16,10 +16,16 @@ export interface TxSpec {
   bounce?: boolean;
   bounced?: boolean;
   aborted?: boolean;
+  /** compute phase skip reason (e.g. 'no_gas') */
+  skippedReason?: string;
   origStatus?: string;
   endStatus?: string;
   /** transactions caused by this one's out-messages */
   out?: TxSpec[];
+  /** bodies of external-out messages (logs) this transaction sent, after its internal ones */
+  logs?: Cell[];
+  /** StateInit cell the in-message carries */
+  init?: Cell;
 }
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -41,6 +47,7 @@ export function buildTrace(root: TxSpec, extra: { interfaces?: Record<string, Ac
       endStatus: spec.endStatus ?? 'active',
       aborted: spec.aborted ?? false,
       computeExitCode: spec.aborted ? 9 : 0,
+      computeSkippedReason: spec.skippedReason ?? null,
       inMsg,
       outMsgs: [],
     };
@@ -51,22 +58,30 @@ export function buildTrace(root: TxSpec, extra: { interfaces?: Record<string, Ac
       tx.outMsgs.push(m);
       visit(child, m);
     }
+    for (const [i, log] of (spec.logs ?? []).entries()) {
+      tx.outMsgs.push({
+        hash: sha(`log:${tx.hash}:${i}`), source: spec.account, destination: null, value: null, opcode: log.bits.length >= 32 ? log.beginParse().loadUint(32) >>> 0 : null,
+        body: log.toBoc().toString('base64'), bounce: null, bounced: null, createdLt: tx.lt + 1n + BigInt(i), createdAt: now,
+      });
+    }
     return tx;
   };
   const message = (spec: TxSpec, createdLt: bigint | null): TraceMessage => {
-    const body = spec.body ?? null;
+    // a message without a body still has one: the empty cell (as the decoder and toncenter give it)
+    const body = spec.body ?? beginCell().endCell();
     const bits = body?.bits.length ?? 0;
     return {
       hash: sha(`msg:${createdLt}:${spec.from}:${spec.account}:${body?.hash().toString('hex') ?? ''}`),
       source: spec.from,
       destination: spec.account,
       value: spec.from === null ? null : (spec.value ?? 1_000_000_000n),
-      opcode: bits >= 32 ? body!.beginParse().loadUint(32) >>> 0 : null,
-      body: body ? body.toBoc().toString('base64') : null,
+      opcode: bits >= 32 ? body.beginParse().loadUint(32) >>> 0 : null,
+      body: body.toBoc().toString('base64'),
       bounce: spec.bounce ?? (spec.from === null ? null : true),
       bounced: spec.bounced ?? (spec.from === null ? null : false),
       createdLt: spec.from === null ? null : createdLt,
       createdAt: spec.from === null ? null : now,
+      ...(spec.init ? { initState: spec.init.toBoc().toString('base64') } : {}),
     };
   };
   visit(root, message(root, null));

@@ -11,6 +11,7 @@ import { traceFromToncenterJson, parseJsonExact } from '../adapters/toncenter-js
 import { classifyTrace } from '../classify.ts';
 import type { Block } from '../core.ts';
 import type { ActionRow } from '../model.ts';
+import { Asset } from '../ton-utils.ts';
 import { checkEntry, Mismatch, type ExpectedEntry } from './check.ts';
 
 export class ConformanceInputError extends Error {}
@@ -79,8 +80,20 @@ export function comparableRow(r: ActionRow): Record<string, unknown> {
   };
 }
 
-function comparableBlock(b: Block): Record<string, unknown> {
-  return { btype: b.type, data: b.data ?? {}, failed: b.failed };
+/** Block data in comparison form: assets as their JSON form ("TON" or the master), bytes as hex, the rest as is. */
+function comparableData(v: unknown): unknown {
+  if (v instanceof Asset) return v.toJson();
+  if (Buffer.isBuffer(v)) return v.toString('hex');
+  if (Array.isArray(v)) return v.map(comparableData);
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, comparableData(x)]));
+  }
+  return v;
+}
+
+/** A block in the reference's comparison form: its type, data and failure flag. */
+export function comparableBlock(b: Block): Record<string, unknown> {
+  return { btype: b.btype, data: comparableData(b.data ?? {}), failed: b.failed };
 }
 
 export function runCase(dir: string, c: ConformanceCase): CaseResult {

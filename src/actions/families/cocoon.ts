@@ -1,200 +1,451 @@
 /**
- * Cocoon (decentralised AI inference) contract flows: worker / proxy payouts, proxy charges, client
- * top-ups, registrations and secret-hash changes. Each starts with one message to a Cocoon contract and
- * is confirmed by its answers (ReturnExcessesBack 0x2565934c, Payout 0xc59a7cd3, proxy requests).
+ * ↔ indexer/events/blocks/cocoon.py: Cocoon (the TON AI compute network) root, proxy, worker and client contracts.
+ * Each matcher anchors on a signed or owner message and requires the contract's answers; a body that does not read
+ * builds nothing. `failed` is the anchor's transaction's abort, except for the worker payout and the grant refund,
+ * where it is the payout's. The client increase-stake / withdraw matchers and the grant refund's payout are newer
+ * upstream (its cocoon.mch spec of the same matchers; the Go API and the C++ serializer carry the same fields).
  */
-import { Address, ExternalAddress, type Slice } from '@ton/core';
-import { childWithOp, makeBlock, type Block, type EventNode } from '../core.ts';
-import type { Family } from '../family.ts';
-import { loadAddr, parseBody, rawAddr } from '../toolkit/cells.ts';
+import { Address, ExternalAddress } from '@ton/core';
+import { CallContractBlock } from '../basic-blocks.ts';
+import { findCallContract, getLabeled } from '../block-utils.ts';
+import type {
+  CocoonChargeData, CocoonClientChangeSecretHashData, CocoonClientIncreaseStakeData, CocoonClientRegisterData, CocoonClientRequestRefundData,
+  CocoonClientTopUpData, CocoonClientWithdrawData, CocoonGrantRefundData, CocoonProxyPayoutData, CocoonRegisterProxyData, CocoonWorkerPayoutData,
+} from '../block-data.ts';
+import { Block } from '../core.ts';
+import { labeled } from '../labels.ts';
+import { BlockMatcher, ContractMatcher } from '../matchers.ts';
+import { addrAccount } from '../messages/common.ts';
+import {
+  CocoonChargePayload, CocoonClientProxyRefundGranted, CocoonClientProxyRequest, CocoonExtClientTopUp, CocoonExtProxyPayoutRequest,
+  CocoonGrantRefundPayload, CocoonLastPayoutPayload, CocoonOwnerClientChangeSecretHash, CocoonOwnerClientIncreaseStake, CocoonOwnerClientRegister,
+  CocoonOwnerClientRequestRefund, CocoonOwnerClientWithdraw, CocoonOwnerWalletSendMessage, CocoonPayout, CocoonPayoutPayload, CocoonRegisterProxy,
+  CocoonReturnExcessesBack, CocoonUnregisterProxy, CocoonWorkerProxyRequest,
+} from '../messages/cocoon.ts';
+import { accountId } from '../ton-utils.ts';
 
-const OP = {
-  returnExcessesBack: 0x2565934c,
-  payout: 0xc59a7cd3,
-  workerProxyRequest: 0x4d725d2c,
-  clientProxyRequest: 0x65448ff4,
-  payoutPayload: 0xa040ad28,
-  lastPayoutPayload: 0xf5f26a36,
-  extProxyPayoutRequest: 0x7610e6eb,
-  chargePayload: 0xbb63ff93,
-  extClientTopUp: 0xf172e6c2,
-  registerProxy: 0x927c7cb5,
-  unregisterProxy: 0x6d49eaf2,
-  ownerClientRegister: 0xc45f9f3b,
-  ownerClientChangeSecretHash: 0xa9357034,
-} as const;
+class CocoonBlock<D> extends Block<D> {}
 
-/** `address` that may be an external address, rendered as the reference does (`<len>;<hex>`). */
-function loadAnyAddr(s: Slice): string | null {
-  const a = s.loadAddressAny();
-  if (a instanceof Address) return rawAddr(a);
+const isCall = (b: Block, opcode: number): boolean => b instanceof CallContractBlock && b.opcode === opcode >>> 0;
+const contract = (opcode: number, optional = false) => new ContractMatcher(opcode, { optional });
+
+/** `expectedMyAddress` as upstream renders it: `len;hex` for an external address, raw upper-case, or none. */
+export function expectedAddress(a: Address | ExternalAddress | null): string | null {
   if (a instanceof ExternalAddress) return `${a.bits};${a.value.toString(16)}`;
+  if (a instanceof Address) return accountId(a);
   return null;
 }
 
-function body<T>(n: EventNode, op: number, read: (s: Slice) => T): T | null {
-  // the decoded opcode rules out almost every message before its BoC is parsed (parsing every body was a third
-  // of the ingest pipeline's CPU time)
-  if (n.msg?.opcode !== op) return null;
-  return parseBody(n.msg?.body, (s) => {
-    if (s.loadUint(32) !== op) throw new Error('opcode mismatch');
-    return read(s);
-  });
+function cocoonBlock<D>(btype: string, data: D, merge: Block[], failed: boolean): Block[] {
+  const b = new CocoonBlock<D>(btype, [], data);
+  b.mergeBlocks(merge);
+  b.failed = failed;
+  return [b];
 }
 
-function nodesOf(...ns: (EventNode | undefined)[]): EventNode[] {
-  return ns.filter((x): x is EventNode => x !== undefined);
-}
+/** ExtWorker(Last)PayoutRequest -> worker proxy request (worker -> proxy) -> payout to the worker's owner (+ excesses). */
+export class CocoonWorkerPayoutMatcher extends BlockMatcher {
+  constructor() {
+    super({
+      optional: false,
+      childMatcher: new ContractMatcher(CocoonWorkerProxyRequest.opcode, {
+        optional: false,
+        childrenMatchers: [labeled('payout', contract(CocoonPayout.opcode)), labeled('excesses', contract(CocoonReturnExcessesBack.opcode, true))],
+      }),
+    });
+  }
 
-function workerPayout(n: EventNode): Block | null {
-  const op = n.msg?.opcode;
-  if (op !== OP.payoutPayload && op !== OP.lastPayoutPayload) return null;
-  const p = body(n, op, (s) => ({ queryId: s.loadUintBig(64), newTokens: s.loadUintBig(64), expected: loadAnyAddr(s) }));
-  const req = childWithOp(n, OP.workerProxyRequest);
-  if (!p || !req) return null;
-  const r = body(req, OP.workerProxyRequest, (s) => ({ queryId: s.loadUintBig(64), owner: loadAddr(s), state: s.loadUint(2), tokens: s.loadUintBig(64) }));
-  const payout = childWithOp(req, OP.payout);
-  if (!r || !payout) return null;
-  const payoutType = op === OP.lastPayoutPayload ? 'last' : 'regular';
-  const data = {
-    proxy_contract: n.msg!.source, worker_contract: n.msg!.destination, worker_owner: r.owner, payout_type: payoutType,
-    query_id: p.queryId, new_tokens: p.newTokens, expected_address: p.expected, payout_amount: payout.msg!.value,
-    worker_state: r.state, worker_tokens: r.tokens,
-  };
-  const b = makeBlock('cocoon_worker_payout', nodesOf(n, req, payout, childWithOp(req, OP.returnExcessesBack)), {
-    source: data.proxy_contract,
-    source_secondary: data.worker_contract,
-    destination: r.owner,
-    amount: payout.msg!.value,
-    cocoon_worker_payout_data: {
-      payout_type: payoutType, query_id: p.queryId, new_tokens: p.newTokens, expected_address: p.expected,
-      worker_state: r.state, worker_tokens: r.tokens,
-    },
-  }, { data });
-  b.failed = payout.tx.aborted;
-  return b;
-}
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonPayoutPayload.opcode) || isCall(block, CocoonLastPayoutPayload.opcode);
+  }
 
-function proxyPayout(n: EventNode): Block | null {
-  const p = body(n, OP.extProxyPayoutRequest, (s) => ({ queryId: s.loadUintBig(64), excesses: loadAddr(s) }));
-  const payout = childWithOp(n, OP.payout);
-  const exc = childWithOp(n, OP.returnExcessesBack);
-  if (!p || !payout || !exc) return null;
-  const data = { proxy_contract: n.msg!.destination, proxy_owner: payout.msg!.destination, excesses_recipient: p.excesses, query_id: p.queryId };
-  const b = makeBlock('cocoon_proxy_payout', [n, payout, exc], {
-    source: data.proxy_contract,
-    destination: data.proxy_owner,
-    destination_secondary: p.excesses,
-    cocoon_proxy_payout_data: { query_id: p.queryId },
-  }, { data });
-  b.failed = payout.tx.aborted;
-  return b;
-}
-
-function proxyCharge(n: EventNode): Block | null {
-  const p = body(n, OP.chargePayload, (s) => ({ queryId: s.loadUintBig(64), used: s.loadUintBig(64), expected: loadAnyAddr(s) }));
-  const exc = childWithOp(n, OP.returnExcessesBack);
-  const req = childWithOp(n, OP.clientProxyRequest);
-  if (!p || !exc || !req) return null;
-  const data = {
-    proxy_contract: n.msg!.destination, client_contract: req.msg!.destination, query_id: p.queryId,
-    new_tokens_used: p.used, expected_address: p.expected,
-  };
-  const b = makeBlock('cocoon_proxy_charge', [n, exc, req], {
-    source: data.proxy_contract,
-    destination: data.client_contract,
-    amount: 0n,
-    cocoon_proxy_charge_data: { query_id: p.queryId, new_tokens_used: p.used, expected_address: p.expected },
-  }, { data });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-function clientTopUp(n: EventNode): Block | null {
-  const p = body(n, OP.extClientTopUp, (s) => ({ queryId: s.loadUintBig(64), amount: s.loadCoins(), sender: loadAddr(s) }));
-  const req = childWithOp(n, OP.clientProxyRequest);
-  const exc = req && childWithOp(req, OP.returnExcessesBack);
-  if (!p || !req || !exc) return null;
-  const data = { client_contract: n.msg!.destination, proxy_contract: req.msg!.destination, sender: p.sender, query_id: p.queryId, top_up_amount: p.amount };
-  const b = makeBlock('cocoon_client_top_up', [n, req, exc], {
-    source: p.sender,
-    destination: data.client_contract,
-    destination_secondary: data.proxy_contract,
-    amount: p.amount,
-    cocoon_client_top_up_data: { query_id: p.queryId },
-  }, { data });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-function registerProxy(n: EventNode): Block | null {
-  const p = body(n, OP.registerProxy, (s) => ({ queryId: s.loadUintBig(64) }));
-  const exc = childWithOp(n, OP.returnExcessesBack);
-  if (!p || !exc) return null;
-  const data = { root_contract: n.msg!.destination, query_id: p.queryId };
-  const b = makeBlock('cocoon_register_proxy', [n, exc], {
-    source: n.msg!.source,
-    destination: data.root_contract,
-    cocoon_register_proxy_data: { query_id: p.queryId },
-  }, { data });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-function unregisterProxy(n: EventNode): Block | null {
-  const p = body(n, OP.unregisterProxy, (s) => ({ queryId: s.loadUintBig(64), seqno: s.loadUint(32) }));
-  const exc = childWithOp(n, OP.returnExcessesBack);
-  if (!p || !exc) return null;
-  const data = { root_contract: n.msg!.destination, query_id: p.queryId, seqno: p.seqno };
-  const b = makeBlock('cocoon_unregister_proxy', [n, exc], {
-    source: n.msg!.source,
-    destination: data.root_contract,
-    cocoon_unregister_proxy_data: { query_id: p.queryId, seqno: p.seqno },
-  }, { data });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-function clientRegister(n: EventNode): Block | null {
-  const p = body(n, OP.ownerClientRegister, (s) => ({ queryId: s.loadUintBig(64), nonce: s.loadUintBig(64), owner: loadAddr(s) }));
-  const exc = childWithOp(n, OP.returnExcessesBack);
-  const req = childWithOp(n, OP.clientProxyRequest);
-  if (!p || !exc || !req) return null;
-  const data = { client_contract: n.msg!.destination, owner: p.owner, query_id: p.queryId, nonce: p.nonce };
-  const b = makeBlock('cocoon_client_register', [n, exc, req], {
-    source: p.owner,
-    destination: data.client_contract,
-    cocoon_client_register_data: { query_id: p.queryId, nonce: p.nonce },
-  }, { data });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-function clientChangeSecretHash(n: EventNode): Block | null {
-  const p = body(n, OP.ownerClientChangeSecretHash, (s) => ({ queryId: s.loadUintBig(64), hash: s.loadUintBig(256), owner: loadAddr(s) }));
-  const exc = childWithOp(n, OP.returnExcessesBack);
-  const req = childWithOp(n, OP.clientProxyRequest);
-  if (!p || !exc || !req) return null;
-  const data = { client_contract: n.msg!.destination, owner: p.owner, query_id: p.queryId, new_secret_hash: p.hash };
-  const b = makeBlock('cocoon_client_change_secret_hash', [n, exc, req], {
-    source: p.owner,
-    destination: data.client_contract,
-    cocoon_client_change_secret_hash_data: { query_id: p.queryId, new_secret_hash: p.hash.toString(16).padStart(64, '0') },
-  }, { data });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-const MATCHERS = [workerPayout, proxyPayout, proxyCharge, clientTopUp, registerProxy, unregisterProxy, clientRegister, clientChangeSecretHash];
-
-export const cocoonFamily: Family = {
-  name: 'cocoon',
-  match(n) {
-    if (n.extOut || !n.msg) return null;
-    for (const m of MATCHERS) {
-      const b = m(n);
-      if (b) return b;
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const startMsg = block.getMessage();
+    const last = isCall(block, CocoonLastPayoutPayload.opcode);
+    let payload: CocoonPayoutPayload;
+    try {
+      payload = last ? new CocoonLastPayoutPayload(block.getBody()) : new CocoonPayoutPayload(block.getBody());
+    } catch {
+      return [];
     }
+    const request = findCallContract(block.nextBlocks, CocoonWorkerProxyRequest.opcode);
+    if (request === null) return [];
+    let wreq: CocoonWorkerProxyRequest;
+    try {
+      wreq = new CocoonWorkerProxyRequest(request.getBody());
+    } catch {
+      return [];
+    }
+    const payout = getLabeled('payout', otherBlocks, CallContractBlock);
+    if (payout === null) return [];
+    const payoutMsg = payout.getMessage();
+    const data: CocoonWorkerPayoutData = {
+      proxy_contract: accountId(startMsg.source),
+      worker_contract: accountId(startMsg.destination),
+      worker_owner: addrAccount(wreq.ownerAddress),
+      payout_type: last ? 'last' : 'regular',
+      query_id: payload.queryId,
+      new_tokens: payload.tokens,
+      expected_address: expectedAddress(payload.expectedMyAddress),
+      payout_amount: payoutMsg.value,
+      worker_state: wreq.state,
+      worker_tokens: wreq.tokens,
+    };
+    const merge = new Set<Block>([block, ...otherBlocks, request, payout]);
+    return cocoonBlock('cocoon_worker_payout', data, [...merge], payoutMsg.transaction.aborted);
+  }
+}
+
+/** ExtProxyPayoutRequest -> payout to the proxy's owner + excesses (both required). */
+export class CocoonProxyPayoutMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, childrenMatchers: [labeled('payout', contract(CocoonPayout.opcode)), labeled('excesses', contract(CocoonReturnExcessesBack.opcode))] });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonExtProxyPayoutRequest.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let req: CocoonExtProxyPayoutRequest;
+    try {
+      req = new CocoonExtProxyPayoutRequest(block.getBody());
+    } catch {
+      return [];
+    }
+    const payout = getLabeled('payout', otherBlocks, CallContractBlock);
+    if (payout === null) return [];
+    const payoutMsg = payout.getMessage();
+    const data: CocoonProxyPayoutData = {
+      proxy_contract: accountId(block.getMessage().destination),
+      proxy_owner: accountId(payoutMsg.destination),
+      excesses_recipient: addrAccount(req.sendExcessesTo),
+      query_id: req.queryId,
+    };
+    return cocoonBlock('cocoon_proxy_payout', data, [block, ...otherBlocks], payoutMsg.transaction.aborted);
+  }
+}
+
+/** The proxy's signed ChargePayload -> excesses + a client proxy request (usually aborted; not the action's outcome). */
+export class CocoonProxyChargeMatcher extends BlockMatcher {
+  constructor() {
+    super({
+      optional: false,
+      childrenMatchers: [labeled('excesses', contract(CocoonReturnExcessesBack.opcode)), labeled('client_request', contract(CocoonClientProxyRequest.opcode))],
+    });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonChargePayload.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let charge: CocoonChargePayload;
+    try {
+      charge = new CocoonChargePayload(block.getBody());
+    } catch {
+      return [];
+    }
+    const clientRequest = getLabeled('client_request', otherBlocks, CallContractBlock);
+    if (clientRequest === null) return [];
+    const start = block.getMessage();
+    const data: CocoonChargeData = {
+      proxy_contract: accountId(start.destination),
+      client_contract: accountId(clientRequest.getMessage().destination),
+      query_id: charge.queryId,
+      new_tokens_used: charge.tokens,
+      expected_address: expectedAddress(charge.expectedMyAddress),
+    };
+    return cocoonBlock('cocoon_proxy_charge', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/** ExtClientTopUp -> client proxy request (client -> proxy) -> excesses. */
+export class CocoonClientTopUpMatcher extends BlockMatcher {
+  constructor() {
+    super({
+      optional: false,
+      childMatcher: labeled('proxy_request', new ContractMatcher(CocoonClientProxyRequest.opcode, {
+        optional: false,
+        childrenMatchers: [labeled('excesses', contract(CocoonReturnExcessesBack.opcode))],
+      })),
+    });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonExtClientTopUp.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let topUp: CocoonExtClientTopUp;
+    try {
+      topUp = new CocoonExtClientTopUp(block.getBody());
+    } catch {
+      return [];
+    }
+    const proxyRequest = getLabeled('proxy_request', otherBlocks, CallContractBlock);
+    if (proxyRequest === null) return [];
+    const start = block.getMessage();
+    const data: CocoonClientTopUpData = {
+      client_contract: accountId(start.destination),
+      proxy_contract: accountId(proxyRequest.getMessage().destination),
+      sender: addrAccount(topUp.sendExcessesTo),
+      query_id: topUp.queryId,
+      top_up_amount: topUp.topUpAmount,
+    };
+    return cocoonBlock('cocoon_client_top_up', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/** RegisterProxy -> excesses. */
+export class CocoonRegisterProxyMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, childMatcher: labeled('excesses', contract(CocoonReturnExcessesBack.opcode)) });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonRegisterProxy.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let reg: CocoonRegisterProxy;
+    try {
+      reg = new CocoonRegisterProxy(block.getBody());
+    } catch {
+      return [];
+    }
+    const start = block.getMessage();
+    const data: CocoonRegisterProxyData = { root_contract: accountId(start.destination), query_id: reg.queryId };
+    return cocoonBlock('cocoon_register_proxy', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/** UnregisterProxy -> excesses. */
+export class CocoonUnregisterProxyMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, childMatcher: labeled('excesses', contract(CocoonReturnExcessesBack.opcode)) });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonUnregisterProxy.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let unreg: CocoonUnregisterProxy;
+    try {
+      unreg = new CocoonUnregisterProxy(block.getBody());
+    } catch {
+      return [];
+    }
+    const start = block.getMessage();
+    const data: CocoonRegisterProxyData = { root_contract: accountId(start.destination), query_id: unreg.queryId, seqno: unreg.seqno };
+    return cocoonBlock('cocoon_unregister_proxy', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/** An owner message to a client contract answered with excesses and a client proxy request. */
+const ownerChildren = () => [labeled('excesses', contract(CocoonReturnExcessesBack.opcode)), labeled('client_request', contract(CocoonClientProxyRequest.opcode))];
+
+export class CocoonClientRegisterMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, childrenMatchers: ownerChildren() });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonOwnerClientRegister.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let reg: CocoonOwnerClientRegister;
+    try {
+      reg = new CocoonOwnerClientRegister(block.getBody());
+    } catch {
+      return [];
+    }
+    const start = block.getMessage();
+    const data: CocoonClientRegisterData = { client_contract: accountId(start.destination), owner: addrAccount(reg.sendExcessesTo), query_id: reg.queryId, nonce: reg.nonce };
+    return cocoonBlock('cocoon_client_register', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+export class CocoonClientChangeSecretHashMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, childrenMatchers: ownerChildren() });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonOwnerClientChangeSecretHash.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let chg: CocoonOwnerClientChangeSecretHash;
+    try {
+      chg = new CocoonOwnerClientChangeSecretHash(block.getBody());
+    } catch {
+      return [];
+    }
+    const start = block.getMessage();
+    const data: CocoonClientChangeSecretHashData = {
+      client_contract: accountId(start.destination), owner: addrAccount(chg.sendExcessesTo), query_id: chg.queryId, new_secret_hash: chg.newSecretHash,
+    };
+    return cocoonBlock('cocoon_client_change_secret_hash', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/**
+ * OwnerClientRequestRefund (directly, or sent by the owner's wallet contract: `via_wallet`) -> excesses + client
+ * proxy request. Upstream also anchors on the wallet's message itself, which can never have those children (its
+ * only child is the refund call): that arm is dead, and is kept so.
+ */
+export class CocoonClientRequestRefundMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, parentMatcher: labeled('wallet_wrapper', contract(CocoonOwnerWalletSendMessage.opcode, true)), childrenMatchers: ownerChildren() });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonOwnerWalletSendMessage.opcode) || isCall(block, CocoonOwnerClientRequestRefund.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const viaWallet = getLabeled('wallet_wrapper', otherBlocks, CallContractBlock) !== null;
+    let refund: CocoonOwnerClientRequestRefund;
+    try {
+      refund = new CocoonOwnerClientRequestRefund(block.getBody());
+    } catch {
+      return [];
+    }
+    const start = block.getMessage();
+    const data: CocoonClientRequestRefundData = {
+      client_contract: accountId(start.destination), owner: addrAccount(refund.sendExcessesTo), query_id: refund.queryId, via_wallet: viaWallet,
+    };
+    return cocoonBlock('cocoon_client_request_refund', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/** The proxy's signed GrantRefundPayload -> client proxy request -> payout of the refund + excesses. */
+export class CocoonGrantRefundMatcher extends BlockMatcher {
+  constructor() {
+    super({
+      optional: false,
+      childMatcher: labeled('client_request', new ContractMatcher(CocoonClientProxyRequest.opcode, {
+        optional: false,
+        childrenMatchers: [labeled('payout', contract(CocoonPayout.opcode)), labeled('excesses', contract(CocoonReturnExcessesBack.opcode))],
+      })),
+    });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonGrantRefundPayload.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let grant: CocoonGrantRefundPayload;
+    try {
+      grant = new CocoonGrantRefundPayload(block.getBody());
+    } catch {
+      return [];
+    }
+    const clientRequest = getLabeled('client_request', otherBlocks, CallContractBlock);
+    const payout = getLabeled('payout', otherBlocks, CallContractBlock);
+    if (clientRequest === null || payout === null) return [];
+    const payoutMsg = payout.getMessage();
+    const data: CocoonGrantRefundData = {
+      proxy_contract: accountId(block.getMessage().destination),
+      client_contract: accountId(clientRequest.getMessage().destination),
+      refund_recipient: accountId(payoutMsg.destination),
+      query_id: grant.queryId,
+      new_tokens_used: grant.tokens,
+      expected_address: expectedAddress(grant.expectedMyAddress),
+      payout_amount: payoutMsg.value,
+    };
+    return cocoonBlock('cocoon_grant_refund', data, [block, ...otherBlocks], payoutMsg.transaction.aborted);
+  }
+}
+
+/** OwnerClientIncreaseStake -> excesses + client proxy request. */
+export class CocoonClientIncreaseStakeMatcher extends BlockMatcher {
+  constructor() {
+    super({ optional: false, childrenMatchers: ownerChildren() });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonOwnerClientIncreaseStake.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let inc: CocoonOwnerClientIncreaseStake;
+    try {
+      inc = new CocoonOwnerClientIncreaseStake(block.getBody());
+    } catch {
+      return [];
+    }
+    const start = block.getMessage();
+    const data: CocoonClientIncreaseStakeData = {
+      owner: addrAccount(inc.sendExcessesTo), client_contract: accountId(start.destination), query_id: inc.queryId, new_stake: inc.newStake,
+    };
+    return cocoonBlock('cocoon_client_increase_stake', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+/**
+ * The coins a withdrawal paid: the ClientProxyRefundGranted in the client proxy request's payload. Any read failure
+ * (either opcode, a missing payload) gives none; the action then says 0.
+ */
+export function cocoonWithdrawAmount(clientRequest: Block): bigint | null {
+  try {
+    const req = new CocoonClientProxyRequest(clientRequest.getBody());
+    if (req.payload === null) return null;
+    return new CocoonClientProxyRefundGranted(req.payload.beginParse()).coins;
+  } catch {
     return null;
-  },
+  }
+}
+
+/** OwnerClientWithdraw -> client proxy request -> payout (required) + excesses (optional). */
+export class CocoonClientWithdrawMatcher extends BlockMatcher {
+  constructor() {
+    super({
+      optional: false,
+      childMatcher: labeled('client_request', new ContractMatcher(CocoonClientProxyRequest.opcode, {
+        optional: false,
+        childrenMatchers: [labeled('excesses', contract(CocoonReturnExcessesBack.opcode, true)), labeled('payout', contract(CocoonPayout.opcode))],
+      })),
+    });
+  }
+
+  override testSelf(block: Block): boolean {
+    return isCall(block, CocoonOwnerClientWithdraw.opcode);
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    let wd: CocoonOwnerClientWithdraw;
+    try {
+      wd = new CocoonOwnerClientWithdraw(block.getBody());
+    } catch {
+      return [];
+    }
+    const clientRequest = getLabeled('client_request', otherBlocks, CallContractBlock);
+    if (clientRequest === null) return [];
+    const start = block.getMessage();
+    const data: CocoonClientWithdrawData = {
+      owner: addrAccount(wd.sendExcessesTo), client_contract: accountId(start.destination), query_id: wd.queryId,
+      withdraw_amount: cocoonWithdrawAmount(clientRequest) ?? 0n,
+    };
+    return cocoonBlock('cocoon_client_withdraw', data, [block, ...otherBlocks], start.transaction.aborted);
+  }
+}
+
+export const MATCHERS = {
+  CocoonWorkerPayoutMatcher: new CocoonWorkerPayoutMatcher(),
+  CocoonProxyPayoutMatcher: new CocoonProxyPayoutMatcher(),
+  CocoonProxyChargeMatcher: new CocoonProxyChargeMatcher(),
+  CocoonClientTopUpMatcher: new CocoonClientTopUpMatcher(),
+  CocoonRegisterProxyMatcher: new CocoonRegisterProxyMatcher(),
+  CocoonUnregisterProxyMatcher: new CocoonUnregisterProxyMatcher(),
+  CocoonClientRegisterMatcher: new CocoonClientRegisterMatcher(),
+  CocoonClientChangeSecretHashMatcher: new CocoonClientChangeSecretHashMatcher(),
+  CocoonClientRequestRefundMatcher: new CocoonClientRequestRefundMatcher(),
+  CocoonGrantRefundMatcher: new CocoonGrantRefundMatcher(),
+  CocoonClientIncreaseStakeMatcher: new CocoonClientIncreaseStakeMatcher(),
+  CocoonClientWithdrawMatcher: new CocoonClientWithdrawMatcher(),
 };

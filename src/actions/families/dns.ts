@@ -1,87 +1,73 @@
 /**
- * DNS records (TEP-81 DNS items): change_dns_record#4eb1f0f9 query_id:uint64 key:bits256 value:^DNSRecord? to
- * the DNS item (the value is present iff the body has a reference). With a value it is change_dns; without one a
- * zero key renews the domain (renew_dns) and any other key deletes the record (delete_dns). A bounce of the
- * request (0xffffffff) belongs to the action. DNSRecord values (crypto/block/block.tlb):
- *   dns_next_resolver#ba93 resolver:MsgAddressInt
- *   dns_adnl_address#ad01 adnl_addr:bits256 flags:(## 8) …
- *   dns_smc_address#9fd3 smc_addr:MsgAddressInt flags:(## 8) …
- *   dns_storage_address#7473 bag_id:bits256
- *   dns_text#1eda _:Text   (text$_ chunks:(## 8) rest:(TextChunks chunks), chunk = len:(## 8) data:(bits len*8) next:^…)
- * The collection comes from the item's NftItem interface when the trace carries it.
+ * ↔ indexer/events/blocks/dns.py: change_dns_record (0x4eb1f0f9) to a DNS item, with its bounce. One opcode, three
+ * outcomes: a record value -> change_dns, no value and the zero key -> renew_dns, no value otherwise -> delete_dns.
+ * The collection comes from the item's record when the repository knows the item.
  */
-import type { Slice } from '@ton/core';
-import { childWithOp, makeBlock, type Block, type Ctx, type EventNode } from '../core.ts';
-import type { Family } from '../family.ts';
-import { loadAddr, parseBody } from '../toolkit/cells.ts';
-import { OP } from '../toolkit/opcodes.ts';
+import { CallContractBlock } from '../basic-blocks.ts';
+import type { ChangeDnsRecordData, DeleteDnsRecordData, DnsRenewData } from '../block-data.ts';
+import { interfaceRepository } from '../context.ts';
+import { Block } from '../core.ts';
+import { BlockMatcher, BOUNCE_OPCODE, ContractMatcher } from '../matchers.ts';
+import { ChangeDnsRecordMessage } from '../messages/dns.ts';
+import { accountId } from '../ton-utils.ts';
 
-const BOUNCE = 0xffffffff;
+const ZERO_KEY = Buffer.alloc(32);
 
-export interface DnsValue {
-  value_schema: string;
-  value: string | null;
-  flags: number | null;
-}
-
-function readText(s: Slice): string {
-  let chunks = s.loadUint(8);
-  const parts: Buffer[] = [];
-  let cur = s;
-  while (chunks > 0) {
-    const len = cur.loadUint(8);
-    parts.push(cur.loadBuffer(len));
-    chunks--;
-    if (chunks > 0) cur = cur.loadRef().beginParse();
-  }
-  return Buffer.concat(parts).toString('utf8').split(String.fromCharCode(0)).join('');
-}
-
-/** A DNSRecord as the reference stores it (schema name, value rendered as text, flags). */
-export function parseDnsRecord(s: Slice): DnsValue {
-  const schema = s.loadUint(16);
-  switch (schema) {
-    case 0xba93: return { value_schema: 'DNSNextResolver', value: loadAddr(s), flags: null };
-    case 0xad01: {
-      const adnl = s.loadBuffer(32).toString('hex');
-      return { value_schema: 'DNSAdnlAddress', value: adnl, flags: s.loadUint(8) };
-    }
-    case 0x9fd3: {
-      const addr = loadAddr(s);
-      return { value_schema: 'DNSSmcAddress', value: addr, flags: s.loadUint(8) };
-    }
-    case 0x7473: return { value_schema: 'DNSStorageAddress', value: s.loadBuffer(32).toString('hex'), flags: null };
-    case 0x1eda: return { value_schema: 'DNSText', value: readText(s), flags: null };
-    default: return { value_schema: 'Unknown', value: null, flags: null };
+export class ChangeDnsRecordBlock extends Block<ChangeDnsRecordData> {
+  constructor(data: ChangeDnsRecordData) {
+    super('change_dns', [], data);
   }
 }
 
-function match(n: EventNode, ctx: Ctx): Block | null {
-  if (n.extOut || n.msg?.opcode !== OP.changeDnsRecord || !n.msg.destination) return null;
-  const p = parseBody(n.msg.body, (s) => {
-    s.loadUint(32);
-    s.loadUintBig(64);
-    const key = s.loadBuffer(32);
-    const value = s.remainingRefs > 0 ? parseDnsRecord(s.loadRef().beginParse()) : null;
-    return { key, value };
-  });
-  if (!p) return null;
-  const nodes = [n];
-  const bounce = childWithOp(n, BOUNCE);
-  if (bounce) nodes.push(bounce);
-  const collection = ctx.iface(n.msg.destination)?.nftItem?.collection ?? null;
-  const cols = { source: n.msg.source, destination: n.msg.destination, asset: collection };
-  const key = p.key.toString('hex');
-  let b: Block;
-  if (p.value) {
-    b = makeBlock('change_dns', nodes, { ...cols, change_dns_record_data: { key, ...p.value } });
-  } else if (p.key.every((x) => x === 0)) {
-    b = makeBlock('renew_dns', nodes, cols);
+export class DnsRenewBlock extends Block<DnsRenewData> {
+  constructor(data: DnsRenewData) {
+    super('renew_dns', [], data);
+  }
+}
+
+export class DeleteDnsRecordBlock extends Block<DeleteDnsRecordData> {
+  constructor(data: DeleteDnsRecordData) {
+    super('delete_dns', [], data);
+  }
+}
+
+/** `build_change_dns_core`: the block for the message (not merged: the caller merges). */
+export function buildChangeDnsCore(dnsBlock: Block): Block {
+  const msg = new ChangeDnsRecordMessage(dnsBlock.getBody());
+  const sender = dnsBlock.eventNodes[0].message.source;
+  const destination = dnsBlock.eventNodes[0].message.destination;
+  const item = interfaceRepository().getNftItem(destination);
+  const source = sender !== null ? accountId(sender) : null;
+  let newBlock: Block;
+  if (msg.hasValue) {
+    newBlock = new ChangeDnsRecordBlock({ source, destination: accountId(destination), key: msg.key, value: msg.value as ChangeDnsRecordData['value'], collection_address: undefined });
+  } else if (msg.key.equals(ZERO_KEY)) {
+    newBlock = new DnsRenewBlock({ source, destination: accountId(destination), collection_address: undefined });
   } else {
-    b = makeBlock('delete_dns', nodes, { ...cols, change_dns_record_data: { key, value_schema: null, value: null, flags: null } });
+    newBlock = new DeleteDnsRecordBlock({ source, destination: accountId(destination), key: msg.key, collection_address: undefined });
   }
-  b.failed = n.tx.aborted;
-  return b;
+  if (item !== null) (newBlock.data as { collection_address: unknown }).collection_address = accountId(item.collection_address);
+  newBlock.failed = dnsBlock.failed;
+  return newBlock;
 }
 
-export const dnsFamily: Family = { name: 'dns', match };
+export class ChangeDnsRecordMatcher extends BlockMatcher {
+  constructor() {
+    super({ childMatcher: new ContractMatcher(BOUNCE_OPCODE, { optional: true, includeExcess: false }) });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === ChangeDnsRecordMessage.opcode;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const newBlock = buildChangeDnsCore(block);
+    newBlock.mergeBlocks([block, ...otherBlocks]);
+    return [newBlock];
+  }
+}
+
+/** This family's matchers under upstream's class names (families/index.ts, matcher-order.ts). */
+export const MATCHERS = {
+  ChangeDnsRecordMatcher: new ChangeDnsRecordMatcher(),
+};

@@ -1,47 +1,74 @@
 /**
- * Validator elections (elector-code.fc, ton-blockchain/ton crypto/smartcont):
- * - election_deposit: new_stake 0x4e73744b to the elector, answered to the sender with the confirmation
- *   0xf374484c (accepted) or return_stake 0xee6f454c (refused: failed);
- * - election_recover: recover_stake 0x47657424 to the elector, answered with 0xf96f7324 (the credit, carried as
- *   the answer's value) or 0xfffffffe (nothing to recover: failed).
- * The reference checks the destination against the elector's address; the address is ConfigParam 1, which the
- * classifier does not see, so the elector is recognised by what only it does: a masterchain account answering
- * the request with one of its answer opcodes. A deposit the elector accepts silently (query_id 0 gets no
- * confirmation) therefore stays a call_contract.
+ * ↔ indexer/events/blocks/elections.py: a stake sent to the elector (0x4e73744b) and its confirmation (0xf374484c),
+ * a stake recovery (0x47657424) and its response with the amount (0xf96f7324). Without the answer the action is
+ * failed (a recovery then carries no amount).
  */
-import { makeBlock, type Block, type EventNode } from '../core.ts';
-import type { Family } from '../family.ts';
-import { OP } from '../toolkit/opcodes.ts';
+import { CallContractBlock } from '../basic-blocks.ts';
+import type { ElectionData } from '../block-data.ts';
+import { findCallContract } from '../block-utils.ts';
+import { Block } from '../core.ts';
+import { BlockMatcher, ContractMatcher } from '../matchers.ts';
+import { accountId } from '../ton-utils.ts';
 
-const RETURN_STAKE = 0xee6f454c;
-const RECOVER_ERROR = 0xfffffffe;
+const DEPOSIT_OPCODE = 0x4e73744b;
+const DEPOSIT_CONFIRMATION_OPCODE = 0xf374484c;
+const RECOVER_OPCODE = 0x47657424;
+const RECOVER_RESPONSE_OPCODE = 0xf96f7324;
 
-function answer(n: EventNode, ops: readonly number[]): EventNode | undefined {
-  return n.children.find((c) => !c.extOut && c.msg?.destination === n.msg!.source && ops.includes(c.msg?.opcode ?? -1));
+export class ElectionDepositStakeBlock extends Block<ElectionData> {
+  constructor(data: ElectionData) {
+    super('election_deposit', [], data);
+  }
 }
 
-function toElector(n: EventNode, op: number): boolean {
-  return !n.extOut && n.msg?.opcode === op && !!n.msg.source && !!n.msg.destination?.startsWith('-1:');
+export class ElectionRecoverStakeBlock extends Block<ElectionData> {
+  constructor(data: ElectionData) {
+    super('election_recover', [], data);
+  }
 }
 
-function deposit(n: EventNode): Block | null {
-  if (!toElector(n, OP.electorNewStake)) return null;
-  const ans = answer(n, [OP.electorNewStakeOk, RETURN_STAKE]);
-  if (!ans) return null;
-  const b = makeBlock('election_deposit', [n, ans], { source: n.msg!.source, amount: n.msg!.value });
-  b.failed = ans.msg!.opcode !== OP.electorNewStakeOk;
-  return b;
+export class ElectionDepositStakeBlockMatcher extends BlockMatcher {
+  constructor() {
+    super({ childMatcher: new ContractMatcher(DEPOSIT_CONFIRMATION_OPCODE, { optional: true, includeExcess: false }), includeExcess: false });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === DEPOSIT_OPCODE;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const msg = block.eventNodes[0].message;
+    const newBlock = new ElectionDepositStakeBlock({ amount: msg.value, stake_holder: accountId(msg.source) });
+    newBlock.failed = findCallContract(otherBlocks, DEPOSIT_CONFIRMATION_OPCODE) === null;
+    newBlock.mergeBlocks([block, ...otherBlocks]);
+    return [newBlock];
+  }
 }
 
-function recover(n: EventNode): Block | null {
-  if (!toElector(n, OP.electorRecover)) return null;
-  const ans = answer(n, [OP.electorRecoverOk, RECOVER_ERROR]);
-  if (!ans) return null;
-  const ok = ans.msg!.opcode === OP.electorRecoverOk;
-  // the amount is what the elector paid back; a refused recover has none
-  const b = makeBlock('election_recover', [n, ans], { source: n.msg!.source, amount: ok ? ans.msg!.value : null });
-  b.failed = !ok;
-  return b;
+export class ElectionRecoverStakeBlockMatcher extends BlockMatcher {
+  constructor() {
+    super({ childMatcher: new ContractMatcher(RECOVER_RESPONSE_OPCODE, { optional: true, includeExcess: false }), includeExcess: false });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === RECOVER_OPCODE;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const data: ElectionData = { stake_holder: accountId(block.eventNodes[0].message.source) };
+    const response = findCallContract(otherBlocks, RECOVER_RESPONSE_OPCODE);
+    let failed = false;
+    if (response !== null) data.amount = response.eventNodes[0].message.value;
+    else failed = true;
+    const newBlock = new ElectionRecoverStakeBlock(data);
+    newBlock.failed = failed;
+    newBlock.mergeBlocks([block, ...otherBlocks]);
+    return [newBlock];
+  }
 }
 
-export const electionsFamily: Family = { name: 'elections', match: (n) => deposit(n) ?? recover(n) };
+/** This family's matchers under upstream's class names (families/index.ts, matcher-order.ts). */
+export const MATCHERS = {
+  ElectionDepositStakeBlockMatcher: new ElectionDepositStakeBlockMatcher(),
+  ElectionRecoverStakeBlockMatcher: new ElectionRecoverStakeBlockMatcher(),
+};

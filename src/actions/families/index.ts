@@ -1,64 +1,103 @@
 /**
- * Family matchers in priority order (the first to claim a node wins; later ones may absorb the block
- * types they list). The order follows the reference classifier's where it matters.
+ * The ported families: one file per upstream matcher file (indexer/events/blocks/<name>.py), each exporting
+ * `MATCHERS` (its matcher instances under upstream's class names) and, where upstream has one, `POST_PROCESSORS`
+ * (under upstream's function names). The order they run in is matcher-order.ts (upstream's), not this file's.
+ *
+ * One slot per upstream file, in two places (import, registration): replace the `(not ported yet)` line under
+ * the family's header in both; headers keep slots apart, so parallel ports merge cleanly. See ../PORTING.md.
  */
-import type { Family } from '../family.ts';
-import { auctionBidFamily } from './auction-bid.ts';
-import { cocoonFamily } from './cocoon.ts';
-import { coffeeSwapFamily } from './coffee.ts';
-import { coffeeCreatePoolFamily, coffeeLiquidityFamily, coffeeWithdrawFamily } from './coffee-liquidity.ts';
-import { dedustSwapFamily } from './dedust.ts';
-import { dedustLiquidityFamily } from './dedust-liquidity.ts';
-import { dnsFamily } from './dns.ts';
-import { electionsFamily } from './elections.ts';
-import { ethenaFamily } from './ethena.ts';
-import { evaaFamily } from './evaa.ts';
-import { jettonBurnFamily, jettonMintFamily } from './jetton-mint-burn.ts';
-import { jettonTransferFamily } from './jetton-transfer.ts';
-import { jvaultFamily } from './jvault.ts';
-import { layerzeroFamily } from './layerzero.ts';
-import { multisigFamily } from './multisig.ts';
-import { nftMintFamily, nftPurchaseFamily, nftTransferFamily } from './nft.ts';
-import { nominatorPoolFamily } from './nominator-pool.ts';
-import { tonstakersFamily } from './staking.ts';
-import { stonfiSwapFamily } from './stonfi.ts';
-import { stonfiV2SwapFamily } from './stonfi-v2.ts';
-import { subscriptionsFamily } from './subscriptions.ts';
-import { tgbtcFamily } from './tgbtc.ts';
-import { toncoDeployPoolFamily, toncoSwapFamily } from './tonco.ts';
-import { toncoDepositLiquidityFamily } from './tonco-liquidity.ts';
-import { vestingFamily } from './vesting.ts';
+import type { BlockMatcher } from '../matchers.ts';
+import type { PostProcessor } from '../processing.ts';
 
-export const FAMILIES: readonly Family[] = [
-  nftMintFamily,
-  jettonTransferFamily,
-  jettonBurnFamily,
-  tonstakersFamily,
-  dedustLiquidityFamily,
-  vestingFamily,
-  multisigFamily,
-  nominatorPoolFamily,
-  dedustSwapFamily,
-  stonfiSwapFamily,
-  stonfiV2SwapFamily,
-  toncoSwapFamily,
-  toncoDeployPoolFamily,
-  coffeeSwapFamily,
-  coffeeLiquidityFamily,
-  coffeeWithdrawFamily,
-  coffeeCreatePoolFamily,
-  nftPurchaseFamily,
-  nftTransferFamily,
-  dnsFamily,
-  electionsFamily,
-  subscriptionsFamily,
-  auctionBidFamily,
-  jettonMintFamily,
-  ethenaFamily,
-  jvaultFamily,
-  evaaFamily,
-  tgbtcFamily,
-  toncoDepositLiquidityFamily,
-  layerzeroFamily,
-  cocoonFamily,
+// ---- imports: one slot per upstream file (header line, then the import) ----
+// -- auction.py
+import * as auction from './auction.ts';
+// -- cocoon.py
+import * as cocoon from './cocoon.ts';
+// -- dedust_v2/ (newer upstream)
+import * as dedustV2 from './dedust-v2.ts';
+// -- dns.py
+import * as dns from './dns.ts';
+// -- elections.py
+import * as elections from './elections.ts';
+// -- ethena_staking.py
+import * as ethenaStaking from './ethena_staking.ts';
+// -- evaa.py
+import * as evaa from './evaa.ts';
+// -- jettons.py
+import * as jettons from './jettons.ts';
+// -- jvault.py
+import * as jvault from './jvault.ts';
+// -- layerzero.py
+import * as layerzero from './layerzero.ts';
+// -- liquidity.py
+import * as liquidity from './liquidity.ts';
+// -- multisig.py
+import * as multisig from './multisig.ts';
+// -- nft.py
+import * as nft from './nft.ts';
+// -- staking.py
+import * as staking from './staking.ts';
+// -- subscriptions.py
+import * as subscriptions from './subscriptions.ts';
+// -- swaps.py
+import * as swaps from './swaps.ts';
+// -- tgbtc.py
+import * as tgbtc from './tgbtc.ts';
+// -- tgwallet.py (newer upstream)
+import * as tgwallet from './tgwallet.ts';
+// -- vesting.py
+import * as vesting from './vesting.ts';
+
+interface Family {
+  MATCHERS: Record<string, BlockMatcher>;
+  POST_PROCESSORS?: Record<string, PostProcessor>;
+}
+
+// ---- registrations: one slot per upstream file (header line, then the module) ----
+const FAMILIES: Family[] = [
+  // -- auction.py
+  auction,
+  // -- cocoon.py
+  cocoon,
+  // -- dedust_v2/ (newer upstream)
+  dedustV2,
+  // -- dns.py
+  dns,
+  // -- elections.py
+  elections,
+  // -- ethena_staking.py
+  ethenaStaking,
+  // -- evaa.py
+  evaa,
+  // -- jettons.py
+  jettons,
+  // -- jvault.py
+  jvault,
+  // -- layerzero.py
+  layerzero,
+  // -- liquidity.py
+  liquidity,
+  // -- multisig.py
+  multisig,
+  // -- nft.py
+  nft,
+  // -- staking.py
+  staking,
+  // -- subscriptions.py
+  subscriptions,
+  // -- swaps.py
+  swaps,
+  // -- tgbtc.py
+  tgbtc,
+  // -- tgwallet.py (newer upstream)
+  tgwallet,
+  // -- vesting.py
+  vesting,
 ];
+
+/** Every ported matcher by upstream class name. */
+export const FAMILY_MATCHERS: Readonly<Record<string, BlockMatcher>> = Object.assign({}, ...FAMILIES.map((f) => f.MATCHERS));
+
+/** Every ported post-processor by upstream function name. */
+export const FAMILY_POST_PROCESSORS: Readonly<Record<string, PostProcessor>> = Object.assign({}, ...FAMILIES.map((f) => f.POST_PROCESSORS ?? {}));

@@ -1,45 +1,85 @@
 /**
- * Wallet v4 subscription plugins (ton-blockchain/wallet-contract wallet-v4-code.fc):
- * - subscribe: the plugin asks the wallet for funds (request#706c7567 query_id:uint64 amount:Coins extra:…),
- *   the wallet answers 0xf06c7567 (0x706c7567 | 0x80000000, query_id) carrying the amount, and the plugin pays the
- *   beneficiary (payment 0x73756273). The anchor is the wallet's answer; the request is its parent when the trace
- *   starts at the plugin. subscriber = wallet, subscription = plugin, beneficiary = payment destination.
- * - unsubscribe: destruct 0x64737472 between wallet and plugin, and the plugin's own destruct to the beneficiary.
+ * ↔ indexer/events/blocks/subscriptions.py: wallet v4 subscriptions. A payment (wallet -> plugin, 0xf06c7567) that
+ * the plugin forwards to the beneficiary (0x73756273, required), after the plugin's request (0x706c7567, optional;
+ * its amount and failure win); an unsubscription (0x64737472), the beneficiary taken from its answer when there is one.
  */
-import { childWithOp, makeBlock, type Block, type EventNode } from '../core.ts';
-import type { Family } from '../family.ts';
-import { parseBody } from '../toolkit/cells.ts';
-import { OP } from '../toolkit/opcodes.ts';
+import { CallContractBlock } from '../basic-blocks.ts';
+import type { SubscriptionData, UnsubscribeData } from '../block-data.ts';
+import { findCallContract } from '../block-utils.ts';
+import { Block } from '../core.ts';
+import { BlockMatcher, ContractMatcher } from '../matchers.ts';
+import { SubscriptionPayment, SubscriptionPaymentRequest, SubscriptionPaymentRequestResponse, WalletPluginDestruct } from '../messages/subscriptions.ts';
+import { accountId } from '../ton-utils.ts';
 
-const RESPONSE = 0xf06c7567;
-
-function subscribe(n: EventNode): Block | null {
-  if (n.extOut || n.msg?.opcode !== RESPONSE || !n.msg.source) return null;
-  const payment = childWithOp(n, OP.subscriptionPayment);
-  if (!payment) return null;
-  const request = n.parent?.msg?.opcode === OP.subscriptionRequest && !n.parent.extOut ? n.parent : null;
-  // the amount asked for; without the request (trace started at the wallet), what the wallet sent
-  const asked = request ? parseBody(request.msg!.body, (s) => { s.loadUint(32); s.loadUintBig(64); return s.loadCoins(); }) : null;
-  const b = makeBlock('subscribe', request ? [request, n, payment] : [n, payment], {
-    source: n.msg.source,
-    destination: payment.msg!.destination,
-    destination_secondary: n.msg.destination,
-    amount: asked ?? n.msg.value,
-  });
-  b.failed = request ? request.tx.aborted : false;
-  return b;
+export class SubscriptionBlock extends Block<SubscriptionData> {
+  constructor(data: SubscriptionData) {
+    super('subscribe', [], data);
+  }
 }
 
-function unsubscribe(n: EventNode): Block | null {
-  if (n.extOut || n.msg?.opcode !== OP.subscriptionDestruct || !n.msg.source) return null;
-  const response = childWithOp(n, OP.subscriptionDestruct);
-  const b = makeBlock('unsubscribe', response ? [n, response] : [n], {
-    source: n.msg.source,
-    destination: response?.msg?.destination ?? null,
-    destination_secondary: n.msg.destination,
-  });
-  b.failed = n.tx.aborted;
-  return b;
+export class UnsubscribeBlock extends Block<UnsubscribeData> {
+  constructor(data: UnsubscribeData) {
+    super('unsubscribe', [], data);
+  }
 }
 
-export const subscriptionsFamily: Family = { name: 'subscriptions', match: (n) => subscribe(n) ?? unsubscribe(n) };
+export class SubscriptionBlockMatcher extends BlockMatcher {
+  constructor() {
+    super({
+      childMatcher: new ContractMatcher(SubscriptionPayment.opcode),
+      parentMatcher: new ContractMatcher(SubscriptionPaymentRequest.opcode, { optional: true }),
+    });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === SubscriptionPaymentRequestResponse.opcode;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const msg = block.getMessage();
+    let amount = msg.value;
+    let failed = false;
+    const payment = findCallContract(otherBlocks, SubscriptionPayment.opcode);
+    if (payment === null) throw new TypeError("'NoneType' object has no attribute 'get_message'");
+    const request = findCallContract(otherBlocks, SubscriptionPaymentRequest.opcode);
+    if (request !== null) {
+      amount = new SubscriptionPaymentRequest(request.getBody()).grams;
+      failed = request.failed;
+    }
+    const newBlock = new SubscriptionBlock({
+      subscriber: accountId(msg.source),
+      subscription: accountId(msg.destination),
+      beneficiary: accountId(payment.getMessage().destination),
+      amount,
+    });
+    newBlock.failed = failed;
+    newBlock.mergeBlocks([block, ...otherBlocks]);
+    return [newBlock];
+  }
+}
+
+export class UnsubscribeBlockMatcher extends BlockMatcher {
+  constructor() {
+    super({ childMatcher: new ContractMatcher(WalletPluginDestruct.opcode, { optional: true }) });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === WalletPluginDestruct.opcode;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const msg = block.getMessage();
+    const data: UnsubscribeData = { subscriber: accountId(msg.source), subscription: accountId(msg.destination), beneficiary: null };
+    const response = findCallContract(otherBlocks, WalletPluginDestruct.opcode);
+    if (response !== null) data.beneficiary = accountId(response.getMessage().destination);
+    const newBlock = new UnsubscribeBlock(data);
+    newBlock.mergeBlocks([block, ...otherBlocks]);
+    return [newBlock];
+  }
+}
+
+/** This family's matchers under upstream's class names (families/index.ts, matcher-order.ts). */
+export const MATCHERS = {
+  SubscriptionBlockMatcher: new SubscriptionBlockMatcher(),
+  UnsubscribeBlockMatcher: new UnsubscribeBlockMatcher(),
+};

@@ -1,66 +1,113 @@
 /**
- * Vesting wallet: send_message 0xa7733acd (answered 0xf7733acd) and add_whitelist 0x7258a69b
- * (answered 0xf258a69b), both from the vesting owner / creator to the vesting contract.
+ * ↔ indexer/events/blocks/vesting.py (newer upstream): a vesting wallet's owner asks it to send a message, or its
+ * creator adds whitelisted addresses; the vesting contract's answer is required. A send is successful only when the
+ * vesting transaction really sent the message: the contract sends with "ignore errors", so a send the action phase
+ * skipped leaves a successful transaction and no message.
  */
-import { loadMessageRelaxed } from '@ton/core';
-import { childWithOp, makeBlock, type Block, type EventNode } from '../core.ts';
-import type { Family } from '../family.ts';
-import { bocB64, loadAddr, parseBody, rawAddr } from '../toolkit/cells.ts';
+import { CallContractBlock } from '../basic-blocks.ts';
+import type { VestingAddWhiteListData, VestingSendMessageData } from '../block-data.ts';
+import { getLabeled } from '../block-utils.ts';
+import { Block } from '../core.ts';
+import { labeled } from '../labels.ts';
+import { BlockMatcher, ContractMatcher } from '../matchers.ts';
+import { addrAccount } from '../messages/common.ts';
+import { VestingAddWhiteList, VestingSendMessage } from '../messages/vesting.ts';
+import type { TraceTransaction } from '../model.ts';
+import { cellFromBoc } from '../toolkit/cells.ts';
+import { accountId } from '../ton-utils.ts';
 
-const SEND_MESSAGE = 0xa7733acd, SEND_MESSAGE_RESP = 0xf7733acd;
-const ADD_WHITELIST = 0x7258a69b, ADD_WHITELIST_RESP = 0xf258a69b;
+/** pytoniq's `Cell.to_boc()`: no index, no crc32c. */
+const boc = (c: { toBoc(o: { idx: boolean; crc32: boolean }): Buffer }) => c.toBoc({ idx: false, crc32: false }).toString('base64');
 
-function sendMessage(n: EventNode): Block | null {
-  if (n.msg?.opcode !== SEND_MESSAGE || n.extOut || !n.msg.source) return null;
-  const p = parseBody(n.msg.body, (s) => {
-    s.loadUint(32);
-    const queryId = s.loadUintBig(64);
-    s.loadUint(8);
-    const cell = s.loadRef();
-    const m = loadMessageRelaxed(cell.beginParse());
-    const dest = m.info.type === 'internal' ? rawAddr(m.info.dest) : null;
-    const value = m.info.type === 'internal' ? m.info.value.coins : null;
-    return { queryId, boc: bocB64(cell), dest, value };
-  });
-  if (!p) return null;
-  const resp = childWithOp(n, SEND_MESSAGE_RESP);
-  const b = makeBlock('vesting_send_message', [n, ...(resp ? [resp] : [])], {
-    source: n.msg.source,
-    destination: n.msg.destination,
-    destination_secondary: p.dest,
-    amount: p.value,
-    vesting_send_message_data: { query_id: p.queryId, message_boc: p.boc },
-  });
-  b.failed = n.tx.aborted;
-  return b;
-}
-
-function addWhitelist(n: EventNode): Block | null {
-  if (n.msg?.opcode !== ADD_WHITELIST || n.extOut || !n.msg.source) return null;
-  const p = parseBody(n.msg.body, (s) => {
-    s.loadUint(32);
-    const queryId = s.loadUintBig(64);
-    const addrs: (string | null)[] = [];
-    let cur = s;
-    while (cur.remainingRefs > 0) {
-      addrs.push(loadAddr(cur));
-      cur = cur.loadRef().beginParse();
+/**
+ * `_vesting_message_was_sent`: an out-message of the vesting transaction to the requested destination with the
+ * requested body (the fields the validator rewrites are not compared; without a body hash, the value is).
+ */
+export function vestingMessageWasSent(tx: TraceTransaction, request: VestingSendMessage): boolean {
+  const expected = addrAccount(request.messageDestination);
+  for (const m of tx.outMsgs) {
+    if (m.destination === null || accountId(m.destination) !== expected) continue;
+    if (request.messageBodyHash === null) {
+      if (m.value === request.messageValue) return true;
+      continue;
     }
-    addrs.push(loadAddr(cur));
-    return { queryId, addrs };
-  });
-  if (!p) return null;
-  const resp = childWithOp(n, ADD_WHITELIST_RESP);
-  const b = makeBlock('vesting_add_whitelist', [n, ...(resp ? [resp] : [])], {
-    source: n.msg.source,
-    destination: n.msg.destination,
-    vesting_add_whitelist_data: { query_id: p.queryId, accounts_added: p.addrs },
-  });
-  b.failed = n.tx.aborted;
-  return b;
+    if (!m.body) continue;
+    const body = cellFromBoc(m.body);
+    if (body !== null && body.hash().equals(request.messageBodyHash)) return true;
+  }
+  return false;
 }
 
-export const vestingFamily: Family = {
-  name: 'vesting',
-  match: (n) => sendMessage(n) ?? addWhitelist(n),
+export class VestingSendMessageBlock extends Block<VestingSendMessageData> {
+  constructor(data: VestingSendMessageData) {
+    super('vesting_send_message', [], data);
+  }
+}
+
+export class VestingAddWhiteListBlock extends Block<VestingAddWhiteListData> {
+  constructor(data: VestingAddWhiteListData) {
+    super('vesting_add_whitelist', [], data);
+  }
+}
+
+export class VestingSendMessageBlockMatcher extends BlockMatcher {
+  constructor() {
+    super({ childMatcher: labeled('response', new ContractMatcher(VestingSendMessage.responseOpcode, { optional: false })) });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === VestingSendMessage.opcode;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const msg = block.getMessage();
+    const request = new VestingSendMessage(block.getBody());
+    const success = vestingMessageWasSent(msg.transaction, request);
+    const include: Block[] = [block];
+    const resp = getLabeled('response', otherBlocks, CallContractBlock);
+    if (resp !== null) include.push(resp);
+    const newBlock = new VestingSendMessageBlock({
+      sender: accountId(msg.source),
+      vesting: accountId(msg.destination),
+      query_id: request.queryId,
+      message_boc_str: boc(request.messageCell),
+      message_destination: addrAccount(request.messageDestination),
+      message_value: request.messageValue,
+      success,
+    });
+    newBlock.mergeBlocks(include);
+    return [newBlock];
+  }
+}
+
+export class VestingAddWhiteListBlockMatcher extends BlockMatcher {
+  constructor() {
+    super({ childMatcher: labeled('response', new ContractMatcher(VestingAddWhiteList.responseOpcode, { optional: false })) });
+  }
+
+  override testSelf(block: Block): boolean {
+    return block instanceof CallContractBlock && block.opcode === VestingAddWhiteList.opcode;
+  }
+
+  override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
+    const msg = block.getMessage();
+    const request = new VestingAddWhiteList(block.getBody());
+    const include: Block[] = [block];
+    const resp = getLabeled('response', otherBlocks, CallContractBlock);
+    if (resp !== null) include.push(resp);
+    const newBlock = new VestingAddWhiteListBlock({
+      adder: accountId(msg.source),
+      vesting: accountId(msg.destination),
+      query_id: request.queryId,
+      accounts_added: request.addresses.map(addrAccount),
+    });
+    newBlock.mergeBlocks(include);
+    return [newBlock];
+  }
+}
+
+/** This family's matchers under upstream's class names (families/index.ts, matcher-order.ts). */
+export const MATCHERS = {
+  VestingSendMessageBlockMatcher: new VestingSendMessageBlockMatcher(),
+  VestingAddWhiteListBlockMatcher: new VestingAddWhiteListBlockMatcher(),
 };

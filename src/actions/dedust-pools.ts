@@ -1,0 +1,92 @@
+/**
+ * ↔ indexer/events/blocks/utils/dedust_pools.py: the DeDust pool list (each pool's two assets), which the DeDust swap
+ * matcher reads to tell a route's output asset (`get_dedust_pool`). Upstream fetches it from DeDust's API
+ * (`https://api.dedust.io/v2/pools`) at start and every 120 s, keeps the last good answer in a file to fall back on,
+ * and shares it through a context variable; here the list is one process-wide registry the interface repository
+ * (interfaces.ts) falls back on when a trace carries no pool record, set by `initDedustPools` (fetch, else the
+ * fallback file) or `setDedustPools`. Nothing sets it by itself: a process that classifies live traces calls
+ * `initDedustPools` (and `refreshDedustPools` on its own schedule).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { accountId } from './ton-utils.ts';
+
+export const POOLS_URL = 'https://api.dedust.io/v2/pools';
+const AGENT = 'Chrome';
+export const UPDATE_INTERVAL_S = 120;
+
+export interface DedustPoolAssets {
+  assets: Array<{ is_ton: boolean; address: string | null }>;
+}
+
+/** `parse_raw_pools_data`: the API's pools (`{address, assets: [{type: 'native'} | {type: 'jetton', address}]}`) by raw address. */
+export function parseRawPoolsData(pools: unknown): Map<string, DedustPoolAssets> {
+  if (!Array.isArray(pools)) throw new Error('DeDust pools: expected a JSON array');
+  const out = new Map<string, DedustPoolAssets>();
+  for (const pool of pools as Array<Record<string, unknown>>) {
+    const account = accountId(String(pool.address));
+    if (account === null) throw new Error('DeDust pools: a pool without an address');
+    const assets = (pool.assets as Array<Record<string, unknown>>).map((raw) => {
+      const isTon = raw.type === 'native';
+      // upstream asserts a native asset has no address
+      if (isTon && 'address' in raw) throw new Error(`DeDust pools: native asset with an address in pool ${account}`);
+      return { is_ton: isTon, address: isTon ? null : accountId(String(raw.address)) };
+    });
+    out.set(account, { assets });
+  }
+  return out;
+}
+
+let registry: ReadonlyMap<string, DedustPoolAssets> = new Map();
+
+/** The pools the classifier knows (an empty map until something sets them). */
+export function dedustPools(): ReadonlyMap<string, DedustPoolAssets> {
+  return registry;
+}
+
+export function setDedustPools(pools: ReadonlyMap<string, DedustPoolAssets>): void {
+  registry = pools;
+}
+
+/** The pool's record, or null (`get_dedust_pool` over the shared list). */
+export function dedustPool(address: string | null | undefined): DedustPoolAssets | null {
+  if (!address) return null;
+  return registry.get(address.toUpperCase()) ?? null;
+}
+
+/** GET the API's list and parse it; an empty list is a failure, as upstream's. */
+export async function fetchDedustPools(url = POOLS_URL, timeoutMs = 30_000): Promise<{ raw: unknown; pools: Map<string, DedustPoolAssets> }> {
+  const res = await fetch(url, { headers: { 'User-Agent': AGENT }, signal: AbortSignal.timeout(timeoutMs) });
+  if (!res.ok) throw new Error(`DeDust pools: HTTP ${res.status} from ${url}`);
+  const raw: unknown = await res.json();
+  if (!Array.isArray(raw) || raw.length === 0) throw new Error('DeDust pools: empty response');
+  return { raw, pools: parseRawPoolsData(raw) };
+}
+
+/**
+ * `init_pools_data_sync`: the API's list (saved to `fallbackFile`), else the list last saved there; the registry is
+ * set from whichever answered. Fails when neither does, as upstream's.
+ */
+export async function initDedustPools(opts: { url?: string; fallbackFile: string; timeoutMs?: number }): Promise<number> {
+  try {
+    const { raw, pools } = await fetchDedustPools(opts.url, opts.timeoutMs ?? 5_000);
+    setDedustPools(pools);
+    writeFileSync(opts.fallbackFile, JSON.stringify(raw));
+    return pools.size;
+  } catch {
+    const pools = parseRawPoolsData(JSON.parse(readFileSync(opts.fallbackFile, 'utf8')) as unknown);
+    setDedustPools(pools);
+    return pools.size;
+  }
+}
+
+/** One refresh of the background updater: a failed fetch keeps the list the registry has. */
+export async function refreshDedustPools(opts: { url?: string; fallbackFile?: string; timeoutMs?: number } = {}): Promise<boolean> {
+  try {
+    const { raw, pools } = await fetchDedustPools(opts.url, opts.timeoutMs);
+    setDedustPools(pools);
+    if (opts.fallbackFile) writeFileSync(opts.fallbackFile, JSON.stringify(raw));
+    return true;
+  } catch {
+    return false;
+  }
+}
