@@ -49,6 +49,6 @@ export async function importBlocks(store: StoreClient, blocks: readonly DecodedB
     await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0, priorStates });
     transactions += b.transactions.length;
   }
-  await writer.flush();
+  await writer.close();
   return { blocks: blocks.length, transactions };
 }
