@@ -233,6 +233,15 @@ function jsonLines<T>(text: string): T[] {
   return rows;
 }
 
+/**
+ * Crash tests: `TON_GATEWAY_KILL_BEFORE_INSERT=table:n` kills the process (SIGKILL, as `kill -9` does) right before
+ * its n-th non-empty insert into `table`, a precise point inside a write (test/pipeline/replay.test.ts).
+ */
+function killPoint(): { table: string; n: number; seen: number } | null {
+  const m = /^([a-z_]+):(\d+)$/.exec(process.env.TON_GATEWAY_KILL_BEFORE_INSERT ?? '');
+  return m ? { table: m[1], n: Number(m[2]), seen: 0 } : null;
+}
+
 function wrap(
   kind: 'embedded' | 'server',
   client: ClickHouseClient,
@@ -242,6 +251,7 @@ function wrap(
   onClose?: () => void,
 ): StoreClient {
   let closed = false;
+  const killAt = killPoint();
   let schemas: Promise<Map<string, TableSchema>> | null = null;
   /**
    * Column types of every table, read in one statement on first use (shared by the inserts that start
@@ -291,6 +301,7 @@ function wrap(
     },
     async insertRows(table: string, rows: readonly Row[], columns?: readonly string[]) {
       if (rows.length === 0) return;
+      if (killAt && table === killAt.table && ++killAt.seen === killAt.n) process.kill(process.pid, 'SIGKILL');
       let schema = await schemaOf(table);
       const cols = columns ?? keysOf(rows);
       // A migration applied since the schema was read (a long-running process) adds columns.

@@ -144,40 +144,48 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
     });
   });
 
-  it('kill -9 at random points of `index`, restart: every row exactly once', async () => {
+  it('kill -9 inside writes (between two tables\' inserts) and at random points of `index`, restart: every row exactly once', async () => {
     const data = mkdtempSync(join(tmpdir(), 'tg-replay-kill-'));
-    const cli = (from: number | null) =>
+    const cli = (from: number | null, killBefore = '') =>
       spawn(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), 'index', '--config', join(dir, 'liteserver.json'), '--until-seqno', String(tip), '--data', data, ...(from !== null ? ['--from-seqno', String(from)] : [])], {
         cwd: ROOT,
         stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, LOG_LEVEL: 'warn' },
+        env: { ...process.env, LOG_LEVEL: 'warn', TON_GATEWAY_KILL_BEFORE_INSERT: killBefore },
       });
     /** The checkpoint, and whether the last kill cut a write (an open intent beyond what is complete). */
     const checkpoint = async (): Promise<number | null> => {
       const s = await openStore({ dataDir: data });
       try {
         const blocks = await openIntents(s, 'blocks/');
-        for (const i of blocks) if ((await storedBlocks(s, i.items)).size < i.items.length) cutWrites.blocks++;
+        for (const i of blocks) if ((await storedBlocks(s, i.items)).size < i.items.length) cutWrites.blocks.add(`${i.writer} ${i.version}`);
         const [traces] = await openIntents(s, 'traces/');
         const [saved] = await s.query<{ m: string | null }>("SELECT max(mc_seqno) AS m FROM trace_assembler_state WHERE name = 'main'");
-        if (traces && Number(traces.items[1]) > Number(saved?.m ?? -1)) cutWrites.traces++;
+        if (traces && Number(traces.items[1]) > Number(saved?.m ?? -1)) cutWrites.traces.add(String(traces.version));
         return await getCheckpoint(s, 'ingest');
       } finally {
         await s.close();
       }
     };
-    const cutWrites = { blocks: 0, traces: 0 };
+    const cutWrites = { blocks: new Set<string>(), traces: new Set<string>() };
     try {
       let killed = 0;
-      for (let round = 0; round < 4; round++) {
+      // SIGKILL at chosen points inside writes: the store writer after its data tables (before the markers) and
+      // between two of them; the traces stage after its entity and transaction rows, and before its state
+      for (const point of ['blocks:1', 'traces:1', 'message_hashes:1', 'trace_assembler_state:1', 'transactions:1', 'ingested_blocks:1']) {
+        const cp = await checkpoint();
+        const child = cli(cp === null ? 1 : null, point);
+        const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+        if (code !== 0) killed++;
+      }
+      // and at random moments
+      for (let round = 0; round < 2; round++) {
         const cp = await checkpoint();
         const child = cli(cp === null ? 1 : null);
         const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
         const t = setTimeout(() => child.kill('SIGKILL'), 2000 + Math.floor(Math.random() * 4000));
         const code = await exited;
         clearTimeout(t);
-        if (code === 0) break;
-        killed++;
+        if (code !== 0) killed++;
       }
       const cp = await checkpoint();
       const last = cli(cp === null ? 1 : null);
@@ -188,8 +196,11 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
       try {
         expect(await getCheckpoint(store, 'ingest')).toBe(tip);
         const report = await expectExactlyOnce(store);
+        // the chosen points did cut writes of both writers (seen as intents beyond what was complete)
+        expect(cutWrites.blocks.size).toBeGreaterThan(0);
+        expect(cutWrites.traces.size).toBeGreaterThan(0);
         console.log(
-          `kill -9: ${killed} kills (cutting ${cutWrites.blocks} block writes, ${cutWrites.traces} traces writes), then a clean run; ` +
+          `kill -9: ${killed} kills (cutting ${cutWrites.blocks.size} block writes, ${cutWrites.traces.size} traces writes), then a clean run; ` +
             `transactions ${report.transactions.rows} of ${chain.transactions.length}, messages ${report.messages.rows} (FINAL ${report.messages.final})`,
         );
       } finally {
