@@ -1,8 +1,10 @@
 /**
- * API keys never reach the logs: the request serializer prints the URL with `api_key` blanked, and pino's redaction
- * blanks the `X-API-Key` and `Authorization` headers wherever a log line carries request headers.
+ * API keys never reach the logs: the request serializer prints the URL with `api_key` blanked, the error serializer
+ * scrubs `api_key=` from messages and stacks, and pino's redaction blanks the `X-API-Key` and `Authorization` (and
+ * cookie) headers wherever a log line carries request headers.
  */
 import type { FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 export const REDACTED = 'REDACTED';
 
@@ -31,6 +33,18 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q + 1)}${parts.join('&')}${hash < 0 ? '' : url.slice(hash)}`;
 }
 
+/** `api_key=<value>` anywhere in a text (an error message or stack that quotes a URL). */
+export function redactText(text: string): string {
+  return text.replace(/(api(?:_|%5F)key=)[^&\s"'#]*/gi, `$1${REDACTED}`);
+}
+
+/** pino's error serializer, its message and stack scrubbed (an error may quote the URL it failed on). */
+function serializeError(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  for (const k of ['message', 'stack']) if (typeof out[k] === 'string') out[k] = redactText(out[k]);
+  return out;
+}
+
 const HEADER_PATHS = ['x-api-key', 'authorization', 'cookie', 'proxy-authorization'].flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `*.headers["${h}"]`]);
 
 /** Fastify's request serializer, the URL redacted. */
@@ -52,7 +66,7 @@ export function withRedaction(logger: boolean | Record<string, unknown>): false 
   const paths = Array.isArray(given) ? given : (given?.paths ?? []);
   return {
     ...opts,
-    serializers: { ...(opts.serializers as Record<string, unknown> | undefined), req: serializeRequest },
+    serializers: { ...(opts.serializers as Record<string, unknown> | undefined), req: serializeRequest, err: serializeError },
     redact: { paths: [...paths, ...HEADER_PATHS], censor: REDACTED },
   };
 }

@@ -10,7 +10,7 @@ import { buildServer, type NetworkContext } from '../../src/api/server.ts';
 import { hashApiKey, KeyStore, MemoryRateLimiter, TrustProxyError, parseTrustedProxies } from '../../src/api/auth/index.ts';
 import { v2Group } from '../../src/api/v2/index.ts';
 import { MAX_BATCH } from '../../src/api/v2/jsonrpc.ts';
-import { redactUrl } from '../../src/api/redact.ts';
+import { redactText, redactUrl } from '../../src/api/redact.ts';
 import { parseServeConfig } from '../../src/cli/commands/serve.ts';
 import { CliError } from '../../src/cli/command.ts';
 
@@ -155,6 +155,7 @@ describe('hole 3: API keys never reach the logs', () => {
     expect(redactUrl('/api/v2/x?API_KEY=s3cret&api_key')).toBe('/api/v2/x?API_KEY=REDACTED&api_key=REDACTED');
     expect(redactUrl('/api/v2/x?address=abc')).toBe('/api/v2/x?address=abc');
     expect(redactUrl('/healthcheck')).toBe('/healthcheck');
+    expect(redactText('GET /x?api_key=abc&b=1 failed: "…?API%5Fkey=def"')).toBe('GET /x?api_key=REDACTED&b=1 failed: "…?API%5Fkey=REDACTED"');
   });
 
   it('request logs at every level print the URL without the key, and headers without X-API-Key / Authorization', async () => {
@@ -167,8 +168,10 @@ describe('hole 3: API keys never reach the logs', () => {
     });
     const { app } = server({ logger: { level: 'trace', stream } });
     app.addHook('onRequest', async (request) => {
-      // a route that logs its request headers (as debugging code does) gets them redacted too
+      // a route that logs its request headers (as debugging code does) gets them redacted too, and an error quoting
+      // the URL is scrubbed
       request.log.info({ headers: request.headers }, 'headers');
+      request.log.error({ err: new Error(`failed on ${request.url}`) }, 'an error');
     });
     // (each from its own address: unknown keys are charged to the address)
     expect((await detect(app, { remoteAddress: '10.0.3.1', query: '&api_key=secret-query-1' })).statusCode).toBe(401);
@@ -182,6 +185,7 @@ describe('hole 3: API keys never reach the logs', () => {
     expect(out).toContain('api_key=REDACTED');
     expect(out).toContain('"x-api-key":"REDACTED"');
     expect(out).toContain('"authorization":"REDACTED"');
+    expect(out).toMatch(/failed on \/api\/v2\/detectAddress\?address=[^"]*&api_key=REDACTED/);
     for (const secret of ['secret-query-1', 'secret-query-2', 'secret-header-3', 'secret-auth-4', 'both-key', 'three-key']) expect(out).not.toContain(secret);
   });
 });

@@ -15,6 +15,8 @@ import {
   messagesByHash,
   messagesOfTransactions,
   openStore,
+  ReadOnlyQueryError,
+  runReadOnlySql,
   tableCounts,
   transactionsByAccount,
   transactionsByHash,
@@ -110,8 +112,10 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
     const index = txIndex();
     const importedFiles = new Set(ok.map((f) => f.file));
 
+    let storeConfig: StoreConfig;
     beforeAll(async () => {
-      store = await openStore(await config());
+      storeConfig = await config();
+      store = await openStore(storeConfig);
     });
     afterAll(async () => {
       await store?.close();
@@ -355,6 +359,24 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(committed.map((r) => `${r.workchain}:${r.seqno}:${r.root_hash}`).sort()).toEqual(
         acton.filter((x) => x.id.seqno === 2).map((x) => `${x.id.workchain}:${x.id.seqno}:${x.id.root_hash}`).sort(),
       );
+    });
+
+    // Issue 21, hole 1: what `ton-gateway sql` opens. On a server, readonly=1 travels with every request.
+    it('a read-only client: the engine refuses writes, DDL, setting changes and table functions; sql payloads are refused', async () => {
+      const ro = await openStore({ ...storeConfig, readonly: true, migrate: false });
+      try {
+        await expect(ro.command('DROP TABLE blocks')).rejects.toThrow(/readonly/i);
+        await expect(ro.queryText("INSERT INTO checkpoints (name, mc_seqno) VALUES ('ro', 1)", 'CSV')).rejects.toThrow(/readonly/i);
+        await expect(ro.queryText("SELECT * FROM url('http://127.0.0.1:9/', 'LineAsString')", 'CSV')).rejects.toThrow(/readonly/i);
+        for (const q of ["SELECT $$'$$; DROP TABLE blocks; SELECT $$'$$", "SELECT 1 INTO OUTFILE '/tmp/tg-suite-outfile'", "SELECT file('/etc/hostname')", 'SELECT 1 SETTINGS readonly = 0']) {
+          await expect(runReadOnlySql(ro, q, 'CSV'), q).rejects.toThrow(ReadOnlyQueryError);
+        }
+        expect(await runReadOnlySql(ro, 'SELECT count() > 0 FROM blocks', 'CSV')).toBe('1\n');
+      } finally {
+        await ro.close();
+      }
+      const [n] = await store.query<{ n: string }>("SELECT count() AS n FROM checkpoints WHERE name = 'ro'");
+      expect(n.n).toBe('0');
     });
 
     it('transactions by masterchain seqno', async () => {
