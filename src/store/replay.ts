@@ -124,8 +124,11 @@ function paramValue(v: unknown, type: string): unknown {
   return typeof v === 'string' ? v : norm(v);
 }
 
-/** Rows of one select, at most this many values per key column (bounded statement size). */
-const CHUNK = 20_000;
+/**
+ * Rows per select. A server takes query parameters in the URL (`http_max_uri_size`, 1 MiB by default): 2,000
+ * values of the widest key column (a 64-character hash) are about 140 KB; chdb binds them in process.
+ */
+const CHUNK = { embedded: 20_000, server: 2_000 } as const;
 
 /**
  * The rows of `rows` that `table` does not hold yet: no stored row has their key, or (versioned table) every
@@ -137,8 +140,9 @@ export async function withoutStored(store: StoreClient, table: string, rows: Row
   if (!id) return rows;
   const stored = new Map<string, unknown>();
   const cols = [...id.key, ...(id.version ? [id.version] : [])];
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    const part = rows.slice(start, start + CHUNK);
+  const chunk = CHUNK[store.kind];
+  for (let start = 0; start < rows.length; start += chunk) {
+    const part = rows.slice(start, start + chunk);
     const params: Record<string, unknown> = {};
     const where = id.key.map((c, i) => {
       const { type, cast } = paramType(id.types.get(c) ?? 'String');

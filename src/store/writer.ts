@@ -38,11 +38,16 @@ export interface FlushStats {
 const IN_BATCH_DEDUP = new Set<BlockTable>(['message_contents', 'contract_code', 'contract_methods', 'account_states', 'latest_account_states']);
 
 /**
- * Tables whose rows another block may have stored long ago (content-addressed bodies and codes; an account's state,
- * which two blocks can end with; an account's latest state, stored already as new or newer when blocks come out of
- * order): only rows not stored yet are written (replay.ts withoutStored).
+ * Content-addressed tables: a body or a code many blocks carry. Each writer remembers the keys it wrote (or found
+ * stored), up to MEMO_KEYS per table, and drops rows with those keys; contract codes and their method lists (a
+ * few new ones a batch) are also looked up in the store (replay.ts withoutStored). Bodies are not: most of a
+ * batch's bodies are new, and looking them up reads a granule of `message_contents` each, a cost that grows with
+ * the table (bench:store at 200k transactions: 4x the CPU with bodies and states looked up). A body another
+ * process wrote stays twice until a merge.
  */
-const SHARED = new Set<BlockTable>(['message_contents', 'contract_code', 'contract_methods', 'account_states', 'latest_account_states']);
+const MEMO_TABLES = new Set<BlockTable>(['message_contents', 'contract_code', 'contract_methods']);
+const SHARED = new Set<BlockTable>(['contract_code', 'contract_methods']);
+const MEMO_KEYS = 200_000;
 
 /** Written last, in this order: a block's marker only exists once all its rows do. */
 const MARKER_TABLES: BlockTable[] = ['blocks', 'ingested_blocks'];
@@ -64,6 +69,11 @@ interface Segment {
   to: number[];
 }
 
+/** The key of a content row: the body hash, or the code hash. */
+function contentKey(table: BlockTable, r: Row): string {
+  return String(table === 'message_contents' ? r.hash : r.code_hash);
+}
+
 /** `workchain:shard:seqno:root_hash` of an `ingested_blocks` row (shard as a decimal UInt64). */
 function blockIdOf(marker: Row): string {
   return `${String(marker.workchain)}:${String(marker.shard)}:${String(marker.seqno)}:${String(marker.root_hash)}`;
@@ -76,8 +86,9 @@ function lengths(rows: StoreRows): number[] {
 /** The ids among `ids` whose `ingested_blocks` marker is stored: every row of those blocks is in. */
 export async function storedBlocks(store: StoreClient, ids: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  for (let i = 0; i < ids.length; i += 5000) {
-    const tuples = ids.slice(i, i + 5000).map((id) => {
+  // 2,000 tuples of ~40 characters: well inside a server's max_query_size (256 KiB)
+  for (let i = 0; i < ids.length; i += 2000) {
+    const tuples = ids.slice(i, i + 2000).map((id) => {
       const [wc, shard, seqno] = id.split(':');
       // integers only (they came from our own rows): safe to spell out
       if (!/^-?\d+$/.test(wc) || !/^\d+$/.test(shard) || !/^\d+$/.test(seqno)) throw new Error(`bad block id ${id}`);
@@ -107,7 +118,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  *   marker is complete. A failed insert is retried with backoff.
  * - Writing a block again leaves no physical duplicate (replay.ts): a block whose marker is stored is skipped;
  *   the blocks of a write a crash cut (named by another writer's open intent) and a retried insert send only the
- *   rows not stored yet; bodies and codes are written once.
+ *   rows not stored yet; codes are written once, bodies once per writer (MEMO_TABLES).
  */
 export class StoreWriter {
   private rows: StoreRows = emptyRows();
@@ -122,6 +133,8 @@ export class StoreWriter {
   private intentVersion = 0n;
   /** other writers' intents left complete by a crash are cleared once, at the first batch */
   private intentsSwept = false;
+  /** keys of content rows this writer wrote or found stored, per table (MEMO_TABLES) */
+  private readonly memo = new Map<BlockTable, Set<string>>();
   private draining: Promise<void> | null = null;
   private failure: Error | null = null;
   private readonly waiters: (() => void)[] = [];
@@ -296,8 +309,23 @@ export class StoreWriter {
       const id = await tableIdentity(this.store, table);
       if (id) list = dedupRows(list, id);
     }
-    if (SHARED.has(table)) list = await withoutStored(this.store, table, list);
+    const memo = this.memo.get(table);
+    if (memo) list = list.filter((r) => !memo.has(contentKey(table, r)));
+    if (SHARED.has(table)) {
+      const candidates = list;
+      list = await withoutStored(this.store, table, list);
+      if (list.length < candidates.length) this.remember(table, candidates);
+    }
     return list;
+  }
+
+  /** After a successful insert (or a lookup that found them stored): these content keys need no write again. */
+  private remember(table: BlockTable, rows: Row[]): void {
+    if (!MEMO_TABLES.has(table)) return;
+    let memo = this.memo.get(table);
+    if (!memo) this.memo.set(table, (memo = new Set()));
+    if (memo.size + rows.length > MEMO_KEYS) memo.clear();
+    for (const r of rows) memo.add(contentKey(table, r));
   }
 
   private async writeBatch(rows: StoreRows, segments: Segment[], blocks: number, txs: number): Promise<void> {
@@ -323,6 +351,7 @@ export class StoreWriter {
         const list = await this.rowsFor(t, rows, plan, segments.length);
         total += list.length;
         await this.insert(t, list);
+        this.remember(t, list);
       }),
     );
     for (const t of MARKER_TABLES) {

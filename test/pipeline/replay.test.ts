@@ -39,10 +39,17 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Rows several blocks may carry (bodies, account states): each writer stores them once, but a body another process
+ * stored before a restart may be stored again until a merge (src/store/writer.ts MEMO_TABLES). Checked apart.
+ */
+const CONTENT = ['message_contents', 'account_states', 'latest_account_states'];
+
 /** Every table: no row twice; rows = FINAL without a version; the chain's blocks and transactions exactly once. */
-async function expectExactlyOnce(store: StoreClient): Promise<Record<string, TableDuplicates>> {
+async function expectExactlyOnce(store: StoreClient, opts: { content?: boolean } = {}): Promise<Record<string, TableDuplicates>> {
   const report = await duplicateReport(store);
   for (const [t, r] of Object.entries(report)) {
+    if (CONTENT.includes(t) && !opts.content) continue;
     expect(r.duplicates, `${t}: rows written twice`).toBe(0);
     if (!r.versioned) expect(r.rows, `${t}: count() against count() FINAL`).toBe(r.final);
   }
@@ -82,7 +89,7 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
         await bus.close();
         expect(await getCheckpoint(store, 'ingest')).toBe(tip);
       }
-      const first = await expectExactlyOnce(store);
+      const first = await expectExactlyOnce(store, { content: true });
       // a third run, compared table by table with the second: the replay wrote nothing
       const bus = new MemoryBus();
       const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: tip });
@@ -140,7 +147,7 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
       await until(() => bus.lag(TOPICS.rawBlocks, 'decode') + bus.lag(TOPICS.decodedBlocks, 'store') === 0, 'decode and store done');
       await workers.stop();
       await bus.close();
-      await expectExactlyOnce(store);
+      await expectExactlyOnce(store, { content: true });
     });
   });
 
@@ -201,7 +208,8 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
         expect(cutWrites.traces.size).toBeGreaterThan(0);
         console.log(
           `kill -9: ${killed} kills (cutting ${cutWrites.blocks.size} block writes, ${cutWrites.traces.size} traces writes), then a clean run; ` +
-            `transactions ${report.transactions.rows} of ${chain.transactions.length}, messages ${report.messages.rows} (FINAL ${report.messages.final})`,
+            `transactions ${report.transactions.rows} of ${chain.transactions.length}, messages ${report.messages.rows} (FINAL ${report.messages.final}); ` +
+            CONTENT.map((t) => `${t} ${report[t].rows} (FINAL ${report[t].final}, twice ${report[t].duplicates})`).join(', '),
         );
       } finally {
         await store.close();

@@ -128,18 +128,29 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
     });
 
     /**
-     * Issue 21, hole 5: no table holds a row twice (same key and version), so plain `count()` equals `count() FINAL`
-     * in every table without a version; a versioned one (latest_account_states) also keeps the older states of
-     * accounts whose newer state was stored first (the fixtures are imported in file order, not lt order).
+     * Rows several blocks may carry: bodies and account states (the fixtures hold two blocks of two local nets
+     * ending with the same state), and so latest states at one lt. The writer stores them once per writer, not once
+     * per store (replay.ts); a replay adds none (compared before and after the second import).
      */
-    async function noPhysicalDuplicates(): Promise<void> {
+    const CONTENT = ['message_contents', 'account_states', 'latest_account_states'];
+
+    /**
+     * Issue 21, hole 5: no table of block rows holds a row twice (same key and version), so plain `count()` equals
+     * `count() FINAL` in every table without a version; a versioned one (latest_account_states) also keeps the older
+     * states of accounts whose newer state was stored first (the fixtures are imported in file order, not lt order).
+     */
+    async function noPhysicalDuplicates(): Promise<Record<string, number>> {
       const report = await duplicateReport(store);
       expect(Object.keys(report)).toEqual(expect.arrayContaining(BLOCK_TABLES.filter((t) => !t.endsWith('_kv'))));
       for (const [t, r] of Object.entries(report)) {
+        if (CONTENT.includes(t)) continue;
         expect(r.duplicates, `${t}: rows written twice`).toBe(0);
         if (!r.versioned) expect(r.rows, `${t}: count() against count() FINAL`).toBe(r.final);
       }
+      // (write_intents is the writers' own bookkeeping: each import records and clears an intent)
+      return Object.fromEntries(Object.entries(report).filter(([t]) => t !== 'write_intents').map(([t, r]) => [t, r.rows]));
     }
+    let rowsAfterImport: Record<string, number> = {};
 
     // Writes cut by a crash: the first after its data tables were partly inserted, the second after all of them
     // (before the block markers). The import below then groups the same blocks differently.
@@ -160,7 +171,7 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       const r = await importBlocks(store, blocks, { maxRows: 5000 });
       expect(r).toEqual({ blocks: blocks.length, transactions: blocks.reduce((n, b) => n + b.transactions.length, 0) });
       expect(await tableCounts(store, BLOCK_TABLES)).toEqual(expected);
-      await noPhysicalDuplicates();
+      rowsAfterImport = await noPhysicalDuplicates();
     });
 
     it('importing again leaves every count and every answer unchanged', async () => {
@@ -171,10 +182,10 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(await tableCounts(store, BLOCK_TABLES)).toEqual(expected);
       expect(await transactionsByAccount(store, sample.account)).toEqual(before);
       expect(await messagesOfTransactions(store, before.map((t) => ({ account: String(t.account), lt: String(t.lt) })))).toEqual(beforeMsgs);
-      // nothing was written twice: plain SQL sees what FINAL sees
+      // nothing was written twice: plain SQL sees what FINAL sees, and no table has one row more than before
       const [raw] = await store.query<{ c: string }>('SELECT count() AS c FROM transactions');
       expect(Number(raw.c)).toBe(expected.transactions);
-      await noPhysicalDuplicates();
+      expect(await noPhysicalDuplicates()).toEqual(rowsAfterImport);
     });
 
     it('latest_account_states_kv holds each account\'s newest state, as latest_account_states FINAL does; account_states_kv every state, message_txs_kv every message\'s transactions', async () => {
