@@ -37,12 +37,21 @@ export function assignMcSeqnos(blocks: readonly DecodedBlock[]): Map<string, num
 export interface ImportResult {
   blocks: number;
   transactions: number;
+  /** blocks already stored (their markers exist): not written again unless `rewrite` */
+  skipped: number;
 }
 
 /** Writes a set of decoded blocks (mc_block_seqno from assignMcSeqnos) and waits until stored. */
 export async function importBlocks(store: StoreClient, blocks: readonly DecodedBlock[], writerOptions: WriterOptions = {}): Promise<ImportResult> {
   const mc = assignMcSeqnos(blocks);
-  const writer = new StoreWriter(store, writerOptions);
+  let skipped = 0;
+  const writer = new StoreWriter(store, {
+    ...writerOptions,
+    onFlush: (s) => {
+      skipped += s.skipped;
+      writerOptions.onFlush?.(s);
+    },
+  });
   const priorStates = new PriorStates();
   let transactions = 0;
   for (const b of blocks) {
@@ -50,5 +59,5 @@ export async function importBlocks(store: StoreClient, blocks: readonly DecodedB
     transactions += b.transactions.length;
   }
   await writer.close();
-  return { blocks: blocks.length, transactions };
+  return { blocks: blocks.length, transactions, skipped };
 }

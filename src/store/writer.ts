@@ -20,6 +20,11 @@ export interface WriterOptions {
   format?: InsertFormat | 'Native';
   /** Called after each batch is fully written. */
   onFlush?: (stats: FlushStats) => void;
+  /**
+   * Write blocks whose markers are stored again instead of skipping them (rows of an older decoder, upgraded by a
+   * re-import): the new rows replace the old at the next merge; until then plain `count()` sees both.
+   */
+  rewrite?: boolean;
 }
 
 export interface FlushStats {
@@ -152,6 +157,7 @@ export class StoreWriter {
       backoffMs: opts.backoffMs ?? 100,
       format: opts.format ?? 'Native',
       onFlush: opts.onFlush,
+      rewrite: opts.rewrite ?? false,
     };
   }
 
@@ -264,7 +270,7 @@ export class StoreWriter {
   private async plan(segments: Segment[]): Promise<BatchPlan> {
     const ids = [...new Set(segments.flatMap((s) => s.ids))];
     if (ids.length === 0) return { keep: segments, suspect: new Set(), skipped: 0 };
-    const [stored, open] = await Promise.all([storedBlocks(this.store, ids), openIntents(this.store, 'blocks/', this.intentName)]);
+    const [stored, open] = await Promise.all([this.opts.rewrite ? new Set<string>() : storedBlocks(this.store, ids), openIntents(this.store, 'blocks/', this.intentName)]);
     if (!this.intentsSwept) {
       this.intentsSwept = true;
       // intents of writers that died after their write completed (or that were never cleared): all blocks stored
