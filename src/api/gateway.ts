@@ -12,7 +12,8 @@ export interface GatewayOptions {
   networks: NetworkContext[];
   keys?: KeyStore;
   limiter?: RateLimiter;
-  trustProxy?: boolean;
+  /** Addresses / CIDRs of the reverse proxies in front (see ServerOptions.trustProxy). */
+  trustProxy?: readonly string[];
   logger?: boolean | Record<string, unknown>;
   /** Served at /metrics when given. */
   metrics?: Registry;

@@ -6,9 +6,11 @@
  * (`/api/v2/...`, `/api/v3/...`), every other at `/<name>` (`/testnet/api/v2/...`) unless `basePath`
  * says otherwise. A reverse proxy can map a Host (testnet.example.com) onto that prefix.
  */
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, fromFastifyError } from './errors.ts';
-import { apiKeyOf, charge, identify, KeyStore, MemoryRateLimiter, type Caller, type RateLimiter } from './auth/index.ts';
+import { admit, apiKeyOf, chargeMore, KeyStore, MemoryRateLimiter, parseTrustedProxies, type Caller, type RateLimiter } from './auth/index.ts';
+import { withRedaction } from './redact.ts';
 
 /** One network served by this deployment. Route groups read the services they need from it. */
 export interface NetworkContext {
@@ -39,12 +41,21 @@ export interface ServerOptions {
   keys?: KeyStore;
   limiter?: RateLimiter;
   groups?: RouteGroup[];
-  /** pino options or false. */
+  /** pino options or false. API keys are redacted from what the request logs print (see redact.ts). */
   logger?: boolean | Record<string, unknown>;
-  /** Take the client IP from X-Forwarded-For (behind a reverse proxy). */
-  trustProxy?: boolean;
+  /**
+   * Addresses / CIDRs of the reverse proxies in front of the server (`127.0.0.1`, `10.0.0.0/8`, `loopback`, ...):
+   * the client address, which anonymous rate limits count by, is the first hop of `X-Forwarded-For`, read from the
+   * right, that is not one of them. Absent or empty: the socket's address, and the header is ignored.
+   */
+  trustProxy?: readonly string[];
   bodyLimit?: number;
+  /** Request line + headers, in bytes. Default 128 KiB: 1,000 addresses by GET (`?address=...` repeated). */
+  maxHeaderBytes?: number;
 }
+
+/** Enough for the largest list a GET may carry: 1,000 raw addresses (`&address=-1%3A` + 64 hex) are 78 KB. */
+export const MAX_HEADER_BYTES = 128 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -93,16 +104,35 @@ export function registerGroup(app: FastifyInstance, opts: Required<Pick<ServerOp
         scope.addHook('onRequest', async (request, reply) => {
           reply.header('X-API-Version', group.apiVersion);
           request.network = network;
-          const caller = identify(opts.keys, network.name, apiKeyOf(request.headers, request.query), request.ip);
+          const caller = await admit(opts.keys, opts.limiter, network.name, apiKeyOf(request.headers, request.query), request.ip);
           request.caller = caller;
-          request.chargeMore = (cost: number) => (cost > 0 ? charge(opts.limiter, network.name, caller, cost) : Promise.resolve());
-          await charge(opts.limiter, network.name, caller, 1);
+          request.chargeMore = (cost: number) => chargeMore(opts.limiter, caller, cost);
         });
         await group.routes(scope, network);
       },
       { prefix },
     );
   });
+}
+
+/**
+ * A request Node refuses before routing (headers too large, malformed HTTP, timeout), answered in the project's
+ * envelope instead of Fastify's `{error, message, statusCode}`. Nothing is logged: the raw packet holds the URL and
+ * its API key.
+ */
+function clientError(err: NodeJS.ErrnoException, socket: Socket, maxHeaderBytes: number): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', `request line and headers exceed ${maxHeaderBytes} bytes`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request timeout']
+        : [400, 'Bad Request', 'malformed HTTP request'];
+  const body = JSON.stringify({ ok: false, code: status, error: message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }
 
 /** Builds the fastify instance; call `.listen()` or `.inject()` on it. */
@@ -113,10 +143,15 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (names.has(n.name)) throw new Error(`buildServer: network "${n.name}" listed twice`);
     names.add(n.name);
   }
+  const proxies = parseTrustedProxies(options.trustProxy ?? []);
+  const maxHeaderBytes = options.maxHeaderBytes ?? MAX_HEADER_BYTES;
   const app = Fastify({
-    logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    logger: withRedaction(options.logger ?? false),
+    // proxy-addr's rule: from the socket's address leftwards through X-Forwarded-For, the first untrusted hop
+    trustProxy: proxies.length ? proxies : false,
     bodyLimit: options.bodyLimit ?? 4 * 1024 * 1024,
+    http: { maxHeaderSize: maxHeaderBytes },
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => clientError(err, socket, maxHeaderBytes),
     // Query arrays by repeating keys (`?libraries=a&libraries=b`); fastify's default parser does that.
   });
   app.decorateRequest('caller', null);

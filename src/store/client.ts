@@ -20,6 +20,12 @@ export interface StoreConfig {
   user?: string;
   password?: string;
   database?: string;
+  /**
+   * Read-only: the engine itself refuses writes, DDL, setting changes and the table functions that reach files,
+   * URLs or other servers (`readonly = 1` on the chdb engine at connect, on every statement of a server session).
+   * `ton-gateway sql` opens the store so; inserts through this client throw.
+   */
+  readonly?: boolean;
 }
 
 /** Store config from the environment (CLICKHOUSE_URL/USER/PASSWORD/DATABASE) plus a data dir. */
@@ -97,13 +103,14 @@ function ident(name: string): string {
 /** Opens a client. Embedded mode locks `<dataDir>` for this process (see lock.ts). */
 export async function openClient(config: StoreConfig = {}): Promise<StoreClient> {
   if (config.url) return openServer(config);
-  return openEmbedded(resolve(config.dataDir ?? './data'));
+  return openEmbedded(resolve(config.dataDir ?? './data'), config.readonly === true);
 }
 
 async function openServer(config: StoreConfig): Promise<StoreClient> {
   const database = config.database ?? 'default';
   ident(database);
-  if (database !== 'default') {
+  const settings = config.readonly ? { ...BASE_SETTINGS, readonly: '1' as const } : BASE_SETTINGS;
+  if (database !== 'default' && !config.readonly) {
     const admin = createClient({ url: config.url, username: config.user, password: config.password, clickhouse_settings: BASE_SETTINGS });
     try {
       await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
@@ -116,13 +123,14 @@ async function openServer(config: StoreConfig): Promise<StoreClient> {
     username: config.user,
     password: config.password,
     database,
-    clickhouse_settings: BASE_SETTINGS,
+    clickhouse_settings: settings,
   });
   const read: Reader = async (sql, format, params, settings) => {
     const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
     return rs.text();
   };
   return wrap('server', client, `${config.url} database ${database}`, read, async (table, body, format, columns) => {
+    if (config.readonly) throw new Error(`insert into ${table}: the store was opened read-only`);
     const rs = await client.exec({
       query: `INSERT INTO ${insertTarget(table, columns)} FORMAT ${format}`,
       values: Readable.from([body]),
@@ -132,7 +140,7 @@ async function openServer(config: StoreConfig): Promise<StoreClient> {
   });
 }
 
-async function openEmbedded(dataDir: string): Promise<StoreClient> {
+async function openEmbedded(dataDir: string, readonly = false): Promise<StoreClient> {
   const lock: DataDirLock = lockDataDir(dataDir);
   try {
     const path = join(dataDir, 'clickhouse');
@@ -145,10 +153,14 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
     const connectionArgs = [
       ...Object.entries({ ...BASE_SETTINGS, ...EMBEDDED_READ_SETTINGS }).map(([k, v]) => `--${k}=${v}`),
       `--config-file=${MIGRATIONS_DIR}rocksdb.xml`,
+      // a profile-level setting of the whole engine: no statement of this process can change it back
+      ...(readonly ? ['--readonly=1'] : []),
     ];
     const session = new Session(path, { connectionArgs });
     const connection = createChdbConnection({ path });
-    const client = createClient({ connection: connection as never });
+    // The client's chdb connection is a session of its own (the connect arguments above do not reach it); it runs
+    // its settings as SET statements before each query, so a read-only store makes this one read-only too.
+    const client = createClient({ connection: connection as never, ...(readonly ? { clickhouse_settings: { readonly: '1' as const } } : {}) });
     const read: Reader = async (sql, format, params, settings) => {
       const text = withSettingsClause(sql, settings);
       // Engine errors are chdb's ChdbQueryError, carrying `clickhouseCode` as the server's errors do.
@@ -159,8 +171,10 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
     // formats only, and parsed the same JSON 3x slower (bench/README.md). The directory is ours alone
     // (the data dir lock), so leftovers of a crash are removed here.
     const staging = join(path, 'insert-staging');
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
+    if (!readonly) {
+      rmSync(staging, { recursive: true, force: true });
+      mkdirSync(staging, { recursive: true });
+    }
     let seq = 0;
     return wrap(
       'embedded',
@@ -168,6 +182,7 @@ async function openEmbedded(dataDir: string): Promise<StoreClient> {
       dataDir,
       read,
       async (table, body, format, columns) => {
+        if (readonly) throw new Error(`insert into ${table}: the store was opened read-only`);
         const file = join(staging, `${process.pid}-${seq++}.${format}`);
         await writeFile(file, body);
         try {
@@ -218,6 +233,15 @@ function jsonLines<T>(text: string): T[] {
   return rows;
 }
 
+/**
+ * Crash tests: `TON_GATEWAY_KILL_BEFORE_INSERT=table:n` kills the process (SIGKILL, as `kill -9` does) right before
+ * its n-th non-empty insert into `table`, a precise point inside a write (test/pipeline/replay.test.ts).
+ */
+function killPoint(): { table: string; n: number; seen: number } | null {
+  const m = /^([a-z_]+):(\d+)$/.exec(process.env.TON_GATEWAY_KILL_BEFORE_INSERT ?? '');
+  return m ? { table: m[1], n: Number(m[2]), seen: 0 } : null;
+}
+
 function wrap(
   kind: 'embedded' | 'server',
   client: ClickHouseClient,
@@ -227,6 +251,7 @@ function wrap(
   onClose?: () => void,
 ): StoreClient {
   let closed = false;
+  const killAt = killPoint();
   let schemas: Promise<Map<string, TableSchema>> | null = null;
   /**
    * Column types of every table, read in one statement on first use (shared by the inserts that start
@@ -276,6 +301,7 @@ function wrap(
     },
     async insertRows(table: string, rows: readonly Row[], columns?: readonly string[]) {
       if (rows.length === 0) return;
+      if (killAt && table === killAt.table && ++killAt.seen === killAt.n) process.kill(process.pid, 'SIGKILL');
       let schema = await schemaOf(table);
       const cols = columns ?? keysOf(rows);
       // A migration applied since the schema was read (a long-running process) adds columns.

@@ -37,18 +37,27 @@ export function assignMcSeqnos(blocks: readonly DecodedBlock[]): Map<string, num
 export interface ImportResult {
   blocks: number;
   transactions: number;
+  /** blocks already stored (their markers exist): not written again unless `rewrite` */
+  skipped: number;
 }
 
 /** Writes a set of decoded blocks (mc_block_seqno from assignMcSeqnos) and waits until stored. */
 export async function importBlocks(store: StoreClient, blocks: readonly DecodedBlock[], writerOptions: WriterOptions = {}): Promise<ImportResult> {
   const mc = assignMcSeqnos(blocks);
-  const writer = new StoreWriter(store, writerOptions);
+  let skipped = 0;
+  const writer = new StoreWriter(store, {
+    ...writerOptions,
+    onFlush: (s) => {
+      skipped += s.skipped;
+      writerOptions.onFlush?.(s);
+    },
+  });
   const priorStates = new PriorStates();
   let transactions = 0;
   for (const b of blocks) {
     await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0, priorStates });
     transactions += b.transactions.length;
   }
-  await writer.flush();
-  return { blocks: blocks.length, transactions };
+  await writer.close();
+  return { blocks: blocks.length, transactions, skipped };
 }

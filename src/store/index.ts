@@ -11,8 +11,9 @@ export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './m
 export { PriorStates, blockDocRows, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
 export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
-export { firstLine, getCheckpoint, setCheckpoint, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
+export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
+export { dedupRows, duplicateReport, openIntents, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export * from './read.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 

@@ -10,7 +10,10 @@ export class ReadOnlyQueryError extends Error {
 
 const READ_KEYWORDS = ['SELECT', 'SHOW', 'DESCRIBE', 'DESC', 'EXPLAIN', 'WITH', 'EXISTS'];
 
-/** Strips leading comments / whitespace / parentheses and returns the first keyword, upper-cased. */
+/**
+ * The first keyword of a statement (comments, whitespace and parentheses skipped), upper-cased. Only a quick,
+ * friendly refusal before the store is opened: what decides is the engine (see checkReadOnly).
+ */
 export function firstKeyword(sql: string): string {
   let s = sql;
   for (;;) {
@@ -29,48 +32,77 @@ export function firstKeyword(sql: string): string {
   return (/^[A-Za-z]+/.exec(s)?.[0] ?? '').toUpperCase();
 }
 
-/** True when `sql` holds more than one statement (a `;` followed by more text, outside quotes and comments). */
-export function hasSeveralStatements(sql: string): boolean {
-  let quote = '';
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === "'" || c === '"' || c === '`') quote = c;
-    else if (c === '-' && sql[i + 1] === '-') {
-      const nl = sql.indexOf('\n', i);
-      i = nl < 0 ? sql.length : nl;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 1;
-    } else if (c === ';' && sql.slice(i + 1).trim().length > 0) return true;
-  }
-  return false;
-}
-
-/** Up-front check; the engine-level `readonly=1` setting is the second line of defence. */
-export function assertReadOnly(sql: string): void {
-  if (hasSeveralStatements(sql)) throw new ReadOnlyQueryError('give one statement only (found text after ";")');
-  const kw = firstKeyword(sql);
+function refuseKeyword(kw: string): void {
   if (!kw) throw new ReadOnlyQueryError('empty query');
   if (!READ_KEYWORDS.includes(kw)) {
     throw new ReadOnlyQueryError(`only read queries are allowed (SELECT, SHOW, DESCRIBE, EXPLAIN, WITH); got ${kw}`);
   }
 }
 
+/** Up-front check of the first keyword, for a clear error before the store is opened (not a defence). */
+export function assertReadOnly(sql: string): void {
+  refuseKeyword(firstKeyword(sql));
+}
+
+/**
+ * The engine's canonical text of `sql` as ONE statement: ClickHouse's own parser (formatQuerySingleLine, the
+ * query bound as a parameter, never spliced) refuses several statements whatever hides the `;` (a `$$…$$` string,
+ * a comment), drops comments, spells keywords upper-case and strings as '…' with backslash escapes.
+ */
+async function canonicalStatement(store: StoreClient, sql: string): Promise<string> {
+  try {
+    const [row] = await store.query<{ q: string }>('SELECT formatQuerySingleLine({q:String}) AS q', { q: sql });
+    return row.q;
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/Multi-statements are not allowed/i.test(msg)) throw new ReadOnlyQueryError('give one statement only (found another after ";")');
+    if (/Empty query/i.test(msg)) throw new ReadOnlyQueryError('empty query');
+    throw new ReadOnlyQueryError(engineMessage(err));
+  }
+}
+
+/** The canonical text without its string literals and quoted identifiers: only keywords, names and operators. */
+function withoutLiterals(canonical: string): string {
+  return canonical.replace(/'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, ' ');
+}
+
+/**
+ * Refuses what the engine's readonly mode lets through: `INTO OUTFILE` (the client layer of chdb writes the file
+ * whatever `readonly` says) and the `file()` function (clickhouse-local reads any path with it; readonly blocks
+ * the file/url/remote/s3/... table functions, not this scalar function). Checked on the canonical text, where a
+ * quoted or commented spelling has become the plain one.
+ */
+export function checkCanonical(canonical: string): void {
+  refuseKeyword(firstKeyword(canonical));
+  const bare = withoutLiterals(canonical);
+  if (/\bINTO\s+OUTFILE\b/.test(bare)) throw new ReadOnlyQueryError('INTO OUTFILE is refused: sql prints to stdout (redirect it to a file)');
+  if (/(?<![\w.])file\s*\(/.test(bare)) throw new ReadOnlyQueryError('the file() function is refused: sql reads the store only');
+}
+
+function engineMessage(err: unknown): string {
+  return String((err as Error).message ?? err).split('\n')[0].trim();
+}
+
 export const SQL_FORMATS = ['JSONEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'Pretty', 'PrettyCompact', 'JSON'] as const;
 
-/** Runs a read-only query and returns the engine's text output in `format`. */
+/**
+ * Runs one read-only statement and returns the engine's text output in `format`. Defences, outermost first:
+ * the engine parses the text into exactly one statement and only that canonical statement runs; a read keyword,
+ * no INTO OUTFILE, no file(); `readonly = 1` on the statement (and on the whole engine when the store was opened
+ * with `readonly: true`, as `ton-gateway sql` opens it), so ClickHouse itself refuses writes, setting changes
+ * and the table functions that reach files, URLs and other servers.
+ */
 export async function runReadOnlySql(store: StoreClient, sql: string, format = 'JSONEachRow'): Promise<string> {
-  assertReadOnly(sql);
   if (!(SQL_FORMATS as readonly string[]).includes(format)) {
     throw new ReadOnlyQueryError(`unknown format "${format}" (one of ${SQL_FORMATS.join(', ')})`);
   }
+  assertReadOnly(sql);
+  const canonical = await canonicalStatement(store, sql);
+  checkCanonical(canonical);
   try {
-    return await store.queryText(sql.trim().replace(/;\s*$/, ''), format, undefined, { readonly: '1' });
+    return await store.queryText(canonical, format, undefined, { readonly: '1' });
   } catch (err) {
-    const msg = (err as Error).message.split('\n')[0].trim();
+    const msg = engineMessage(err);
     if (/readonly/i.test(msg)) throw new ReadOnlyQueryError(`write queries are refused (readonly): ${msg}`);
     throw new ReadOnlyQueryError(msg);
   }

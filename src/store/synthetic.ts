@@ -181,7 +181,7 @@ export async function fillSyntheticStore(
     blocks++;
     await writer.writeRows(b.rows, { blocks: 1, txs: b.txs });
   }
-  await writer.flush();
+  await writer.close();
   const perCopy = templates.filter((t) => t.transactions.length > 0).length;
   return { transactions: txs, rows, ms: performance.now() - t0, nextCopy: (opts.firstCopy ?? 0) + Math.ceil(blocks / perCopy) };
 }

@@ -7,7 +7,8 @@
 import { classifyTrace } from '../actions/classify.ts';
 import type { ActionRow } from '../actions/model.ts';
 import type { Row, StoreClient } from '../store/index.ts';
-import { blockToRows, PriorStates, TRACED_TABLES } from '../store/index.ts';
+import { blockToRows, openIntents, PriorStates, TRACED_TABLES, withoutStored } from '../store/index.ts';
+import { nextIntentVersion, recordIntent } from '../store/replay.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
 import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver-codes.ts';
@@ -66,14 +67,35 @@ export async function saveAssemblerState(store: StoreClient, mcSeqno: number, as
   await store.insertRows('trace_assembler_state', [{ name: STATE_NAME, mc_seqno: mcSeqno, state: encodeState(asm.snapshot()) }]);
 }
 
+/**
+ * Replays of the stage's writes (issue 21, hole 5). A write's rows go to many tables, then the assembler state; a
+ * crash between two of them leaves some rows of seqnos the saved state does not cover, and the restarted stage
+ * processes those seqnos again (grouped as it then finds them ready). Before its first insert each write records
+ * its seqno range in `write_intents` (src/store/replay.ts); the first write of a loaded assembler that overlaps the
+ * range of an earlier write beyond the saved state inserts only the rows not stored yet.
+ */
+const INTENT = `traces/${STATE_NAME}`;
+
+interface WriteProgress {
+  /** the last seqno whose write is complete (the saved state's), -1 for none */
+  written: number;
+  /** the seqnos up to which an earlier write may have left rows (an intent beyond the saved state), null: unread */
+  suspectUpTo: number | null;
+  intentVersion: bigint;
+}
+
+/** Assemblers from loadAssembler: the stage's own. Others (tests, tools) write without the replay check. */
+const progressOf = new WeakMap<TraceAssembler, WriteProgress>();
+
 /** The saved assembler and the masterchain seqno it has folded up to (null: start empty). */
 export async function loadAssembler(store: StoreClient): Promise<{ assembler: TraceAssembler; mcSeqno: number | null }> {
   const rows = await store.query<{ mc_seqno: number | string; state: string }>(
     'SELECT mc_seqno, state FROM trace_assembler_state FINAL WHERE name = {name:String}',
     { name: STATE_NAME },
   );
-  if (!rows.length) return { assembler: new TraceAssembler(), mcSeqno: null };
-  return { assembler: new TraceAssembler(decodeState(rows[0].state)), mcSeqno: Number(rows[0].mc_seqno) };
+  const loaded = rows.length ? { assembler: new TraceAssembler(decodeState(rows[0].state)), mcSeqno: Number(rows[0].mc_seqno) } : { assembler: new TraceAssembler(), mcSeqno: null };
+  progressOf.set(loaded.assembler, { written: loaded.mcSeqno ?? -1, suspectUpTo: null, intentVersion: 0n });
+  return loaded;
 }
 
 /**
@@ -207,11 +229,29 @@ export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
   };
 }
 
-/** Writes what processMcBatch produced, then the assembler state: after this the batch is durable. */
+/**
+ * Writes what processMcBatch produced (the seqnos after the last write up to `mcSeqno`), then the assembler state:
+ * after this the batch is durable. Rows a crashed earlier write of these seqnos stored are not written again.
+ */
 export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
-  for (const t of ENTITY_TABLES) await store.insertRows(t, out.entities[t]);
+  const progress = progressOf.get(asm);
+  let suspect = false;
+  if (progress) {
+    if (progress.suspectUpTo === null) {
+      const [intent] = await openIntents(store, INTENT);
+      const upTo = intent?.writer === INTENT ? Number(intent.items[1]) : -1;
+      progress.suspectUpTo = Number.isInteger(upTo) ? upTo : -1;
+      progress.intentVersion = intent?.writer === INTENT ? intent.version : 0n;
+    }
+    suspect = progress.written < progress.suspectUpTo;
+    progress.intentVersion = nextIntentVersion(progress.intentVersion);
+    await recordIntent(store, INTENT, progress.intentVersion, [String(progress.written + 1), String(mcSeqno)]);
+  }
+  const put = async (table: string, rows: Row[]) => store.insertRows(table, suspect ? await withoutStored(store, table, rows) : rows);
+  for (const t of ENTITY_TABLES) await put(t, out.entities[t]);
   // trace_version makes these rows win over the ones the store stage wrote without trace_id
-  for (const t of TRACED_TABLES) await store.insertRows(t, out.traced[t]);
-  await writeTraceTables(store, out.tables);
+  for (const t of TRACED_TABLES) await put(t, out.traced[t]);
+  for (const t of TRACE_TABLES) await put(t, out.tables[t]);
   await saveAssemblerState(store, mcSeqno, asm);
+  if (progress) progress.written = mcSeqno;
 }

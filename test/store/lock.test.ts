@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, openStore } from '../../src/store/index.ts';
 import { tempStore } from '../helpers/store.ts';
 
@@ -15,8 +15,10 @@ function cli(...args: string[]) {
 describe('data directory lock', { timeout: 300_000 }, () => {
   const ref = tempStore('tg-store-lock-');
 
-  it('writes our pid into DIR/store.lock', () => {
-    expect(readFileSync(join(ref.dir, 'store.lock'), 'utf8')).toBe(String(process.pid));
+  it('writes our pid, start time and boot id into DIR/store.lock', () => {
+    const start = readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    expect(readFileSync(join(ref.dir, 'store.lock'), 'utf8')).toBe(`${process.pid} ${start} ${boot}`);
   });
 
   it('a second process on the same dir gets "data directory DIR in use by pid N", not a crash', () => {
@@ -51,5 +53,48 @@ describe('stale lock', { timeout: 300_000 }, () => {
     expect(JSON.parse(r.stdout.trim())).toEqual({ x: 42 });
     // released on exit
     expect(existsSync(join(stale, 'store.lock'))).toBe(false);
+  });
+
+  // Issue 21, hole 13: after a crash the pid in the lock was reused by an unrelated live process, which blocked start-up.
+  describe('a lock naming a live process that is not its holder (pid reuse) is taken over', () => {
+    let other: ChildProcess;
+    beforeAll(() => {
+      other = spawn('sleep', ['600'], { stdio: 'ignore' });
+    });
+    afterAll(() => {
+      other.kill('SIGKILL');
+    });
+    const takeOver = (lock: string, mtime?: Date) => {
+      writeFileSync(join(stale, 'store.lock'), lock);
+      if (mtime) utimesSync(join(stale, 'store.lock'), mtime, mtime);
+      const r = cli('sql', 'SELECT 40 + 2 AS x', '--data', stale);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout.trim())).toEqual({ x: 42 });
+      expect(existsSync(join(stale, 'store.lock'))).toBe(false);
+    };
+    const startOf = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+    const boot = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+
+    it('another start time than the one recorded', () => {
+      expect(startOf(other.pid!)).toMatch(/^\d+$/);
+      takeOver(`${other.pid} ${Number(startOf(other.pid!)) - 1000} ${boot()}`);
+    });
+
+    it('a lock from another boot', () => {
+      takeOver(`${other.pid} ${startOf(other.pid!)} 00000000-0000-0000-0000-000000000000`);
+    });
+
+    it('a pid-only lock (the older format) written before the process started', () => {
+      takeOver(String(other.pid), new Date(Date.now() - 3_600_000));
+    });
+
+    it('is refused while the recorded process is the one running', () => {
+      writeFileSync(join(stale, 'store.lock'), `${other.pid} ${startOf(other.pid!)} ${boot()}`);
+      const r = cli('sql', 'SELECT 1', '--data', stale);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim()).toBe(`ton-gateway sql: data directory ${stale} in use by pid ${other.pid}`);
+      rmSync(join(stale, 'store.lock'));
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,5 +56,91 @@ describe('read-only sql', { timeout: 300_000 }, () => {
     expect(fmt.status).toBe(1);
     expect(fmt.stderr).toMatch(/unknown format "XML"/);
     store = await openStore({ dataDir: dir });
+  });
+});
+
+// Issue 21, hole 1: every payload below escaped the text checks before (the `$$` string hid the `;` from the
+// splitter, and the per-statement SETTINGS readonly only covered the last statement; chdb wrote INTO OUTFILE).
+describe('read-only sql: escapes', { timeout: 300_000 }, () => {
+  const data = mkdtempSync(join(tmpdir(), 'tg-store-sql-esc-'));
+  const out = join(data, 'outfile.txt');
+  const escapes: [string, RegExp][] = [
+    ["SELECT $$'$$; DROP TABLE blocks; SELECT $$'$$", /give one statement only/],
+    ["SELECT 1; DROP TABLE blocks", /give one statement only/],
+    ["SELECT 1 /* ; */; -- x\n DROP TABLE blocks", /give one statement only/],
+    [`SELECT 1 INTO OUTFILE '${out}'`, /INTO OUTFILE is refused/],
+    [`select * from blocks into   outfile $$${out}$$ truncate format CSV`, /INTO OUTFILE is refused/],
+    ["SELECT file('/etc/hostname')", /file\(\) function is refused/],
+    ['SELECT `file`(\'/etc/hostname\')', /file\(\) function is refused/],
+    ["SELECT * FROM file('/etc/hostname', 'LineAsString')", /file\(\) function is refused/],
+    ["SELECT * FROM url('http://127.0.0.1:9/', 'LineAsString')", /readonly/],
+    ["SELECT * FROM remote('127.0.0.1:9', system.one)", /readonly/],
+    ["SELECT * FROM s3('http://127.0.0.1:9/bucket/x.csv', 'LineAsString')", /readonly/],
+    ["SELECT * FROM executable('ls', 'LineAsString', 'x String')", /readonly/],
+    ["SELECT * FROM sqlite('/tmp/x.db', 't')", /readonly/],
+    ['SELECT 1 SETTINGS readonly = 0', /readonly/],
+    ['KILL QUERY WHERE 1', /only read queries are allowed/],
+    ['WITH 1 AS x SELECT x; DROP TABLE blocks', /give one statement only/],
+  ];
+  const cli = (...a: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/ton-gateway.js'), 'sql', ...a, '--data', data], { encoding: 'utf8', env: { ...process.env, CLICKHOUSE_URL: '' } });
+
+  beforeAll(async () => {
+    const s = await openStore({ dataDir: data });
+    await s.command("INSERT INTO checkpoints (name, mc_seqno) VALUES ('ingest', 9)");
+    await s.close();
+  });
+  afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+  it('refuses every payload, on a writable store and on a read-only one, and the store is as it was', async () => {
+    for (const readonly of [false, true]) {
+      const s = await openStore({ dataDir: data, readonly, migrate: false });
+      try {
+        let escaped = 0;
+        for (const [q, why] of escapes) {
+          const r = await runReadOnlySql(s, q, 'CSV').then(
+            (text) => ({ ok: true, text }),
+            (err: Error) => ({ ok: false, text: err.message, named: err instanceof ReadOnlyQueryError }),
+          );
+          if (r.ok) escaped++;
+          expect(r, q).toMatchObject({ ok: false, named: true });
+          expect(r.text, q).toMatch(why);
+        }
+        expect(escaped).toBe(0);
+        expect(await runReadOnlySql(s, "SELECT (SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'blocks') AS blocks, (SELECT mc_seqno FROM checkpoints FINAL WHERE name = 'ingest') AS cp", 'CSV')).toBe('1,9\n');
+        // a string or a quoted name that merely spells a refused word is fine
+        expect(await runReadOnlySql(s, "SELECT 'INTO OUTFILE' AS `file`, $$a;b$$ AS s", 'CSV')).toBe('"INTO OUTFILE","a;b"\n');
+      } finally {
+        await s.close();
+      }
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('the CLI refuses the reported payloads with one line, exit code 1', () => {
+    for (const [q, why] of [escapes[0], escapes[3], escapes[5]]) {
+      const r = cli(q);
+      expect(r.status, `${q}: ${r.stdout}`).toBe(1);
+      expect(r.stderr, q).toMatch(why);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(existsSync(out)).toBe(false);
+    const ok = cli("SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'blocks'", '--format', 'CSV');
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toBe('1\n');
+  });
+
+  it('the engine itself is read-only for the sql command (no statement of the process can write)', async () => {
+    const ro = await openStore({ dataDir: data, readonly: true, migrate: false });
+    try {
+      // past every text check: straight to the engine, through both of the client's paths
+      await expect(ro.command('DROP TABLE blocks')).rejects.toThrow(/readonly/i);
+      await expect(ro.queryText("INSERT INTO checkpoints (name, mc_seqno) VALUES ('x', 1)", 'CSV')).rejects.toThrow(/readonly/i);
+      await expect(ro.queryText('SET readonly = 0', 'CSV')).rejects.toThrow(/readonly/i);
+      await expect(ro.queryText("SELECT * FROM file('/etc/hostname', 'LineAsString')", 'CSV')).rejects.toThrow(/readonly/i);
+      await expect(ro.insertRows('checkpoints', [{ name: 'x', mc_seqno: 1 }])).rejects.toThrow(/read-only/);
+      expect(await ro.queryText("SELECT getSetting('readonly') AS r, (SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'blocks') AS b", 'CSV')).toBe('1,1\n');
+    } finally {
+      await ro.close();
+    }
   });
 });

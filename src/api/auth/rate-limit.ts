@@ -1,7 +1,12 @@
 /**
- * Token buckets: capacity = rps (one second of burst), refilled continuously at rps tokens per second.
- * The clock is injectable so tests drive time. In-memory for one process; RedisRateLimiter shares
- * buckets between API processes.
+ * Token buckets: capacity = rps (one second of burst, at least one token), refilled continuously at rps tokens
+ * per second. The clock is injectable so tests drive time. In-memory for one process; RedisRateLimiter shares
+ * buckets between API processes (same rule, one Lua script).
+ *
+ * A request costing more than one token (a jsonRPC batch: one per call) is admitted when the bucket holds
+ * min(cost, capacity) tokens and may leave it in debt (below zero): a full bucket admits any batch, and the
+ * caller's next request waits until the debt is paid at the plan's rate. So every call is paid for (the average
+ * never exceeds rps) and a batch larger than the burst is possible.
  */
 
 export type Clock = () => number;
@@ -9,14 +14,32 @@ export type Clock = () => number;
 export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
 
 export interface RateLimiter {
-  /** Takes `cost` tokens from bucket `key` refilled at `rps`. */
-  take(key: string, rps: number, cost?: number): Promise<TakeResult>;
+  /**
+   * Takes `cost` tokens from bucket `key` refilled at `rps`. `prepaid`: tokens the same request already took
+   * (its first token, taken before the body was read); admission looks at the bucket as it was before them.
+   */
+  take(key: string, rps: number, cost?: number, prepaid?: number): Promise<TakeResult>;
   close?(): Promise<void>;
 }
 
 interface Bucket {
   tokens: number;
   at: number;
+  rps: number;
+}
+
+/** The bucket rule shared by both limiters (the Redis script implements the same lines). */
+export function takeFrom(b: { tokens: number; at: number } | undefined, now: number, rps: number, cost: number, prepaid: number): { tokens: number; result: TakeResult } {
+  const capacity = Math.max(rps, 1);
+  const before = b ? Math.min(capacity, b.tokens + (Math.max(0, now - b.at) * rps) / 1000) : capacity;
+  const need = Math.min(cost + prepaid, capacity) - prepaid;
+  if (before >= need) {
+    const tokens = before - cost;
+    return { tokens, result: { ok: true, remaining: Math.max(0, Math.floor(tokens)) } };
+  }
+  // refused: the request's prepaid tokens go back (a refused request costs nothing, a refused batch included)
+  const refunded = Math.min(capacity, before + prepaid);
+  return { tokens: refunded, result: { ok: false, retryAfterMs: Math.ceil(((need + prepaid - refunded) * 1000) / rps) } };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -25,31 +48,25 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly clock: Clock = Date.now) {}
 
-  async take(key: string, rps: number, cost = 1): Promise<TakeResult> {
-    return this.takeSync(key, rps, cost);
+  async take(key: string, rps: number, cost = 1, prepaid = 0): Promise<TakeResult> {
+    return this.takeSync(key, rps, cost, prepaid);
   }
 
-  takeSync(key: string, rps: number, cost = 1): TakeResult {
+  takeSync(key: string, rps: number, cost = 1, prepaid = 0): TakeResult {
     const now = this.clock();
     this.sweep(now);
-    const capacity = Math.max(rps, cost);
-    const b = this.buckets.get(key) ?? { tokens: capacity, at: now };
-    const elapsed = Math.max(0, now - b.at);
-    b.tokens = Math.min(capacity, b.tokens + (elapsed * rps) / 1000);
-    b.at = now;
-    this.buckets.set(key, b);
-    if (b.tokens >= cost) {
-      b.tokens -= cost;
-      return { ok: true, remaining: Math.floor(b.tokens) };
-    }
-    return { ok: false, retryAfterMs: Math.ceil(((cost - b.tokens) * 1000) / rps) };
+    const { tokens, result } = takeFrom(this.buckets.get(key), now, rps, cost, prepaid);
+    this.buckets.set(key, { tokens, at: now, rps });
+    return result;
   }
 
-  /** Drops buckets idle long enough to be full again, so memory stays bounded by active clients. */
+  /** Drops buckets that are full again (a bucket in debt is kept until paid), so memory stays bounded by active clients. */
   private sweep(now: number): void {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [k, b] of this.buckets) if (now - b.at > 60_000) this.buckets.delete(k);
+    for (const [k, b] of this.buckets) {
+      if (b.tokens + ((now - b.at) * b.rps) / 1000 >= Math.max(b.rps, 1)) this.buckets.delete(k);
+    }
   }
 
   get size(): number {

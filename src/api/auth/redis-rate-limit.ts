@@ -6,24 +6,34 @@
 import { Redis } from 'ioredis';
 import type { Clock, RateLimiter, TakeResult } from './rate-limit.ts';
 
+// takeFrom (rate-limit.ts) in Lua: refill, admit at min(cost + prepaid, capacity) - prepaid (debt allowed), refund
+// the prepaid tokens on refusal; the key lives until the bucket is full again, so a debt is never forgotten.
 const SCRIPT = `
 local key = KEYS[1]
 local rps = tonumber(ARGV[1])
 local cost = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
-local capacity = math.max(rps, cost)
+local prepaid = tonumber(ARGV[4])
+local capacity = math.max(rps, 1)
 local state = redis.call('HMGET', key, 'tokens', 'at')
 local tokens = tonumber(state[1])
 local at = tonumber(state[2])
 if tokens == nil then tokens = capacity; at = now end
-local elapsed = math.max(0, now - at)
-tokens = math.min(capacity, tokens + elapsed * rps / 1000)
+tokens = math.min(capacity, tokens + math.max(0, now - at) * rps / 1000)
+local need = math.min(cost + prepaid, capacity) - prepaid
 local ok = 0
-if tokens >= cost then tokens = tokens - cost; ok = 1 end
+local wait = 0
+if tokens >= need then
+  tokens = tokens - cost
+  ok = 1
+else
+  tokens = math.min(capacity, tokens + prepaid)
+  wait = math.ceil((need + prepaid - tokens) * 1000 / rps)
+end
 redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', key, math.ceil(capacity / rps * 1000) + 1000)
-if ok == 1 then return {1, math.floor(tokens)} end
-return {0, math.ceil((cost - tokens) * 1000 / rps)}
+redis.call('PEXPIRE', key, math.ceil((capacity - tokens) * 1000 / rps) + 1000)
+if ok == 1 then return {1, math.max(0, math.floor(tokens))} end
+return {0, wait}
 `;
 
 export class RedisRateLimiter implements RateLimiter {
@@ -38,12 +48,13 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis.defineCommand('tgTake', { numberOfKeys: 1, lua: SCRIPT });
   }
 
-  async take(key: string, rps: number, cost = 1): Promise<TakeResult> {
+  async take(key: string, rps: number, cost = 1, prepaid = 0): Promise<TakeResult> {
     const r = (await (this.redis as unknown as { tgTake(k: string, ...a: (string | number)[]): Promise<[number, number]> }).tgTake(
       this.prefix + key,
       rps,
       cost,
       this.clock(),
+      prepaid,
     )) as [number, number];
     return r[0] === 1 ? { ok: true, remaining: Number(r[1]) } : { ok: false, retryAfterMs: Number(r[1]) };
   }

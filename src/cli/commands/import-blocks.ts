@@ -8,26 +8,31 @@ export const importBlocksCommand: Command = {
   name: 'import-blocks',
   summary: 'decode local block BoC files and write them to the store',
   usage: [
-    'Usage: ton-gateway import-blocks FILE.boc... [--data DIR]',
+    'Usage: ton-gateway import-blocks FILE.boc... [--data DIR] [--rewrite]',
     '',
     'Decodes each file (a raw Block BoC) and writes its block, transactions, messages and account',
-    'states. Importing the same files again changes nothing. mc_block_seqno: masterchain blocks commit',
+    'states. Blocks already stored are skipped: importing the same files again changes nothing (--rewrite',
+    'writes them again, e.g. after a decoder upgrade: the new rows replace the old at the next merge).',
+    'mc_block_seqno: masterchain blocks commit',
     'themselves; a shard block gets the seqno of the first imported masterchain block that reaches it',
     'through its shard descriptors and prev links inside the import set, else 0 (unknown).',
     'Files that do not decode are reported and skipped (exit code 1 after the others are written).',
     '',
     'Options:',
     '  --data DIR   data directory (default ./data); CLICKHOUSE_URL selects a server instead',
+    '  --rewrite    write blocks that are already stored again',
   ].join('\n'),
   async run(argv) {
     let dataDir: string | undefined;
+    let rewrite = false;
     const files: string[] = [];
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       if (a === '--data') {
         dataDir = argv[++i];
         if (!dataDir) throw new CliError('--data needs a directory');
-      } else if (a.startsWith('--')) throw new CliError(`unknown option "${a}" (see --help)`);
+      } else if (a === '--rewrite') rewrite = true;
+      else if (a.startsWith('--')) throw new CliError(`unknown option "${a}" (see --help)`);
       else files.push(a);
     }
     if (files.length === 0) throw new CliError('give at least one block file (see --help)');
@@ -51,8 +56,9 @@ export const importBlocksCommand: Command = {
     if (blocks.length > 0) {
       const store = await openStoreOrExplain(dataDir);
       try {
-        const r = await importBlocks(store, blocks);
-        console.log(`imported ${r.blocks} blocks, ${r.transactions} transactions into ${store.location}`);
+        const r = await importBlocks(store, blocks, { rewrite });
+        const skipped = r.skipped ? ` (${r.skipped} already stored: skipped; --rewrite writes them again)` : '';
+        console.log(`imported ${r.blocks} blocks, ${r.transactions} transactions into ${store.location}${skipped}`);
       } catch (err) {
         throw new CliError(firstLine(err));
       } finally {

@@ -11,7 +11,7 @@ import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import type { NetworkContext } from '../../api/server.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { metricsRegistry } from '../../../pipelines/metrics.ts';
-import { KeyConfigError, KeyStore, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
+import { KeyConfigError, KeyStore, MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
@@ -34,7 +34,17 @@ const configSchema = z
   .object({
     host: z.string().default('0.0.0.0'),
     port: z.number().int().min(0).max(65535).default(8080),
-    trust_proxy: z.boolean().default(false),
+    /** Reverse proxies in front of the gateway (addresses, CIDRs, loopback/linklocal/uniquelocal); false: none. */
+    trust_proxy: z
+      .union([z.boolean(), z.array(z.string())])
+      .default(false)
+      .superRefine((v, ctx) => {
+        try {
+          parseTrustedProxies(v);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^trust_proxy: /, '') });
+        }
+      }),
     /** Path to the keys file, or the keys config inline (see src/api/auth/keys.ts). */
     keys: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     redis_url: z.string().optional(),
@@ -43,6 +53,16 @@ const configSchema = z
   .strict();
 
 export type ServeConfig = z.output<typeof configSchema>;
+
+/** A serve config as read from its file (JSON or YAML, parsed); a CliError names the first bad field. */
+export function parseServeConfig(json: unknown, path = 'config'): ServeConfig {
+  const r = configSchema.safeParse(json ?? {});
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new CliError(`${path}: ${i.path.join('.') || '(root)'}: ${i.message}`);
+  }
+  return r.data;
+}
 
 function readConfig(path: string): ServeConfig {
   let text: string;
@@ -57,12 +77,7 @@ function readConfig(path: string): ServeConfig {
   } catch (e) {
     throw new CliError(`${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
   }
-  const r = configSchema.safeParse(json ?? {});
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new CliError(`${path}: ${i.path.join('.') || '(root)'}: ${i.message}`);
-  }
-  return r.data;
+  return parseServeConfig(json, path);
 }
 
 function endpointsOf(spec: string, name: string) {
@@ -87,7 +102,9 @@ export const serveCommand: Command = {
     '',
     'Options:',
     '  --config FILE   JSON or YAML: {host, port, trust_proxy, keys, redis_url, networks: [{name, liteservers,',
-    '                  archival_liteservers, testnet, base_path, timeout_ms, store}]}',
+    '                  archival_liteservers, testnet, base_path, timeout_ms, store}]}; trust_proxy lists the',
+    '                  reverse proxies in front (["127.0.0.1", "10.0.0.0/8"]): the client address is then the',
+    '                  first X-Forwarded-For hop from the right that is not one of them',
     '  --port P        listen port (default 8080, or the config)',
     '  --host H        listen address (default 0.0.0.0)',
     '  --network N     without --config: serve the bundled mainnet or testnet liteservers',
@@ -96,8 +113,9 @@ export const serveCommand: Command = {
     ...METADATA_USAGE,
     '                  (serve: runs on every network that has a store)',
     '',
-    'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate. Set redis_url to',
-    'share limits between several API processes.',
+    'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate, once across every',
+    'network. A jsonRPC batch of n calls costs n requests: a full bucket admits any batch, and a batch larger than',
+    'the burst leaves a debt the next requests wait for. Set redis_url to share limits between API processes.',
   ].join('\n'),
   async run(argvAll) {
     const { metadata, rest: argv } = takeMetadataArgs(argvAll);
@@ -164,7 +182,7 @@ export const serveCommand: Command = {
         }),
       ),
     );
-    const app = await buildGateway({ networks, keys, limiter, trustProxy: config.trust_proxy, logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: metricsRegistry });
+    const app = await buildGateway({ networks, keys, limiter, trustProxy: parseTrustedProxies(config.trust_proxy), logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: metricsRegistry });
     const listenPort = port ?? config.port;
     const listenHost = host ?? config.host;
     try {

@@ -9,7 +9,9 @@ export const sqlCommand: Command = {
     'Usage: ton-gateway sql "<query>" [--format JSONEachRow|CSV|Pretty] [--data DIR]',
     '',
     'Runs one read-only query (SELECT, SHOW, DESCRIBE, EXPLAIN, WITH) against the store: embedded chdb',
-    'under DIR/clickhouse, or the server in CLICKHOUSE_URL. Write queries are refused.',
+    'under DIR/clickhouse, or the server in CLICKHOUSE_URL. The engine runs it with readonly=1: writes, DDL,',
+    'setting changes and table functions that reach files, URLs or other servers are refused, and so are',
+    'several statements, INTO OUTFILE and file().',
     '',
     'Options:',
     `  --format F   output format, one of ${SQL_FORMATS.join(', ')} (default JSONEachRow)`,
@@ -36,7 +38,8 @@ export const sqlCommand: Command = {
     } catch (err) {
       throw new CliError((err as Error).message);
     }
-    const store = await openStoreOrExplain(dataDir);
+    // read-only engine: ClickHouse itself refuses writes, whatever the text check above missed
+    const store = await openStoreOrExplain(dataDir, undefined, { readonly: true });
     try {
       process.stdout.write(await runReadOnlySql(store, query, format));
       return 0;
