@@ -126,12 +126,12 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   const untraced = opts.tables !== 'traced';
   const stateRows = block.account_states.map(accountStateRow);
   // the other states the block's transactions name (src/ton/block/states.ts): every intermediate one, and the state
-  // before an account's first transaction when it is complete (then it is the previous block's end state, row for row;
-  // a partial one would replace that row in the ReplacingMergeTree, and nonexist is one hash for every account)
-  const transitional = [
-    ...block.states_before.filter((st) => st.complete && st.account_status !== 'nonexist'),
-    ...block.intermediate_states,
-  ].map(accountStateRow);
+  // before an account's first transaction when it is complete (a partial one would read worse than the stored row,
+  // and nonexist is one hash for every account). The documents carry both; `account_states` gets the intermediate
+  // ones only: a state before is the previous block's end state, row for row, which that block writes, so writing it
+  // here too would leave a physical duplicate in plain SQL (issue 21, hole 5).
+  const intermediate = block.intermediate_states.map(accountStateRow);
+  const transitional = [...block.states_before.filter((st) => st.complete && st.account_status !== 'nonexist').map(accountStateRow), ...intermediate];
   const firstTx = rows.transactions.length;
   const firstMsg = rows.messages.length;
   // body / init-state BoCs of the block's messages, for its documents
@@ -173,7 +173,7 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   }
   if (!untraced) return;
 
-  for (const r of transitional) rows.account_states.push(r);
+  for (const r of intermediate) rows.account_states.push(r);
   for (const [i, st] of block.account_states.entries()) {
     rows.account_states.push(stateRows[i]);
     rows.latest_account_states.push(latestStateRow(st));

@@ -154,8 +154,19 @@ describe('states between one account\'s transactions in one block (devnet, check
   it('documents and the flattened tables render the same states', async () => {
     const { docs, flat } = await bothWays(store);
     expect(docs.length).toBeGreaterThan(5);
-    expect(docs).toEqual(flat);
-    const withBalance = flat.filter((t) => (t.account_state_before as Record<string, unknown>).balance !== null);
-    expect(withBalance.length).toBe(flat.length);
+    // a state before an account's first transaction in a block is the previous block's end state: the flattened tables
+    // hold it only where that block is stored (not for an account of the zero state); the document always carries it
+    type St = Record<string, unknown>;
+    const fromZeroState = flat.filter((t) => (t.account_state_before as St).balance === null).length;
+    const patched = flat.map((t, i) => {
+      const before = t.account_state_before as St;
+      if (before.balance !== null) return t;
+      expect((docs[i].account_state_before as St).hash).toBe(before.hash);
+      return { ...t, account_state_before: docs[i].account_state_before };
+    });
+    expect(docs).toEqual(patched);
+    expect(fromZeroState).toBeLessThan(flat.length);
+    const withBalance = docs.filter((t) => (t.account_state_before as St).balance !== null);
+    expect(withBalance.length).toBe(docs.length);
   });
 });

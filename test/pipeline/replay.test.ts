@@ -96,7 +96,9 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
       await h.done;
       await h.stop();
       await bus.close();
-      expect(await duplicateReport(store)).toEqual(first);
+      // ingest_state records each run's requested range (a restart continues it): the one table a run writes by design
+      const withoutRunState = (r: Record<string, TableDuplicates>) => Object.fromEntries(Object.entries(r).filter(([t]) => t !== 'ingest_state'));
+      expect(withoutRunState(await duplicateReport(store))).toEqual(withoutRunState(first));
     });
   });
 
