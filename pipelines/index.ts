@@ -5,16 +5,16 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import type { Bus, Subscription } from '../src/bus/index.ts';
+import type { Bus } from '../src/bus/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
 import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
-import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats } from './stages.ts';
+import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
 import { startTracesStage, tracesResumePoint, type TracesStage } from './traces.ts';
 
 export { metrics, metricsRegistry } from './metrics.ts';
-export { startTracesStage, tracesResumePoint, TRACES_GROUP, type TracesStage } from './traces.ts';
+export { startTracesStage, tracesResumePoint, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
 export * from './stages.ts';
 
 export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint' | 'traces';
@@ -50,7 +50,11 @@ export interface IndexerHandle {
   /** The traces stage, when this process runs it. */
   traces: TracesStage | null;
   fromSeqno: number | null;
-  /** Resolves when ingest reached untilSeqno and the checkpoint caught up with it (never when following forever). */
+  /**
+   * With untilSeqno: resolves once ingest reached it and, in a process with the checkpoint role, the checkpoint caught
+   * up with it (a checkpoint process without ingest resolves when the checkpoint reaches it). Following forever: never,
+   * unless ingest fails.
+   */
   done: Promise<void>;
   stop(): Promise<void>;
 }
@@ -74,7 +78,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   const roles = new Set((opts.roles ?? ROLES).filter((r) => withTraces || r !== 'traces'));
   const stats = opts.stats ?? newStats();
   const log = opts.logger;
-  const subs: Subscription[] = [];
+  const subs: Stoppable[] = [];
   const abort = new AbortController();
   // every prefetched masterchain step listens for the abort; that many listeners are expected
   setMaxListeners(256, abort.signal);
@@ -103,6 +107,17 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
+  /** resolves once the checkpoint (and the traces stage of this process) reached `target` */
+  const checkpointAt = async (target: number): Promise<void> => {
+    await traces?.reached(target);
+    if ((stats.checkpoint ?? -1) >= target) return;
+    await new Promise<void>((resolve) => {
+      checkpointReached = (s) => {
+        if (s >= target) resolve();
+      };
+      if ((stats.checkpoint ?? -1) >= target) resolve();
+    });
+  };
   if (roles.has('ingest')) {
     if (!opts.source) throw new Error('the ingest role needs a liteserver source');
     fromSeqno = opts.fromSeqno ?? null;
@@ -120,14 +135,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       done = (async () => {
         await ingest;
         if (fromSeqno! > target) return;
-        await traces?.reached(target);
-        if ((stats.checkpoint ?? -1) >= target) return;
-        await new Promise<void>((resolve) => {
-          checkpointReached = (s) => {
-            if (s >= target) resolve();
-          };
-          if ((stats.checkpoint ?? -1) >= target) resolve();
-        });
+        await checkpointAt(target);
       })();
     } else if (until !== undefined) {
       done = ingest;
@@ -135,6 +143,9 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       // Following forever: `done` only settles if ingest fails (so the CLI can report it).
       done = ingest.then(() => new Promise<void>(() => undefined));
     }
+  } else if (roles.has('checkpoint') && opts.untilSeqno !== undefined) {
+    // a split deployment's checkpoint process: done once the checkpoint reaches the last seqno ingest was given
+    done = checkpointAt(opts.untilSeqno);
   }
 
   return {

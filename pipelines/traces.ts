@@ -21,7 +21,24 @@ import { decodeShared } from './shared-decode.ts';
 import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
 import { recordEntityStats } from './metrics.ts';
 
+/** The group reading ton.blocks.raw. */
 export const TRACES_GROUP = 'traces';
+/**
+ * The group reading ton.mc.complete: its own, because a Kafka group's assignment spans every topic its members
+ * subscribe to (issue 20, finding 1: with one group for both, each consumer held partitions of the other topic and
+ * never read them; 0 of 990 transactions were stored). The bus refuses one group on two topics.
+ */
+export const TRACES_MARKERS_GROUP = 'traces.markers';
+
+/**
+ * Raw blocks buffered before the stage pauses the partitions that are ahead of the seqno it waits for (the
+ * handlers never wait for the fold: a handler outliving the session timeout loses its member).
+ */
+const MAX_BUFFERED_BLOCKS = 4096;
+/** Markers buffered before the marker subscription pauses (they come in order: the next one is among them). */
+const MAX_BUFFERED_MARKERS = 4096;
+/** Pause after a failed write before the fold is tried again (the held blocks stay buffered). */
+const RETRY_MS = 1000;
 
 /**
  * Bounds of one write: each write is one insert per table plus the assembler state, whatever its size, so ready
@@ -51,7 +68,8 @@ export interface TracesStageStats {
   entities: StateStats;
 }
 
-export interface TracesStage extends Subscription {
+export interface TracesStage {
+  close(): Promise<void>;
   stats: TracesStageStats;
   /** Resolves once every seqno up to `seqno` is processed. */
   reached(seqno: number): Promise<void>;
@@ -74,6 +92,9 @@ export interface TracesStageOptions {
   codeFetch?: Omit<CodeFetchOptions, 'logger'>;
   /** stages of this process that decode raw blocks (shared-decode.ts) */
   decoders?: number;
+  /** buffer bounds (tests) */
+  maxBufferedBlocks?: number;
+  maxBufferedMarkers?: number;
 }
 
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
@@ -96,7 +117,6 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     else held.set(seqno, [release]);
   };
   const waiters: { seqno: number; resolve: () => void }[] = [];
-  let running: Promise<void> = Promise.resolve();
   let failure: Error | null = null;
 
   const drain = async () => {
@@ -161,29 +181,84 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       }
     }
   };
+  // The fold runs beside the handlers, never inside them: a handler only buffers and returns (issue 20, finding 2).
+  let draining: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
   const kick = () => {
-    running = running.then(drain).catch((err: unknown) => {
-      failure = err as Error;
-      opts.logger?.error({ err: (err as Error).message }, 'traces stage failed');
-    });
-    return running;
+    if (closed) return;
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = (async () => {
+      try {
+        do {
+          again = false;
+          await drain();
+        } while (again && !closed);
+        failure = null;
+      } catch (err) {
+        failure = err as Error;
+        opts.logger?.error({ err: (err as Error).message }, 'traces stage failed; it will be retried');
+        if (!closed) retry = setTimeout(kick, RETRY_MS);
+      } finally {
+        draining = null;
+      }
+      flow();
+    })();
   };
 
-  const rawSub = await bus.subscribe<RawBlockMessage>(
+  // Bounds: raw blocks of one partition come in masterchain order (ingest publishes seqno by seqno), so a partition
+  // that delivered a block above the seqno the fold waits for holds nothing it needs now. Those pause while the buffer
+  // is full (and stay paused down to half of it); the others never do, so the blocks the fold waits for always come.
+  const maxBlocks = opts.maxBufferedBlocks ?? MAX_BUFFERED_BLOCKS;
+  const maxMarkers = opts.maxBufferedMarkers ?? MAX_BUFFERED_MARKERS;
+  const lastSeqnoOf = new Map<number, number>();
+  const pausedParts = new Set<number>();
+  let markersPaused = false;
+  // set once subscribed; a handler may run (and call flow) before subscribe resolves
+  const subs: { raw?: Subscription; markers?: Subscription } = {};
+  const flow = () => {
+    if (closed) return;
+    const toPause: number[] = [];
+    const toResume: number[] = [];
+    for (const [p, s] of lastSeqnoOf) {
+      const ahead = next !== null && s > next;
+      const pause = ahead && (blocks.size >= maxBlocks || (pausedParts.has(p) && blocks.size > maxBlocks / 2));
+      if (pause && !pausedParts.has(p)) toPause.push(p);
+      else if (!pause && pausedParts.has(p)) toResume.push(p);
+    }
+    for (const p of toPause) pausedParts.add(p);
+    for (const p of toResume) pausedParts.delete(p);
+    if (toPause.length) subs.raw?.pause(toPause);
+    if (toResume.length) subs.raw?.resume(toResume);
+    const full = markers.size >= maxMarkers && next !== null && markers.has(next);
+    if (full !== markersPaused) {
+      markersPaused = full;
+      if (full) subs.markers?.pause();
+      else subs.markers?.resume();
+    }
+  };
+
+  subs.raw = await bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
+        lastSeqnoOf.set(d.partition, msg.mc_seqno);
         // blocks below the resume point were processed before a restart
         if (next !== null && msg.mc_seqno < next) continue;
         blocks.set(blockKey(msg.id), decodeShared(msg, opts.decoders ?? 1));
         holdFor(msg.mc_seqno, d.hold());
       }
-      await kick();
+      flow();
+      kick();
     },
     { group: TRACES_GROUP, maxBatch: 64 },
   );
-  const markerSub = await bus.subscribe<McCompleteMessage>(
+  subs.markers = await bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,
     async (batch) => {
       for (const d of batch) {
@@ -193,9 +268,10 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
           holdFor(m.mc_seqno, d.hold());
         }
       }
-      await kick();
+      flow();
+      kick();
     },
-    { group: TRACES_GROUP, maxBatch: 64 },
+    { group: TRACES_MARKERS_GROUP, maxBatch: 64 },
   );
 
   return {
@@ -206,9 +282,11 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       return new Promise<void>((resolve) => waiters.push({ seqno, resolve }));
     },
     async close() {
-      await rawSub.close();
-      await markerSub.close();
-      await running;
+      closed = true;
+      clearTimeout(retry);
+      await subs.raw?.close();
+      await subs.markers?.close();
+      await draining;
       // code reads a batch stopped waiting for still write to the store: let them finish before it closes
       await codes?.settled();
     },

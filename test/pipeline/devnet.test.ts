@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer, startTracesStage, stepMessages, TRACES_GROUP } from '../../pipelines/index.ts';
+import { runIndexer, startTracesStage, stepMessages, TRACES_GROUP, TRACES_MARKERS_GROUP } from '../../pipelines/index.ts';
 import { TOPICS, type McCompleteMessage } from '../../schemas/bus/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
 import { loadChainDir, type ChainJson } from '../../src/devnet/chain/index.ts';
@@ -223,7 +223,7 @@ describe('pipeline: generated devnet -> chdb', () => {
       await first.reached(half);
       // the blocks of the seqnos after `half` were delivered and are buffered, not written: uncommitted
       await until(() => bus.lag(TOPICS.rawBlocks, TRACES_GROUP) === heldBlocks, `${heldBlocks} raw blocks held`);
-      expect(bus.lag(TOPICS.mcComplete, TRACES_GROUP)).toBe(0);
+      expect(bus.lag(TOPICS.mcComplete, TRACES_MARKERS_GROUP)).toBe(0);
       await first.close();
 
       await bus.publish(TOPICS.mcComplete, later.map((m) => ({ key: 'mc', value: m })));
