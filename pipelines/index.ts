@@ -129,7 +129,9 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     }
     const until = opts.untilSeqno;
     const ingest = runIngest(opts.bus, opts.source, { fromSeqno, untilSeqno: until, prefetch: opts.prefetch, logger: log, signal: abort.signal, stats, shareParsed: decoders > 0 });
-    ingest.catch((err) => log?.error({ err: (err as Error).message }, 'ingest stopped'));
+    ingest.catch((err) => {
+      if (!abort.signal.aborted) log?.error({ err: (err as Error).message }, 'ingest stopped');
+    });
     if (until !== undefined && roles.has('checkpoint')) {
       const target = until;
       done = (async () => {

@@ -234,6 +234,8 @@ export const indexCommand: Command = {
         log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
         stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });
       } else log.info({ roles: args.roles, until: args.untilSeqno ?? 'forever', store: store?.location, bus: bus.kind }, 'running');
+      // a role with nothing to do on the in-process bus has no socket or timer of its own: stay alive until a signal
+      const keepAlive = setInterval(() => undefined, 1 << 30);
       try {
         await Promise.race([h.done, stopped, failed]);
       } catch (err) {
@@ -241,6 +243,8 @@ export const indexCommand: Command = {
         // be restarted: one line, no stack, exit 1.
         await h.stop().catch(() => undefined);
         throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
+      } finally {
+        clearInterval(keepAlive);
       }
       stopProgress?.();
       stopProgress = null;
@@ -253,6 +257,9 @@ export const indexCommand: Command = {
       await bus.close().catch(() => undefined);
       await pool?.close();
       await store?.close();
+      // Everything of ours is closed. What can still hold the event loop is foreign: the lite client's timers of
+      // queries a liteserver holds until a block appears (up to the request timeout). They must not delay the exit.
+      setTimeout(() => process.exit(), 200).unref();
       if (onSignal) {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
