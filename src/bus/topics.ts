@@ -80,7 +80,7 @@ export async function ensureTopics(admin: TopicAdmin, specs: TopicSpec[], opts: 
       lastErr = err as Error;
     }
     if (Date.now() >= deadline) {
-      throw new Error(`topics ${pending.join(', ')} not usable after ${Math.round((opts.waitMs ?? 120_000) / 1000)} s${lastErr ? `: ${lastErr.message}` : ''}`);
+      throw new Error(`topics ${pending.join(', ')} not usable after ${(opts.waitMs ?? 120_000) / 1000} s${lastErr ? `: ${lastErr.message}` : ''}`);
     }
     opts.onWait?.(pending, lastErr);
     await sleep(Math.min(pause, Math.max(1, deadline - Date.now())));
