@@ -28,7 +28,7 @@ import { loadChainDir, type MemoryChain } from '../../src/devnet/chain/index.ts'
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, storeConfigFromEnv, type StoreClient } from '../../src/store/index.ts';
 import { until } from '../helpers/until.ts';
 import { checkStore, physicalCounts, tracesSnapshot, type DevnetChain } from './devnet-checks.ts';
 
@@ -48,6 +48,13 @@ function layout(o: { config: string; data: string; tip: number }) {
     store: ['index', '--config', o.config, '--roles', 'store,checkpoint,traces', '--data', o.data, '--until-seqno', String(o.tip)],
     decode: ['index', '--roles', 'decode'],
     ingest: ['index', '--config', o.config, '--roles', 'ingest', '--from-seqno', '1', '--until-seqno', String(o.tip)],
+    /** On several machines (docker/README.md, "Split layout on several machines", compose.yml): a ClickHouse server. */
+    servers: {
+      migrate: ['migrate'],
+      ingest: ['index', '--config', o.config, '--roles', 'ingest,checkpoint', '--from-seqno', '1', '--until-seqno', String(o.tip)],
+      traces: ['index', '--config', o.config, '--roles', 'traces'],
+      store: ['index', '--roles', 'store'],
+    },
   };
 }
 
@@ -87,8 +94,9 @@ function inProcessRunner(data: string, pool: LiteserverPool): Runner {
   return {
     async start(argv) {
       const bus = broker.connect();
-      if (argv[0] === 'kafka') {
-        await bus.ensureTopics(Object.values(TOPICS));
+      if (argv[0] === 'kafka' || argv[0] === 'migrate') {
+        if (argv[0] === 'kafka') await bus.ensureTopics(Object.values(TOPICS));
+        else await open(); // openStore applies the migrations
         return { argv, done: Promise.resolve(), kill: async () => undefined, stop: () => bus.close() };
       }
       const args = parseIndexArgs(argv.slice(1));
@@ -124,8 +132,12 @@ function inProcessRunner(data: string, pool: LiteserverPool): Runner {
   };
 }
 
-function processRunner(data: string): Runner {
-  const env = { ...process.env, KAFKA_TOPIC_PREFIX: `split-${randomUUID().slice(0, 8)}.`, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS), LOG_LEVEL: 'warn' };
+function processRunner(data: string, server: boolean): Runner {
+  const id = randomUUID().slice(0, 8);
+  const env: NodeJS.ProcessEnv = { ...process.env, KAFKA_TOPIC_PREFIX: `split-${id}.`, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS), LOG_LEVEL: 'warn' };
+  // the one-machine layout uses embedded chdb under --data; the several-machines one a database of its own on the server
+  if (server) env.CLICKHOUSE_DATABASE = `split_${id}`;
+  else delete env.CLICKHOUSE_URL;
   const children = new Set<ChildProcess>();
   let store: StoreClient | null = null;
   return {
@@ -158,9 +170,10 @@ function processRunner(data: string): Runner {
     },
     checkpoint: () => null,
     expired: () => null,
-    store: async () => (store ??= await openStore({ dataDir: data })),
+    store: async () => (store ??= await openStore(server ? storeConfigFromEnv(undefined, env) : { dataDir: data })),
     close: async () => {
       for (const c of children) c.kill('SIGKILL');
+      if (server && store) await store.command(`DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}`);
       await store?.close();
     },
   };
@@ -183,17 +196,25 @@ async function releaseUpTo(c: MemoryChain, seqno: number): Promise<void> {
 }
 
 /** Runs one layout scenario with fresh parts and checks the result. */
-async function scenario(name: string, live: boolean, body: (r: Runner, l: ReturnType<typeof layout>, c: MemoryChain) => Promise<Worker[]>): Promise<void> {
+async function scenario(
+  name: string,
+  opts: { live: boolean; server?: boolean; /** groups whose members a kill removed (seen in-process) */ killed?: string[] },
+  body: (r: Runner, l: ReturnType<typeof layout>, c: MemoryChain) => Promise<Worker[]>,
+): Promise<void> {
   const data = mkdtempSync(join(tmpdir(), `tg-split-${name}-`));
   mkdirSync(data, { recursive: true });
-  const s = await serve(live);
-  const runner = KAFKA ? processRunner(data) : inProcessRunner(data, s.pool);
+  const s = await serve(opts.live);
+  const runner = KAFKA ? processRunner(data, opts.server ?? false) : inProcessRunner(data, s.pool);
   try {
     const workers = await body(runner, layout({ config: s.config, data, tip }), s.chain);
     for (const w of workers) await w.stop();
     // no handler blocks: the only members the session timeout removed are those of killed workers
     const expired = runner.expired();
-    if (expired) expect(expired.filter((e) => !e.killed)).toEqual([]);
+    if (expired) {
+      expect(expired.filter((e) => !e.killed)).toEqual([]);
+      // the kills did take members out of their groups (their partitions went to the others)
+      expect([...new Set(expired.map((e) => e.group))].sort()).toEqual([...(opts.killed ?? [])].sort());
+    }
     const store = await runner.store();
     expect(await getCheckpoint(store, 'ingest')).toBe(tip);
     await checkStore(store, chain);
@@ -242,7 +263,7 @@ afterAll(() => {
 
 describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-process Kafka model; set KAFKA_BROKERS for real processes on a broker'})`, () => {
   it('the documented layout: kafka init; store, checkpoint and traces in one process; two decoders; ingest', async () => {
-    await scenario('documented', false, async (r, l) => {
+    await scenario('documented', { live: false }, async (r, l) => {
       const init = await r.start(l.init);
       await init.done;
       const store = await r.start(l.store);
@@ -255,7 +276,7 @@ describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-proc
   }, 300_000);
 
   it('every worker started at once on an empty bus (no kafka init); both decoders killed mid-chain and restarted', async () => {
-    await scenario('decoders-killed', true, async (r, l, c) => {
+    await scenario('decoders-killed', { live: true, killed: ['decode'] }, async (r, l, c) => {
       // any start order: each role creates the topics it needs, the others wait for them
       const [store, d1, d2, ingest] = await Promise.all([r.start(l.store), r.start(l.decode), r.start(l.decode), r.start(l.ingest)]);
       await releaseUpTo(c, Math.floor(tip / 3));
@@ -272,7 +293,7 @@ describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-proc
   }, 300_000);
 
   it('a decoder started late: the checkpoint waits without blocking a handler past the session timeout, then reaches the tip', async () => {
-    await scenario('decoder-late', false, async (r, l) => {
+    await scenario('decoder-late', { live: false }, async (r, l) => {
       const store = await r.start(l.store);
       const ingest = await r.start(l.ingest);
       await ingest.done;
@@ -286,7 +307,7 @@ describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-proc
   }, 300_000);
 
   it('the store worker (store, checkpoint, traces) killed mid-chain and restarted on the same data', async () => {
-    await scenario('store-killed', true, async (r, l, c) => {
+    await scenario('store-killed', { live: true, killed: ['store', 'checkpoint', 'traces', 'traces.markers'] }, async (r, l, c) => {
       const first = await r.start(l.store);
       const decoders = [await r.start(l.decode), await r.start(l.decode)];
       const ingest = await r.start(l.ingest);
@@ -299,6 +320,18 @@ describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-proc
       await ingest.done;
       await second.done;
       return [ingest, ...decoders, second];
+    });
+  }, 300_000);
+
+  // On Kafka this one needs a ClickHouse server too (CLICKHOUSE_URL): its roles are processes that share no data directory.
+  it.skipIf(KAFKA && !process.env.CLICKHOUSE_URL)('the several-machines layout: ingest and checkpoint; traces; store; two decoders (a ClickHouse server)', async () => {
+    await scenario('servers', { live: false, server: true }, async (r, l) => {
+      await (await r.start(l.servers.migrate)).done;
+      await (await r.start(l.init)).done;
+      const workers = [await r.start(l.servers.store), await r.start(l.servers.traces), await r.start(l.decode), await r.start(l.decode)];
+      const ingest = await r.start(l.servers.ingest);
+      await ingest.done;
+      return [ingest, ...workers];
     });
   }, 300_000);
 });
