@@ -48,6 +48,8 @@ function layout(o: { config: string; data: string; tip: number }) {
     store: ['index', '--config', o.config, '--roles', 'store,checkpoint,traces', '--data', o.data, '--until-seqno', String(o.tip)],
     decode: ['index', '--roles', 'decode'],
     ingest: ['index', '--config', o.config, '--roles', 'ingest', '--from-seqno', '1', '--until-seqno', String(o.tip)],
+    /** Following the tip on one machine: ingest in the store process, so that it resumes from the checkpoint. */
+    storeWithIngest: ['index', '--config', o.config, '--roles', 'ingest,store,checkpoint,traces', '--data', o.data, '--from-seqno', '1', '--until-seqno', String(o.tip)],
     /** On several machines (docker/README.md, "Split layout on several machines", compose.yml): a ClickHouse server. */
     servers: {
       migrate: ['migrate'],
@@ -320,6 +322,15 @@ describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-proc
       await ingest.done;
       await second.done;
       return [ingest, ...decoders, second];
+    });
+  }, 300_000);
+
+  it('one machine, ingest in the store process (to resume from the checkpoint); two decoders', async () => {
+    await scenario('store-with-ingest', { live: false }, async (r, l) => {
+      const decoders = [await r.start(l.decode), await r.start(l.decode)];
+      const store = await r.start(l.storeWithIngest);
+      await store.done;
+      return [...decoders, store];
     });
   }, 300_000);
 
