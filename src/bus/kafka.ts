@@ -72,6 +72,8 @@ function logCreator(logger: Logger | undefined) {
 export class KafkaBus implements Bus {
   readonly kind = 'kafka' as const;
   private readonly kafka: Kafka;
+  /** for topic creation and look-ups: few, short retries, ensureTopics retries within its own deadline */
+  private readonly adminKafka: Kafka;
   private producer: Producer | null = null;
   private readonly subs = new Set<Subscription>();
   private readonly known = new Set<string>();
@@ -81,7 +83,9 @@ export class KafkaBus implements Bus {
 
   constructor(private readonly opts: KafkaBusOptions) {
     this.log = opts.logger;
-    this.kafka = new Kafka({ clientId: opts.clientId ?? 'ton-gateway', brokers: opts.brokers, logLevel: logLevel.WARN, logCreator: logCreator(opts.logger), retry: { retries: 8 } });
+    const base = { clientId: opts.clientId ?? 'ton-gateway', brokers: opts.brokers, logLevel: logLevel.WARN, logCreator: logCreator(opts.logger) };
+    this.kafka = new Kafka({ ...base, retry: { retries: 8 } });
+    this.adminKafka = new Kafka({ ...base, connectionTimeout: 3000, retry: { retries: 1, initialRetryTime: 200, maxRetryTime: 2000 } });
   }
 
   private name(topic: string): string {
@@ -89,8 +93,7 @@ export class KafkaBus implements Bus {
   }
 
   private async withAdmin<R>(fn: (admin: Admin) => Promise<R>): Promise<R> {
-    // few retries inside kafkajs: ensureTopics has its own loop with a deadline
-    const admin = this.kafka.admin({ retry: { retries: 2 } });
+    const admin = this.adminKafka.admin();
     await admin.connect();
     try {
       return await fn(admin);
@@ -99,10 +102,13 @@ export class KafkaBus implements Bus {
     }
   }
 
-  /** kafkajs's admin as the two calls topics.ts needs. */
-  private topicAdmin(admin: Admin): TopicAdmin {
-    return {
-      create: async (specs: TopicSpec[]) => {
+  /**
+   * kafkajs's admin as the two calls topics.ts needs. Each call connects for itself, so that a broker not up yet is
+   * one more transient error for ensureTopics to retry (within its deadline), not the end of the process.
+   */
+  private readonly topicAdmin: TopicAdmin = {
+    create: (specs: TopicSpec[]) =>
+      this.withAdmin(async (admin) => {
         const out = new Map<string, CreateOutcome>();
         try {
           const created = await admin.createTopics({
@@ -112,14 +118,16 @@ export class KafkaBus implements Bus {
           // false: every one existed already (kafkajs drops TOPIC_ALREADY_EXISTS when all are)
           for (const s of specs) out.set(s.topic, created ? 'created' : 'exists');
         } catch (err) {
+          // "Topic creation errors": one error per topic that failed, the others were created
           const errors = (err as { errors?: { topic?: string; type?: string }[] }).errors;
           if (!Array.isArray(errors)) throw err;
           for (const s of specs) out.set(s.topic, 'created');
           for (const e of errors) if (e.topic) out.set(e.topic, e.type === 'TOPIC_ALREADY_EXISTS' ? 'exists' : (e as unknown as Error));
         }
         return out;
-      },
-      ready: async (topics: string[]) => {
+      }),
+    ready: (topics: string[]) =>
+      this.withAdmin(async (admin) => {
         const out = new Map<string, number>();
         // one topic per request: the metadata of a missing topic fails the whole request
         for (const t of topics) {
@@ -133,20 +141,17 @@ export class KafkaBus implements Bus {
           }
         }
         return out;
-      },
-    };
-  }
+      }),
+  };
 
   /** Creates the topics idempotently and waits until usable; returns each one's partitions (`kafka init`). */
   async initTopics(topics: string[]): Promise<EnsuredTopic[]> {
     const partitions = this.opts.partitions ?? 8;
     const specs = topics.map((t) => ({ topic: this.name(t), partitions, replicationFactor: this.opts.replicationFactor ?? 1 }));
-    const out = await this.withAdmin((admin) =>
-      ensureTopicsOn(this.topicAdmin(admin), specs, {
-        waitMs: this.opts.topicWaitMs,
-        onWait: (pending, err) => this.log?.info({ pending, err: err?.message }, 'waiting for Kafka topics'),
-      }),
-    );
+    const out = await ensureTopicsOn(this.topicAdmin, specs, {
+      waitMs: this.opts.topicWaitMs,
+      onWait: (pending, err) => this.log?.info({ pending, err: err?.message }, 'waiting for Kafka topics'),
+    });
     for (const t of out) {
       this.known.add(t.topic);
       if (t.partitions !== partitions) this.log?.warn({ topic: t.topic, partitions: t.partitions, configured: partitions }, 'topic exists with another partition count; it keeps its own');
@@ -163,7 +168,7 @@ export class KafkaBus implements Bus {
   private async usable(topic: string): Promise<void> {
     const name = this.name(topic);
     if (this.known.has(name)) return;
-    const ready = await this.withAdmin((admin) => this.topicAdmin(admin).ready([name]));
+    const ready = await this.topicAdmin.ready([name]);
     if (!ready.has(name)) throw new UnknownTopicError(topic);
     this.known.add(name);
   }

@@ -43,10 +43,15 @@ export interface EnsureOptions {
 
 const UNRECOVERABLE = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError']);
 
-/** Whether asking again may succeed: kafkajs marks broker errors `retriable`; programming errors never are. */
+/**
+ * Whether asking again may succeed: kafkajs marks broker errors `retriable`; programming errors never are. kafkajs
+ * gives up on a retriable error (a broker not up yet) with KafkaJSNumberOfRetriesExceeded, marked not retriable;
+ * its own consumer restarts on it, and so does this.
+ */
 export function isRetriable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (UNRECOVERABLE.has(err.name)) return false;
+  if (err.name === 'KafkaJSNumberOfRetriesExceeded') return true;
   return (err as { retriable?: boolean }).retriable !== false;
 }
 

@@ -1,5 +1,6 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ensureTopics, MemoryBus, TopicExistsError, UnknownTopicError, type TopicAdmin, type TopicSpec } from '../../src/bus/index.ts';
+import { ensureTopics, KafkaBus, MemoryBus, TopicExistsError, UnknownTopicError, type TopicAdmin, type TopicSpec } from '../../src/bus/index.ts';
 
 /**
  * ensureTopics (src/bus/topics.ts), the one creation algorithm of both buses. The concurrency and "exists" cases run
@@ -88,4 +89,18 @@ describe('ensureTopics', () => {
     };
     await expect(ensureTopics(admin, [spec('slow')], { waitMs: 50, retryMs: 5 })).rejects.toThrow(/topics slow not usable after 0.05 s: topic "slow" does not exist/);
   });
+
+  it('on Kafka with no broker answering yet: retries the connection until its deadline, then fails naming the topics', async () => {
+    // a port nobody listens on: the broker of a role started before Kafka
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise((r) => srv.close(r));
+    const bus = new KafkaBus({ brokers: [`127.0.0.1:${port}`], topicWaitMs: 2000 });
+    try {
+      await expect(bus.ensureTopics(['t.a', 't.b'])).rejects.toThrow(/^topics t\.a, t\.b not usable after 2 s: .*ECONNREFUSED/);
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
 });
