@@ -31,10 +31,12 @@ export const TRACES_GROUP = 'traces';
 export const TRACES_MARKERS_GROUP = 'traces.markers';
 
 /**
- * Raw blocks buffered before the stage pauses the partitions that are ahead of the seqno it waits for (the
- * handlers never wait for the fold: a handler outliving the session timeout loses its member).
+ * Decoded blocks buffered before the stage pauses the partitions that are ahead of the seqno it waits for (the
+ * handlers never wait for the fold: a handler outliving the session timeout loses its member). A decoded mainnet
+ * block is megabytes of objects: about what the fold held when its handler waited (the in-process bus's 256 plus a
+ * batch), and what shared-decode.ts keeps.
  */
-const MAX_BUFFERED_BLOCKS = 4096;
+const MAX_BUFFERED_BLOCKS = 512;
 /** Markers buffered before the marker subscription pauses (they come in order: the next one is among them). */
 const MAX_BUFFERED_MARKERS = 4096;
 /** Pause after a failed write before the fold is tried again (the held blocks stay buffered). */
