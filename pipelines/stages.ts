@@ -181,6 +181,11 @@ export interface Stoppable {
   close(): Promise<void>;
 }
 
+export interface CheckpointStage extends Stoppable {
+  /** times it paused its subscription, MAX_WAITING_MARKERS markers waiting */
+  readonly pauses: number;
+}
+
 /** Markers the checkpoint stage keeps waiting before it pauses its subscription (a marker is a few hundred bytes). */
 const MAX_WAITING_MARKERS = 10_000;
 /** Seqnos asked of the store in one check. */
@@ -210,7 +215,7 @@ export async function startCheckpointStage(
     /** markers kept before pausing (default 10,000) */
     maxWaiting?: number;
   } = {},
-): Promise<Stoppable> {
+): Promise<CheckpointStage> {
   const stats = opts.stats ?? newStats();
   // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
   const pollMs = opts.pollMs ?? 500;
@@ -218,6 +223,7 @@ export async function startCheckpointStage(
   stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
   const waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
   let paused = false;
+  let pauses = 0;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let checking: Promise<void> | null = null;
@@ -290,6 +296,7 @@ export async function startCheckpointStage(
       }
       if (!paused && waiting.size >= maxWaiting) {
         paused = true;
+        pauses++;
         ref.sub?.pause();
       }
       schedule(0);
@@ -297,6 +304,9 @@ export async function startCheckpointStage(
     { group: GROUPS.checkpoint, maxBatch: 1000, onError: logError(opts.logger, 'checkpoint') },
   );
   return {
+    get pauses() {
+      return pauses;
+    },
     close: async () => {
       closed = true;
       clearTimeout(timer);

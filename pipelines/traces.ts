@@ -68,6 +68,8 @@ export interface TracesStageStats {
   split: { prefetchMs: number; processMs: number; writeMs: number };
   /** entity-state counts of the seqnos written (accounts, rows, no_code, failed, incomplete, code fetches) */
   entities: StateStats;
+  /** times the stage paused partitions of raw blocks or the markers, its buffer full */
+  pauses: number;
 }
 
 export interface TracesStage {
@@ -102,7 +104,7 @@ export interface TracesStageOptions {
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
-  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, split: { prefetchMs: 0, processMs: 0, writeMs: 0 }, entities: emptyStateStats() };
+  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, split: { prefetchMs: 0, processMs: 0, writeMs: 0 }, entities: emptyStateStats(), pauses: 0 };
   const codes = opts.liteservers ? new LiteserverCodeFetcher(opts.liteservers, store, { ...opts.codeFetch, logger: opts.logger }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
@@ -234,12 +236,18 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     }
     for (const p of toPause) pausedParts.add(p);
     for (const p of toResume) pausedParts.delete(p);
-    if (toPause.length) subs.raw?.pause(toPause);
+    if (toPause.length) {
+      stats.pauses++;
+      subs.raw?.pause(toPause);
+    }
     if (toResume.length) subs.raw?.resume(toResume);
     const full = markers.size >= maxMarkers && next !== null && markers.has(next);
     if (full !== markersPaused) {
       markersPaused = full;
-      if (full) subs.markers?.pause();
+      if (full) {
+        stats.pauses++;
+        subs.markers?.pause();
+      }
       else subs.markers?.resume();
     }
   };

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer, startTracesStage, stepMessages, TRACES_GROUP, TRACES_MARKERS_GROUP } from '../../pipelines/index.ts';
+import { GROUPS, newStats, runIndexer, startCheckpointStage, startTracesStage, stepMessages, tracesResumePoint, TRACES_GROUP, TRACES_MARKERS_GROUP } from '../../pipelines/index.ts';
 import { TOPICS, type McCompleteMessage } from '../../schemas/bus/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
 import { loadChainDir } from '../../src/devnet/chain/index.ts';
@@ -124,6 +124,35 @@ describe('pipeline: generated devnet -> chdb', () => {
       expect(bus.lag(TOPICS.rawBlocks, TRACES_GROUP)).toBe(0);
       await until(() => bus.lag(TOPICS.rawBlocks, 'decode') + bus.lag(TOPICS.decodedBlocks, 'store') === 0, 'decode and store done');
       await workers.stop();
+      await checkStore(store, chainJson);
+    });
+  });
+
+  it('the traces and checkpoint stages keep to tiny buffers by pausing, and still reach the tip', async () => {
+    const bus = new MemoryBus({ capacity: 100_000, partitions: 4 });
+    await withParts('tg-devnet-pause-', bus, async (store, pool) => {
+      const workers = await runIndexer({ bus, store, roles: ['decode', 'store'] });
+      // a few blocks and markers at most: the stages pause what they cannot use yet instead of waiting in a handler
+      const traces = await startTracesStage(bus, store, { fromSeqno: 1, maxBufferedBlocks: 3, maxBufferedMarkers: 2 });
+      const stats = newStats();
+      const checkpoint = await startCheckpointStage(bus, store, { stats, pollMs: 50, maxWaiting: 2, tracedUpTo: () => tracesResumePoint(store) });
+      // every message first, then the stages catch up
+      for await (const step of followMasterchain(pool, { fromSeqno: 1, untilSeqno: tip })) {
+        const { raw, marker } = stepMessages(step);
+        await bus.publish(TOPICS.rawBlocks, raw);
+        await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
+      }
+      await traces.reached(tip);
+      await until(() => stats.checkpoint === tip, 'the checkpoint at the tip');
+      expect(traces.stats.pauses).toBeGreaterThan(0);
+      expect(checkpoint.pauses).toBeGreaterThan(0);
+      await traces.close();
+      await checkpoint.close();
+      await workers.stop();
+      // everything acknowledged: nothing left held or paused
+      for (const [topic, group] of [[TOPICS.rawBlocks, TRACES_GROUP], [TOPICS.mcComplete, TRACES_MARKERS_GROUP], [TOPICS.mcComplete, GROUPS.checkpoint]] as const) {
+        expect(bus.lag(topic, group), `${group} on ${topic}`).toBe(0);
+      }
       await checkStore(store, chainJson);
     });
   });
