@@ -32,7 +32,18 @@ type ToMain =
   | { t: 'ensure'; req: number; topics: string[] }
   | { t: 'ack'; batch: number; error?: string }
   | { t: 'ready' }
-  | { t: 'stopped'; elu: number };
+  | { t: 'stopped'; elu: number; cpu: number };
+
+/** CPU seconds of the calling thread (Linux: /proc/thread-self/stat, utime + stime in 1/100 s); 0 elsewhere. */
+function threadCpu(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 /** The worker side: a Bus whose calls go to the broker in the main thread. */
 class ForwardingBus implements Bus {
@@ -89,9 +100,11 @@ if (!isMainThread) {
   const port = parentPort!;
   const bus = new ForwardingBus(port);
   await startDecodeStage(bus, { maxBatch: 64, tracesWriteRows: true, decoders: 1 });
+  const cpu0 = threadCpu();
+  const elu0 = performance.eventLoopUtilization();
   port.postMessage({ t: 'ready' } satisfies ToMain);
   port.on('message', (m: ToWorker) => {
-    if (m.t === 'stop') port.postMessage({ t: 'stopped', elu: performance.eventLoopUtilization().utilization } satisfies ToMain);
+    if (m.t === 'stop') port.postMessage({ t: 'stopped', elu: performance.eventLoopUtilization(elu0).utilization, cpu: threadCpu() - cpu0 } satisfies ToMain);
   });
   void workerData;
 } else {
@@ -127,6 +140,7 @@ if (!isMainThread) {
     const finished = new Promise<void>((r) => (allDone = r));
     const workers: Worker[] = [];
     const elus: number[] = [];
+    const cpus: number[] = [];
     const ready: Promise<void>[] = [];
     for (let i = 0; i < n; i++) {
       // the worker loads this file through tsx, as bin/ton-gateway.js loads the sources
@@ -143,7 +157,10 @@ if (!isMainThread) {
             else if (m.t === 'ack') {
               acks.get(m.batch)!(m.error);
               acks.delete(m.batch);
-            } else if (m.t === 'stopped') elus[i] = m.elu;
+            } else if (m.t === 'stopped') {
+              elus[i] = m.elu;
+              cpus[i] = m.cpu;
+            }
             else if (m.t === 'publish') {
               if (m.topic === TOPICS.decodedBlocks) {
                 decoded += m.messages.length;
@@ -176,11 +193,13 @@ if (!isMainThread) {
     const elu0 = performance.eventLoopUtilization();
     const steal0 = stealSeconds();
     const cpu0 = process.cpuUsage();
+    const mainCpu0 = threadCpu();
     const t0 = performance.now();
     await broker.publish(TOPICS.rawBlocks, raw);
     await finished;
     const mainElu = performance.eventLoopUtilization(elu0).utilization;
     const cpu = process.cpuUsage(cpu0);
+    const mainCpu = threadCpu() - mainCpu0;
     const steal = stealSince(steal0);
     await Promise.all(
       workers.map(
@@ -196,7 +215,8 @@ if (!isMainThread) {
     const secs = (t1 - t0) / 1000;
     // CPU of the whole process (every thread): the cores the run got, and transactions per CPU second
     const cpuSecs = (cpu.user + cpu.system) / 1e6;
-    return { n, secs, bps: raw.length / secs, tps: txTotal / secs, mainElu, elus, steal, cores: cpuSecs / secs, tpc: txTotal / cpuSecs };
+    const workerCpu = cpus.reduce((a, b) => a + b, 0);
+    return { n, secs, bps: raw.length / secs, tps: txTotal / secs, mainElu, elus, steal, cores: cpuSecs / secs, tpc: txTotal / cpuSecs, cpus, mainCpu, tpw: txTotal / workerCpu };
   };
 
   const results = [];
@@ -206,7 +226,8 @@ if (!isMainThread) {
     console.log(
       `${n} decode worker${n > 1 ? 's' : ' '}: ${r.secs.toFixed(2)} s  ${r.bps.toFixed(0)} blocks/s  ${r.tps.toFixed(0)} tx/s  ` +
         `cores used ${r.cores.toFixed(2)}, ${r.tpc.toFixed(0)} tx per CPU second` +
-        `  (event loop busy: main ${(r.mainElu * 100).toFixed(0)}%, workers ${r.elus.map((e) => `${(e * 100).toFixed(0)}%`).join(' ')}; steal ${r.steal})`,
+        `  (thread CPU: main ${r.mainCpu.toFixed(1)} s, workers ${r.cpus.map((c) => `${c.toFixed(1)} s`).join(' ')}: ${r.tpw.toFixed(0)} tx per worker CPU second;` +
+        ` event loop busy: main ${(r.mainElu * 100).toFixed(0)}%, workers ${r.elus.map((e) => `${(e * 100).toFixed(0)}%`).join(' ')}; steal ${r.steal})`,
     );
   }
   const base = results[0];
