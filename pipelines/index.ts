@@ -149,6 +149,8 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     // a split deployment's checkpoint process: done once the checkpoint reaches the last seqno ingest was given
     done = checkpointAt(opts.untilSeqno);
   }
+  // a traces stage that stopped for good ends the run (the process exits non-zero and restarts from its saved state)
+  if (traces) done = Promise.race([done, traces.failed]);
 
   return {
     stats,

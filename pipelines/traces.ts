@@ -75,6 +75,12 @@ export interface TracesStageStats {
 export interface TracesStage {
   close(): Promise<void>;
   stats: TracesStageStats;
+  /**
+   * Rejects if the stage failed after its fold had moved on in memory past what is written (a write that failed):
+   * it cannot redo those seqnos in this process, so it stops; the process must exit non-zero and restart from the
+   * saved state (what it holds on the bus comes again). A failure before that (a read) is retried in place.
+   */
+  failed: Promise<never>;
   /** Resolves once every seqno up to `seqno` is processed. */
   reached(seqno: number): Promise<void>;
 }
@@ -122,6 +128,11 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
   };
   const waiters: { seqno: number; resolve: () => void }[] = [];
   let failure: Error | null = null;
+  /** the assembler moved past the store (processed, not written yet): a failure now cannot be retried in place */
+  let dirty = false;
+  let fail!: (err: Error) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => undefined);
 
   const drain = async () => {
     for (;;) {
@@ -150,6 +161,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const t1 = performance.now();
       const outs: McBatchOutput[] = [];
       const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
+      dirty = true;
       for (const r of ready) {
         const out = await processMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched });
         rememberEntities(unwritten, out);
@@ -162,6 +174,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const out = mergeMcBatches(outs);
       const t2 = performance.now();
       await writeMcBatch(store, asm, last, out);
+      dirty = false;
       const t3 = performance.now();
       stats.ms += t3 - t0;
       stats.split.prefetchMs += t1 - t0;
@@ -190,8 +203,9 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
   let again = false;
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let broken = false;
   const kick = () => {
-    if (closed) return;
+    if (closed || broken) return;
     if (draining) {
       again = true;
       return;
@@ -205,8 +219,14 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
         failure = null;
       } catch (err) {
         failure = err as Error;
-        opts.logger?.error({ err: (err as Error).message }, 'traces stage failed; it will be retried');
-        if (!closed) retry = setTimeout(kick, RETRY_MS);
+        if (dirty) {
+          broken = true;
+          opts.logger?.error({ err: failure.message }, 'traces stage failed after processing seqnos it could not write; it stops (restart the process: it resumes from the saved state)');
+          fail(failure);
+        } else {
+          opts.logger?.error({ err: failure.message }, 'traces stage failed; it will be retried');
+          if (!closed) retry = setTimeout(kick, RETRY_MS);
+        }
       } finally {
         draining = null;
       }
@@ -286,10 +306,12 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
 
   return {
     stats,
+    failed,
     reached(seqno: number) {
-      if (failure) return Promise.reject(failure);
+      if (broken) return Promise.reject(failure);
       if (next !== null && seqno < next) return Promise.resolve();
-      return new Promise<void>((resolve) => waiters.push({ seqno, resolve }));
+      // a failure that is retried in place is waited through; one that stops the stage rejects
+      return Promise.race([new Promise<void>((resolve) => waiters.push({ seqno, resolve })), failed]);
     },
     async close() {
       closed = true;

@@ -157,6 +157,29 @@ describe('pipeline: generated devnet -> chdb', () => {
     });
   });
 
+  it('a traces stage whose write fails after its fold moved on stops for good, holding what it had: the run ends with the error', async () => {
+    const bus = new MemoryBus({ capacity: 100_000 });
+    await withParts('tg-devnet-tracesfail-', bus, async (store, pool) => {
+      // a traces worker as `index --roles traces` runs it: its run (`done`) ends only on failure, and the CLI exits 1
+      const h = await runIndexer({ bus, store, roles: ['traces'] });
+      // the write of the assembler state fails: a real insert into a table that is gone
+      await store.command('DROP TABLE trace_assembler_state');
+      let sent = 0;
+      for await (const step of followMasterchain(pool, { fromSeqno: 1, untilSeqno: 1 })) {
+        const { raw, marker } = stepMessages(step);
+        await bus.publish(TOPICS.rawBlocks, raw);
+        await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
+        sent += raw.length;
+      }
+      await expect(h.done).rejects.toThrow(/trace_assembler_state/);
+      await expect(h.traces!.reached(1)).rejects.toThrow(/trace_assembler_state/);
+      // nothing it buffered was committed: a restarted worker gets it all again
+      expect(bus.lag(TOPICS.rawBlocks, TRACES_GROUP)).toBe(sent);
+      expect(bus.lag(TOPICS.mcComplete, TRACES_MARKERS_GROUP)).toBe(1);
+      await h.stop();
+    });
+  });
+
   it('kill -9 at random points, restart: no gap, no duplicate', async () => {
     const data = mkdtempSync(join(tmpdir(), 'tg-devnet-crash-'));
     const cli = (from: number | null) =>
