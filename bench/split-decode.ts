@@ -205,7 +205,12 @@ if (!isMainThread) {
       workers.map(
         (w) =>
           new Promise<void>((r) => {
-            w.once('message', () => r());
+            const onStopped = (m: ToMain) => {
+              if (m.t !== 'stopped') return;
+              w.off('message', onStopped);
+              r();
+            };
+            w.on('message', onStopped);
             w.postMessage({ t: 'stop' } satisfies ToWorker);
           }),
       ),
