@@ -9,7 +9,7 @@ import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
-import { createBus } from '../../bus/index.ts';
+import { BusConfigError, createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
@@ -70,7 +70,22 @@ export const startCommand: Command = {
     }
     const store = await openIndexerStore(args.dataDir);
     const pool = new LiteserverPool(endpoints, { logger: log });
-    const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
+    // KAFKA_* settings as for `index`; a consumer that cannot be restarted ends the process (exit 1), for its supervisor
+    let bus;
+    try {
+      bus = createBus({
+        env: process.env,
+        logger: log,
+        onFatal: (err) => {
+          log.error({ err: err.message }, 'Kafka consumer lost; exiting');
+          process.exit(1);
+        },
+      });
+    } catch (err) {
+      await store.close();
+      if (err instanceof BusConfigError) throw new CliError(err.message);
+      throw err;
+    }
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
