@@ -58,14 +58,15 @@ function rootCause(err: unknown): { type?: string; message?: string } {
   return e ?? {};
 }
 
-/** kafkajs's own log lines go to our logger (warn and above), not to the console. */
+/**
+ * kafkajs's own log lines go to our logger as warnings, without stacks: it logs each failed connection attempt as an
+ * error, which is expected while a broker comes up; what ends a consumer or the process is logged by this bus.
+ */
 function logCreator(logger: Logger | undefined) {
   return () => (entry: LogEntry) => {
     if (!logger) return;
-    const { message, ...extra } = entry.log;
-    const line = { kafkajs: entry.namespace, ...extra };
-    if (entry.level === logLevel.ERROR) logger.error(line, message);
-    else logger.warn(line, message);
+    const { message, stack: _stack, timestamp: _ts, logger: _name, ...extra } = entry.log as LogEntry['log'] & { stack?: string; timestamp?: string; logger?: string };
+    logger.warn({ kafkajs: entry.namespace, ...extra }, message);
   };
 }
 

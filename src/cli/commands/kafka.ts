@@ -53,7 +53,7 @@ export const kafkaInitCommand: Command = {
       }
       return 0;
     } catch (err) {
-      throw new CliError(`kafka init: ${(err as Error).message.split('\n')[0]}`);
+      throw new CliError((err as Error).message.split('\n')[0]);
     } finally {
       await bus.close();
     }
