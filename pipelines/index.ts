@@ -5,17 +5,17 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import type { Bus, Subscription } from '../src/bus/index.ts';
+import type { Bus } from '../src/bus/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
 import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
-import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats } from './stages.ts';
+import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
 import { startTracesStage, tracesResumePoint, type TracesStage } from './traces.ts';
 import { IngestBook, planRange } from './ingest-book.ts';
 
 export { metrics, metricsRegistry } from './metrics.ts';
-export { startTracesStage, tracesResumePoint, TRACES_GROUP, type TracesStage } from './traces.ts';
+export { startTracesStage, tracesResumePoint, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
 export * from './stages.ts';
 export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
 
@@ -56,7 +56,11 @@ export interface IndexerHandle {
   fromSeqno: number | null;
   /** Where ingest stops (the request's, or the stored range's when it continues one); undefined: never. */
   untilSeqno?: number;
-  /** Resolves when ingest reached untilSeqno and the checkpoint caught up with it (never when following forever). */
+  /**
+   * With untilSeqno: resolves once ingest reached it and, in a process with the checkpoint role, the checkpoint caught
+   * up with it (a checkpoint process without ingest resolves when the checkpoint reaches it). Following forever: never,
+   * unless ingest fails.
+   */
   done: Promise<void>;
   stop(): Promise<void>;
 }
@@ -80,7 +84,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   const roles = new Set((opts.roles ?? ROLES).filter((r) => withTraces || r !== 'traces'));
   const stats = opts.stats ?? newStats();
   const log = opts.logger;
-  const subs: Subscription[] = [];
+  const subs: Stoppable[] = [];
   const abort = new AbortController();
   // every prefetched masterchain step listens for the abort; that many listeners are expected
   setMaxListeners(256, abort.signal);
@@ -111,6 +115,17 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
+  /** resolves once the checkpoint (and the traces stage of this process) reached `target` */
+  const checkpointAt = async (target: number): Promise<void> => {
+    await traces?.reached(target);
+    if ((stats.checkpoint ?? -1) >= target) return;
+    await new Promise<void>((resolve) => {
+      checkpointReached = (s) => {
+        if (s >= target) resolve();
+      };
+      if ((stats.checkpoint ?? -1) >= target) resolve();
+    });
+  };
   if (roles.has('ingest')) {
     if (!opts.source) throw new Error('the ingest role needs a liteserver source');
     if (opts.store) {
@@ -142,20 +157,15 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       // a bounded range fails once a seqno cannot be had for giveUpMs; following the tip waits it out
       giveUpMs: until !== undefined ? opts.giveUpMs : undefined,
     });
-    ingest.catch((err) => log?.error({ err: (err as Error).message }, 'ingest stopped'));
+    ingest.catch((err) => {
+      if (!abort.signal.aborted) log?.error({ err: (err as Error).message }, 'ingest stopped');
+    });
     if (until !== undefined && roles.has('checkpoint')) {
       const target = until;
       done = (async () => {
         await ingest;
         if (fromSeqno! > target) return;
-        await traces?.reached(target);
-        if ((stats.checkpoint ?? -1) >= target) return;
-        await new Promise<void>((resolve) => {
-          checkpointReached = (s) => {
-            if (s >= target) resolve();
-          };
-          if ((stats.checkpoint ?? -1) >= target) resolve();
-        });
+        await checkpointAt(target);
       })();
     } else if (until !== undefined) {
       done = ingest;
@@ -168,7 +178,12 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       const b = book;
       done = done.then(() => b.rangeDone(stats.checkpoint));
     }
+  } else if (roles.has('checkpoint') && opts.untilSeqno !== undefined) {
+    // a split deployment's checkpoint process: done once the checkpoint reaches the last seqno ingest was given
+    done = checkpointAt(opts.untilSeqno);
   }
+  // a traces stage that stopped for good ends the run (the process exits non-zero and restarts from its saved state)
+  if (traces) done = Promise.race([done, traces.failed]);
 
   return {
     stats,

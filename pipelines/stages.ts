@@ -45,8 +45,6 @@ export function newStats(): PipelineStats {
   return { mcFetched: 0, blocksFetched: 0, blocksStored: 0, txStored: 0, checkpoint: null, tip: 0, stageMs: { fetch: 0, decode: 0, store: 0, checkpoint: 0 } };
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 /** Messages to publish for one masterchain step: shard blocks (oldest first), then the mc block, then the marker. */
 export function stepMessages(step: McStep): { raw: { key: string; value: RawBlockMessage }[]; marker: McCompleteMessage } {
   const blocks = [...step.shardBlocks, step.mc];
@@ -147,7 +145,7 @@ export async function startStoreStage(
   bus: Bus,
   store: StoreClient,
   opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions } = {},
-): Promise<Subscription & { writer: StoreWriter }> {
+): Promise<Stoppable & { writer: StoreWriter }> {
   const stats = opts.stats ?? newStats();
   const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, ...opts.writer });
   let writer = newWriter();
@@ -183,9 +181,31 @@ export async function startStoreStage(
   }, close: () => sub.close() };
 }
 
+/** A running stage: stop it with close(). */
+export interface Stoppable {
+  close(): Promise<void>;
+}
+
+export interface CheckpointStage extends Stoppable {
+  /** times it paused its subscription, MAX_WAITING_MARKERS markers waiting */
+  readonly pauses: number;
+}
+
+/** Markers the checkpoint stage keeps waiting before it pauses its subscription (a marker is a few hundred bytes). */
+const MAX_WAITING_MARKERS = 10_000;
+/** Seqnos asked of the store in one check. */
+const CHECK_SPAN = 1000;
+
 /**
  * checkpoint: markers arrive in masterchain order (one key, one partition). A marker's seqno becomes the
- * checkpoint once every block it lists has its ingested_blocks row (written after all of the block's rows).
+ * checkpoint once every block it lists has its ingested_blocks row (written after all of the block's rows) and the
+ * traces stage has written the seqno.
+ *
+ * The handler never waits for that (issue 20, finding 2: a handler waiting for upstream sends no heartbeat, and
+ * Kafka removes the member after the session timeout). It keeps the markers, holds them on the bus (Delivery.hold:
+ * their offsets are committed once the checkpoint has passed them, so a restart gets them again) and returns; a
+ * timer asks the store every `pollMs` and moves the checkpoint. Past MAX_WAITING_MARKERS it pauses the
+ * subscription until the checkpoint catches up.
  */
 export async function startCheckpointStage(
   bus: Bus,
@@ -197,43 +217,109 @@ export async function startCheckpointStage(
     onCheckpoint?: (seqno: number) => void;
     /** The seqno the traces stage has made durable (its rows complete a block); the checkpoint never passes it. */
     tracedUpTo?: () => Promise<number | null>;
+    /** markers kept before pausing (default 10,000) */
+    maxWaiting?: number;
   } = {},
-): Promise<Subscription> {
+): Promise<CheckpointStage> {
   const stats = opts.stats ?? newStats();
-  // each poll is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
+  // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
   const pollMs = opts.pollMs ?? 500;
+  const maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;
   stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
-  return bus.subscribe<McCompleteMessage>(
+  const waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
+  let paused = false;
+  let pauses = 0;
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let checking: Promise<void> | null = null;
+  // set once subscribed; the handler may run before subscribe resolves
+  const ref: { sub?: Subscription } = {};
+
+  const check = async () => {
+    const t0 = performance.now();
+    const seqnos = [...waiting.keys()].sort((a, b) => a - b).slice(0, CHECK_SPAN);
+    if (seqnos.length === 0) return;
+    const lo = seqnos[0];
+    const hi = seqnos[seqnos.length - 1];
+    const rows = await store.query<{ s: number | string; n: number | string }>(
+      'SELECT mc_block_seqno AS s, uniqExact(workchain, shard, seqno) AS n FROM ingested_blocks WHERE mc_block_seqno BETWEEN {lo:UInt32} AND {hi:UInt32} GROUP BY mc_block_seqno',
+      { lo, hi },
+    );
+    const have = new Map(rows.map((r) => [Number(r.s), Number(r.n)]));
+    const traced = opts.tracedUpTo ? ((await opts.tracedUpTo()) ?? -1) : Infinity;
+    let last: number | null = null;
+    for (const s of seqnos) {
+      if (s > traced || (have.get(s) ?? 0) < waiting.get(s)!.marker.blocks.length) break;
+      last = s;
+    }
+    if (last !== null) {
+      // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
+      if (last > (stats.checkpoint ?? -1)) {
+        await setCheckpoint(store, CHECKPOINT_NAME, last);
+        stats.checkpoint = last;
+        metrics.checkpoint.set(last);
+        opts.onCheckpoint?.(last);
+      }
+      // durable: the bus may commit past these markers
+      for (const s of seqnos) {
+        if (s > last) break;
+        for (const release of waiting.get(s)!.releases) release();
+        waiting.delete(s);
+      }
+      if (paused && waiting.size <= maxWaiting / 2) {
+        paused = false;
+        ref.sub?.resume();
+      }
+    }
+    stats.stageMs.checkpoint += performance.now() - t0;
+  };
+  const schedule = (ms: number) => {
+    if (closed || timer !== undefined || checking !== null) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      const before = waiting.size;
+      checking = check()
+        .catch((err: unknown) => opts.logger?.error({ stage: 'checkpoint', err: (err as Error).message }, 'checkpoint check failed; it will be retried'))
+        .finally(() => {
+          checking = null;
+          // progress: look again at once (more may be ready); none: poll
+          if (waiting.size > 0) schedule(waiting.size < before ? 0 : pollMs);
+        });
+    }, ms);
+  };
+
+  ref.sub = await bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,
     async (batch: Delivery<McCompleteMessage>[]) => {
-      const t0 = performance.now();
-      const markers = batch.map((d) => mcCompleteMessageSchema.parse(d.value));
-      let i = 0;
-      while (i < markers.length) {
-        const lo = markers[i].mc_seqno;
-        const hi = markers[markers.length - 1].mc_seqno;
-        const rows = await store.query<{ s: number | string; n: number | string }>(
-          'SELECT mc_block_seqno AS s, uniqExact(workchain, shard, seqno) AS n FROM ingested_blocks WHERE mc_block_seqno BETWEEN {lo:UInt32} AND {hi:UInt32} GROUP BY mc_block_seqno',
-          { lo, hi },
-        );
-        const have = new Map(rows.map((r) => [Number(r.s), Number(r.n)]));
-        const traced = opts.tracedUpTo ? ((await opts.tracedUpTo()) ?? -1) : Infinity;
-        const start = i;
-        while (i < markers.length && markers[i].mc_seqno <= traced && (have.get(markers[i].mc_seqno) ?? 0) >= markers[i].blocks.length) i++;
-        // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
-        if (i > start && markers[i - 1].mc_seqno > (stats.checkpoint ?? -1)) {
-          const seqno = markers[i - 1].mc_seqno;
-          await setCheckpoint(store, CHECKPOINT_NAME, seqno);
-          stats.checkpoint = seqno;
-          metrics.checkpoint.set(seqno);
-          opts.onCheckpoint?.(seqno);
-        }
-        if (i < markers.length) await sleep(pollMs);
+      for (const d of batch) {
+        const m = mcCompleteMessageSchema.parse(d.value);
+        // at or below the checkpoint: done before (a replay); nothing to wait for, nothing to hold
+        if (m.mc_seqno <= (stats.checkpoint ?? -1)) continue;
+        const w = waiting.get(m.mc_seqno);
+        if (w) w.releases.push(d.hold());
+        else waiting.set(m.mc_seqno, { marker: m, releases: [d.hold()] });
       }
-      stats.stageMs.checkpoint += performance.now() - t0;
+      if (!paused && waiting.size >= maxWaiting) {
+        paused = true;
+        pauses++;
+        ref.sub?.pause();
+      }
+      schedule(0);
     },
     { group: GROUPS.checkpoint, maxBatch: 1000, onError: logError(opts.logger, 'checkpoint') },
   );
+  return {
+    get pauses() {
+      return pauses;
+    },
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await ref.sub?.close();
+      await checking;
+    },
+  };
 }
 
 function logError(log: Logger | undefined, stage: string) {

@@ -21,7 +21,26 @@ import { decodeShared } from './shared-decode.ts';
 import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
 import { recordEntityStats } from './metrics.ts';
 
+/** The group reading ton.blocks.raw. */
 export const TRACES_GROUP = 'traces';
+/**
+ * The group reading ton.mc.complete: its own, because a Kafka group's assignment spans every topic its members
+ * subscribe to (issue 20, finding 1: with one group for both, each consumer held partitions of the other topic and
+ * never read them; 0 of 990 transactions were stored). The bus refuses one group on two topics.
+ */
+export const TRACES_MARKERS_GROUP = 'traces.markers';
+
+/**
+ * Decoded blocks buffered before the stage pauses the partitions that are ahead of the seqno it waits for (the
+ * handlers never wait for the fold: a handler outliving the session timeout loses its member). A decoded mainnet
+ * block is megabytes of objects: about what the fold held when its handler waited (the in-process bus's 256 plus a
+ * batch), and what shared-decode.ts keeps.
+ */
+const MAX_BUFFERED_BLOCKS = 512;
+/** Markers buffered before the marker subscription pauses (they come in order: the next one is among them). */
+const MAX_BUFFERED_MARKERS = 4096;
+/** Pause after a failed write before the fold is tried again (the held blocks stay buffered). */
+const RETRY_MS = 1000;
 
 /**
  * Bounds of one write: each write is one insert per table plus the assembler state, whatever its size, so ready
@@ -49,10 +68,19 @@ export interface TracesStageStats {
   split: { prefetchMs: number; processMs: number; writeMs: number };
   /** entity-state counts of the seqnos written (accounts, rows, no_code, failed, incomplete, code fetches) */
   entities: StateStats;
+  /** times the stage paused partitions of raw blocks or the markers, its buffer full */
+  pauses: number;
 }
 
-export interface TracesStage extends Subscription {
+export interface TracesStage {
+  close(): Promise<void>;
   stats: TracesStageStats;
+  /**
+   * Rejects if the stage failed after its fold had moved on in memory past what is written (a write that failed):
+   * it cannot redo those seqnos in this process, so it stops; the process must exit non-zero and restart from the
+   * saved state (what it holds on the bus comes again). A failure before that (a read) is retried in place.
+   */
+  failed: Promise<never>;
   /** Resolves once every seqno up to `seqno` is processed. */
   reached(seqno: number): Promise<void>;
 }
@@ -74,12 +102,15 @@ export interface TracesStageOptions {
   codeFetch?: Omit<CodeFetchOptions, 'logger'>;
   /** stages of this process that decode raw blocks (shared-decode.ts) */
   decoders?: number;
+  /** buffer bounds (tests) */
+  maxBufferedBlocks?: number;
+  maxBufferedMarkers?: number;
 }
 
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
-  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, split: { prefetchMs: 0, processMs: 0, writeMs: 0 }, entities: emptyStateStats() };
+  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, split: { prefetchMs: 0, processMs: 0, writeMs: 0 }, entities: emptyStateStats(), pauses: 0 };
   const codes = opts.liteservers ? new LiteserverCodeFetcher(opts.liteservers, store, { ...opts.codeFetch, logger: opts.logger }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
@@ -96,8 +127,12 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     else held.set(seqno, [release]);
   };
   const waiters: { seqno: number; resolve: () => void }[] = [];
-  let running: Promise<void> = Promise.resolve();
   let failure: Error | null = null;
+  /** the assembler moved past the store (processed, not written yet): a failure now cannot be retried in place */
+  let dirty = false;
+  let fail!: (err: Error) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => undefined);
 
   const drain = async () => {
     for (;;) {
@@ -126,6 +161,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const t1 = performance.now();
       const outs: McBatchOutput[] = [];
       const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
+      dirty = true;
       for (const r of ready) {
         const out = await processMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched });
         rememberEntities(unwritten, out);
@@ -138,6 +174,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const out = mergeMcBatches(outs);
       const t2 = performance.now();
       await writeMcBatch(store, asm, last, out);
+      dirty = false;
       const t3 = performance.now();
       stats.ms += t3 - t0;
       stats.split.prefetchMs += t1 - t0;
@@ -161,29 +198,97 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       }
     }
   };
+  // The fold runs beside the handlers, never inside them: a handler only buffers and returns (issue 20, finding 2).
+  let draining: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let broken = false;
   const kick = () => {
-    running = running.then(drain).catch((err: unknown) => {
-      failure = err as Error;
-      opts.logger?.error({ err: (err as Error).message }, 'traces stage failed');
-    });
-    return running;
+    if (closed || broken) return;
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = (async () => {
+      try {
+        do {
+          again = false;
+          await drain();
+        } while (again && !closed);
+        failure = null;
+      } catch (err) {
+        failure = err as Error;
+        if (dirty) {
+          broken = true;
+          opts.logger?.error({ err: failure.message }, 'traces stage failed after processing seqnos it could not write; it stops (restart the process: it resumes from the saved state)');
+          fail(failure);
+        } else {
+          opts.logger?.error({ err: failure.message }, 'traces stage failed; it will be retried');
+          if (!closed) retry = setTimeout(kick, RETRY_MS);
+        }
+      } finally {
+        draining = null;
+      }
+      flow();
+    })();
   };
 
-  const rawSub = await bus.subscribe<RawBlockMessage>(
+  // Bounds: raw blocks of one partition come in masterchain order (ingest publishes seqno by seqno), so a partition
+  // that delivered a block above the seqno the fold waits for holds nothing it needs now. Those pause while the buffer
+  // is full (and stay paused down to half of it); the others never do, so the blocks the fold waits for always come.
+  const maxBlocks = opts.maxBufferedBlocks ?? MAX_BUFFERED_BLOCKS;
+  const maxMarkers = opts.maxBufferedMarkers ?? MAX_BUFFERED_MARKERS;
+  const lastSeqnoOf = new Map<number, number>();
+  const pausedParts = new Set<number>();
+  let markersPaused = false;
+  // set once subscribed; a handler may run (and call flow) before subscribe resolves
+  const subs: { raw?: Subscription; markers?: Subscription } = {};
+  const flow = () => {
+    if (closed) return;
+    const toPause: number[] = [];
+    const toResume: number[] = [];
+    for (const [p, s] of lastSeqnoOf) {
+      const ahead = next !== null && s > next;
+      const pause = ahead && (blocks.size >= maxBlocks || (pausedParts.has(p) && blocks.size > maxBlocks / 2));
+      if (pause && !pausedParts.has(p)) toPause.push(p);
+      else if (!pause && pausedParts.has(p)) toResume.push(p);
+    }
+    for (const p of toPause) pausedParts.add(p);
+    for (const p of toResume) pausedParts.delete(p);
+    if (toPause.length) {
+      stats.pauses++;
+      subs.raw?.pause(toPause);
+    }
+    if (toResume.length) subs.raw?.resume(toResume);
+    const full = markers.size >= maxMarkers && next !== null && markers.has(next);
+    if (full !== markersPaused) {
+      markersPaused = full;
+      if (full) {
+        stats.pauses++;
+        subs.markers?.pause();
+      }
+      else subs.markers?.resume();
+    }
+  };
+
+  subs.raw = await bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
+        lastSeqnoOf.set(d.partition, msg.mc_seqno);
         // blocks below the resume point were processed before a restart
         if (next !== null && msg.mc_seqno < next) continue;
         blocks.set(blockKey(msg.id), decodeShared(msg, opts.decoders ?? 1));
         holdFor(msg.mc_seqno, d.hold());
       }
-      await kick();
+      flow();
+      kick();
     },
     { group: TRACES_GROUP, maxBatch: 64 },
   );
-  const markerSub = await bus.subscribe<McCompleteMessage>(
+  subs.markers = await bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,
     async (batch) => {
       for (const d of batch) {
@@ -193,22 +298,27 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
           holdFor(m.mc_seqno, d.hold());
         }
       }
-      await kick();
+      flow();
+      kick();
     },
-    { group: TRACES_GROUP, maxBatch: 64 },
+    { group: TRACES_MARKERS_GROUP, maxBatch: 64 },
   );
 
   return {
     stats,
+    failed,
     reached(seqno: number) {
-      if (failure) return Promise.reject(failure);
+      if (broken) return Promise.reject(failure);
       if (next !== null && seqno < next) return Promise.resolve();
-      return new Promise<void>((resolve) => waiters.push({ seqno, resolve }));
+      // a failure that is retried in place is waited through; one that stops the stage rejects
+      return Promise.race([new Promise<void>((resolve) => waiters.push({ seqno, resolve })), failed]);
     },
     async close() {
-      await rawSub.close();
-      await markerSub.close();
-      await running;
+      closed = true;
+      clearTimeout(retry);
+      await subs.raw?.close();
+      await subs.markers?.close();
+      await draining;
       // code reads a batch stopped waiting for still write to the store: let them finish before it closes
       await codes?.settled();
     },

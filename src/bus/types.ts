@@ -44,13 +44,29 @@ export interface SubscribeOptions {
 export interface Subscription {
   /** Stops consuming; resolves once the in-flight batch (if any) has finished. */
   close(): Promise<void>;
+  /**
+   * Stops delivery from the given partitions (all when omitted) while keeping the membership alive: a stage that
+   * must wait for upstream buffers what it has and pauses, instead of waiting inside its handler (a handler that
+   * outlives the session timeout gets its member removed from the group). Delivery resumes where it stopped.
+   */
+  pause(partitions?: number[]): void;
+  resume(partitions?: number[]): void;
 }
 
 export type BatchHandler<T> = (batch: Delivery<T>[]) => Promise<void>;
 
+/**
+ * Topics must exist before use: publish and subscribe on a missing one fail with UnknownTopicError (errors.ts).
+ * A consumer group consumes one topic: subscribing a group that already consumes another topic (on this bus, or,
+ * on Kafka, in another process) fails with GroupTopicError. A member whose handler runs past the session timeout
+ * is removed from its group (its partitions go to the other members, its commit is refused) and rejoins.
+ */
 export interface Bus {
   readonly kind: 'memory' | 'kafka';
-  /** Creates topics that do not exist yet (no-op for the in-process bus). */
+  /**
+   * Creates the topics that do not exist yet and resolves once each is usable (every partition has a leader).
+   * Idempotent: any number of processes may run it at once; an existing topic keeps its partition count.
+   */
   ensureTopics(topics: string[]): Promise<void>;
   /** Resolves once the messages are accepted (waits while the bus is full: backpressure). */
   publish<T>(topic: string, messages: BusMessage<T>[]): Promise<void>;

@@ -1,8 +1,8 @@
 import type pino from 'pino';
 import { CliError, intOption, type Command } from '../command.ts';
-import { runIndexer, ROLES, type Role, type PipelineStats } from '../../../pipelines/index.ts';
-import { createBus } from '../../bus/index.ts';
-import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type NetworkName } from '../../source/index.ts';
+import { runIndexer, ROLES, type IndexerHandle, type Role, type PipelineStats } from '../../../pipelines/index.ts';
+import { BusConfigError, createBus, type Bus } from '../../bus/index.ts';
+import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type BlockSource, type NetworkName } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
@@ -114,6 +114,27 @@ export function openIndexerStore(dataDir: string | undefined): Promise<StoreClie
   return openStoreOrExplain(dataDir, 'another ton-gateway (index or start) is running on it; stop it first or use another --data DIR');
 }
 
+/** What an `index` process opens for its roles. */
+export function indexNeeds(args: IndexArgs): { source: boolean; tracesSource: boolean; store: boolean } {
+  const source = args.roles.includes('ingest');
+  // the traces stage reads the codes the store lacks from the liteservers (optional for it: none answering only skips them)
+  const tracesSource = !source && args.traces && args.roles.includes('traces');
+  const store = args.roles.some((r) => r === 'store' || r === 'checkpoint' || r === 'traces') || (source && args.fromSeqno === undefined);
+  return { source, tracesSource, store };
+}
+
+/**
+ * The pipeline of one `index` process, on the parts it opened. The split-layout tests run the documented argv through
+ * parseIndexArgs and this, with the parts of the test (one in-process broker, one store), so what they run is what
+ * the CLI runs.
+ */
+export function startIndexer(args: IndexArgs, parts: { bus: Bus; store?: StoreClient; source?: BlockSource; logger?: pino.Logger }): Promise<IndexerHandle> {
+  return runIndexer({ ...parts, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, giveUpMs: args.giveUpMs });
+}
+
+/** After SIGTERM / SIGINT, the process exits within this long even if a stage does not stop (its work is replayed). */
+export const STOP_DEADLINE_MS = 8000;
+
 export const indexCommand: Command = {
   name: 'index',
   summary: 'follow a network from its liteservers and keep the store complete',
@@ -131,12 +152,13 @@ export const indexCommand: Command = {
     '  --config PATH      a TON global config (or a devnet DIR/liteserver.json) instead of the bundled one',
     '  --from-seqno N     first masterchain seqno (default: the range asked for before, continued; else',
     '                     checkpoint + 1; else the current tip)',
-    '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored',
+    '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored. A process with the checkpoint',
+    '                     role and no ingest (a split deployment) exits once the checkpoint reaches it',
     '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
-    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments).',
-    '                     ingest and traces use the liteservers of --network / --config: traces reads from',
-    '                     them the contract codes neither the blocks nor the store have (jetton masters, NFT',
-    '                     collections, ... whose deploy was never indexed); without an answer they are skipped',
+    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments,',
+    '                     docker/README.md). ingest and traces use the liteservers of --network / --config: traces',
+    '                     reads from them the contract codes neither the blocks nor the store have (jetton masters,',
+    '                     NFT collections, ... whose deploy was never indexed); without an answer they are skipped',
     '                     and counted (no_code). Needed by ingest; traces runs without an answering one',
     '  --prefetch N       masterchain blocks fetched ahead (default 16)',
     '  --give-up-after S  with an end (--until-seqno, or a stored range continued): exit 1 once one masterchain',
@@ -146,19 +168,39 @@ export const indexCommand: Command = {
     '',
     ...METADATA_USAGE,
     '',
-    'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
+    'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus; every role',
+    'creates the topics it needs if missing (as `ton-gateway kafka init` does) with KAFKA_PARTITIONS (default 8)',
+    'and KAFKA_REPLICATION_FACTOR (default 1). KAFKA_TOPIC_PREFIX prefixes topic and group names,',
+    'KAFKA_SESSION_TIMEOUT_MS sets the consumers\' session timeout (default 30000).',
+    `SIGTERM / SIGINT stop every role within ${STOP_DEADLINE_MS / 1000} s (exit 0; 1 if a stage did not stop in time).`,
   ].join('\n'),
   async run(argv) {
     const { metadata, rest } = takeMetadataArgs(argv);
     const args = parseIndexArgs(rest);
     const log = cliLogger();
-    const needsSource = args.roles.includes('ingest');
-    // the traces stage reads the codes the store lacks from the liteservers (optional for it: none answering only skips them)
-    const tracesOnly = !needsSource && args.traces && args.roles.includes('traces');
-    const needsStore = args.roles.some((r) => r === 'store' || r === 'checkpoint' || r === 'traces') || (needsSource && args.fromSeqno === undefined);
+    const needs = indexNeeds(args);
+
+    // Signals first: a stop during setup (waiting for liteservers, for Kafka's topics) ends the setup too.
+    let onSignal: ((sig: NodeJS.Signals) => void) | null = null;
+    const stopped = new Promise<null>((resolve) => {
+      onSignal = (sig) => {
+        // a stage that cannot stop in time does not keep the process alive: it exits, its uncommitted work is replayed
+        setTimeout(() => {
+          log.error({ signal: sig }, `not stopped ${STOP_DEADLINE_MS / 1000} s after ${sig}; exiting`);
+          process.exit(1);
+        }, STOP_DEADLINE_MS).unref();
+        resolve(null);
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    });
+    // A Kafka consumer that cannot be restarted: the process exits non-zero (never alive with a dead consumer).
+    let fatal!: (err: Error) => void;
+    const failed = new Promise<never>((_, reject) => (fatal = reject));
+    failed.catch(() => undefined);
 
     let endpoints;
-    if (needsSource || tracesOnly) {
+    if (needs.source || needs.tracesSource) {
       try {
         endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
       } catch (err) {
@@ -166,46 +208,62 @@ export const indexCommand: Command = {
         throw err;
       }
     }
+    let bus: Bus;
+    try {
+      bus = createBus({ env: process.env, logger: log, onFatal: (err) => fatal(err) });
+    } catch (err) {
+      if (err instanceof BusConfigError) throw new CliError(err.message);
+      throw err;
+    }
     // The data dir lock first: a second indexer on the same directory stops here, before any connection.
-    if (metadata.enabled && !needsStore) throw new CliError('--metadata-fetch writes to the store: run it with a role that opens the store (store or checkpoint)');
-    const store = needsStore ? await openIndexerStore(args.dataDir) : undefined;
+    if (metadata.enabled && !needs.store) throw new CliError('--metadata-fetch writes to the store: run it with a role that opens the store (store or checkpoint)');
+    const store = needs.store ? await openIndexerStore(args.dataDir) : undefined;
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
-    const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
     try {
       if (pool) {
         try {
-          await pool.start();
+          if ((await Promise.race([pool.start().then(() => true), stopped])) === null) return 0;
         } catch (err) {
           if (!(err instanceof NoLiteserverError)) throw err;
-          if (!tracesOnly) throw new CliError(err.message);
+          if (!needs.tracesSource) throw new CliError(err.message);
           // the pool keeps trying: codes are read once a liteserver answers
           log.warn({ err: err.message }, 'no liteserver answers yet: contract codes the store lacks are skipped until one does');
         }
       }
       // ingest follows proved blocks only (trusted-ingest.ts); the traces stage alone reads account states
-      const source = pool && needsSource ? await trustedSource(pool, store, args, log) : pool;
-      const h = await runIndexer({
-        bus, source, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs,
-      });
+      const source = pool && needs.source ? await trustedSource(pool, store, args, log) : pool;
+      const starting = startIndexer(args, { bus, source, store, logger: log });
+      let h: IndexerHandle | null;
+      try {
+        h = await Promise.race([starting, stopped, failed]);
+      } catch (err) {
+        throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
+      }
+      if (h === null) {
+        // stopped during setup: whatever started late is stopped as well
+        starting.then((late) => late.stop()).catch(() => undefined);
+        return 0;
+      }
       if (h.fromSeqno !== null) {
         log.info({ from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
         stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
-      }
-      const stopped = new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
+      } else log.info({ roles: args.roles, until: args.untilSeqno ?? 'forever', store: store?.location, bus: bus.kind }, 'running');
+      // a role with nothing to do on the in-process bus has no socket or timer of its own: stay alive until a signal
+      const keepAlive = setInterval(() => undefined, 1 << 30);
       try {
-        await Promise.race([h.done, stopped]);
+        await Promise.race([h.done, stopped, failed]);
       } catch (err) {
         // A chain that does not link up (fork, wrong config), a block no liteserver gives valid within
-        // --give-up-after, or a store that keeps failing: one line, no stack, after what the stages still write.
+        // --give-up-after, a store that keeps failing, a consumer that cannot be restarted: one line, no stack, exit 1,
+        // after what the stages still write.
         stopProgress?.();
         stopProgress = null;
         await h.stop().catch(() => undefined);
         throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
+      } finally {
+        clearInterval(keepAlive);
       }
       stopProgress?.();
       stopProgress = null;
@@ -216,10 +274,16 @@ export const indexCommand: Command = {
       stopProgress?.();
       exitIfStuck();
       await stopMetadata();
-      await bus.close();
+      await bus.close().catch(() => undefined);
       await pool?.close();
       await store?.close();
-      exitWhenDone();
+      // Everything of ours is closed. What can still hold the event loop is foreign: the lite client's timers of
+      // queries a liteserver holds until a block appears (up to the request timeout). They must not delay the exit.
+      exitWhenDone(200);
+      if (onSignal) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
     }
   },
 };

@@ -10,6 +10,7 @@ import { sqlCommand } from './sql.ts';
 import { importBlocksCommand } from './import-blocks.ts';
 import { decodeBlockCommand } from './decode-block.ts';
 import { serveCommand } from './serve.ts';
+import { kafkaInitCommand } from './kafka.ts';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
 export const commands: Command[] = [
@@ -24,4 +25,5 @@ export const commands: Command[] = [
   devnetGenerateCommand,
   devnetServeCommand,
   serveCommand,
+  kafkaInitCommand,
 ];

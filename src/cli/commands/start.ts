@@ -8,7 +8,7 @@ import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
-import { createBus } from '../../bus/index.ts';
+import { BusConfigError, createBus } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
@@ -84,7 +84,24 @@ export const startCommand: Command = {
       exitWhenDone();
       throw err;
     }
-    const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
+    // KAFKA_* settings as for `index`; a consumer that cannot be restarted ends the process (exit 1), for its supervisor
+    let bus;
+    try {
+      bus = createBus({
+        env: process.env,
+        logger: log,
+        onFatal: (err) => {
+          log.error({ err: err.message }, 'Kafka consumer lost; exiting');
+          process.exit(1);
+        },
+      });
+    } catch (err) {
+      await store.close();
+      await pool.close();
+      exitWhenDone();
+      if (err instanceof BusConfigError) throw new CliError(err.message);
+      throw err;
+    }
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
