@@ -5,20 +5,6 @@ import { firstLine, importBlocks } from '../../store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../ton/index.ts';
 
 export const importBlocksCommand: Command = {
-  name: 'import-blocks',
-  summary: 'decode local block BoC files and write them to the store',
-  usage: [
-    'Usage: ton-gateway import-blocks FILE.boc... [--data DIR]',
-    '',
-    'Decodes each file (a raw Block BoC) and writes its block, transactions, messages and account',
-    'states. Importing the same files again changes nothing. mc_block_seqno: masterchain blocks commit',
-    'themselves; a shard block gets the seqno of the first imported masterchain block that reaches it',
-    'through its shard descriptors and prev links inside the import set, else 0 (unknown).',
-    'Files that do not decode are reported and skipped (exit code 1 after the others are written).',
-    '',
-    'Options:',
-    '  --data DIR   data directory (default ./data); CLICKHOUSE_URL selects a server instead',
-  ].join('\n'),
   async run(argv) {
     let dataDir: string | undefined;
     const files: string[] = [];

@@ -5,7 +5,7 @@ import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
-import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -106,34 +106,6 @@ export function openIndexerStore(dataDir: string | undefined): Promise<StoreClie
 }
 
 export const indexCommand: Command = {
-  name: 'index',
-  summary: 'follow a network from its liteservers and keep the store complete',
-  usage: [
-    'Usage: ton-gateway index [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N] [--data DIR]',
-    '',
-    'Follows the masterchain, fetches every shard block it commits (hashes verified), decodes and stores',
-    'blocks, transactions, messages and account states. Resumes after the last masterchain seqno that is',
-    'fully stored (the checkpoint); replays are idempotent. Without --until-seqno it follows the tip forever.',
-    '',
-    'Options:',
-    '  --network NAME     mainnet (default) or testnet: bundled liteserver lists',
-    '  --config PATH      a TON global config (or a devnet DIR/liteserver.json) instead of the bundled one',
-    '  --from-seqno N     first masterchain seqno (default: checkpoint + 1, else the current tip)',
-    '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored',
-    '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
-    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments).',
-    '                     ingest and traces use the liteservers of --network / --config: traces reads from',
-    '                     them the contract codes neither the blocks nor the store have (jetton masters, NFT',
-    '                     collections, ... whose deploy was never indexed); without an answer they are skipped',
-    '                     and counted (no_code). Needed by ingest; traces runs without an answering one',
-    '  --prefetch N       masterchain blocks fetched ahead (default 16)',
-    '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
-    '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
-    '',
-    ...METADATA_USAGE,
-    '',
-    'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
-  ].join('\n'),
   async run(argv) {
     const { metadata, rest } = takeMetadataArgs(argv);
     const args = parseIndexArgs(rest);

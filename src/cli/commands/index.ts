@@ -1,27 +1,226 @@
-import type { Command } from '../command.ts';
-import { indexCommand } from './index-chain.ts';
-import { startCommand } from './start.ts';
-import { demoCommand } from './demo.ts';
-import { statusCommand } from './status.ts';
-import { devnetGenerateCommand } from './devnet-generate.ts';
-import { devnetServeCommand } from './devnet-serve.ts';
-import { migrateCommand } from './migrate.ts';
-import { sqlCommand } from './sql.ts';
-import { importBlocksCommand } from './import-blocks.ts';
-import { decodeBlockCommand } from './decode-block.ts';
-import { serveCommand } from './serve.ts';
+/**
+ * The command registry: every CLI command's name, summary and help text, and a loader for its module. `--help` and
+ * `<command> --help` read only this file; a command's module (and the services it imports: chdb, fastify, the TVM
+ * emulator, ...) is imported when the command runs. Add new commands here, in the order `--help` lists them, and
+ * keep this file free of imports beyond types: everything it imports is loaded on every start.
+ */
+import type { CommandSpec } from '../command.ts';
 
-/** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const commands: Command[] = [
-  startCommand,
-  demoCommand,
-  indexCommand,
-  statusCommand,
-  migrateCommand,
-  sqlCommand,
-  importBlocksCommand,
-  decodeBlockCommand,
-  devnetGenerateCommand,
-  devnetServeCommand,
-  serveCommand,
+/** `--metadata-*` options of start, index and serve (parsed by ../metadata-args.ts). */
+const METADATA_USAGE = [
+  '  --metadata-fetch          fetch off-chain token metadata (TEP-64 URIs) in the background into address_metadata',
+  '                            (env TON_GATEWAY_METADATA_FETCH=1); off by default, never on the indexing path',
+  '  --metadata-ipfs-gateway U gateway for ipfs:// URIs (default https://ipfs.io; env TON_GATEWAY_IPFS_GATEWAY)',
+  '  --metadata-rps N          requests per second to one metadata host (default 1; env TON_GATEWAY_METADATA_RPS)',
+];
+
+/** `sql --format` values: SQL_FORMATS of src/store/sql.ts, spelled out so help does not load the store (a test keeps them equal). */
+const SQL_FORMAT_NAMES = 'JSONEachRow, CSV, CSVWithNames, TSV, TabSeparated, Pretty, PrettyCompact, JSON';
+
+export const commands: CommandSpec[] = [
+  {
+    name: 'start',
+    summary: 'index a network and serve the APIs (the main job; embedded chdb + in-process bus by default)',
+    usage: [
+      'Usage: ton-gateway start [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N]',
+      '                         [--data DIR] [--port 8080] [--host 0.0.0.0] [--keys FILE]',
+      '',
+      'Follows the network from its liteservers (from the checkpoint, else the tip), stores blocks,',
+      'transactions, messages, account states, traces and actions, and serves /api/v3 (indexed), /api/v2',
+      '(liteservers), /healthcheck and /metrics. Options are those of `index` and `serve`.',
+      '',
+      'No liteserver reachable? `npm run demo` runs the same against a local devnet.',
+      '',
+      ...METADATA_USAGE,
+    ].join('\n'),
+    load: async () => (await import('./start.ts')).startCommand,
+  },
+  {
+    name: 'demo',
+    summary: 'generate and serve a local devnet, then index and serve it (offline, one command)',
+    usage: [
+      'Usage: ton-gateway demo [--dir DIR] [--blocks N] [--live MS] [--port 8080] [--data DIR]',
+      '',
+      'Options:',
+      '  --dir DIR     devnet directory (default ./data/devnet; generated when it has no chain.json)',
+      '  --blocks N    masterchain blocks to generate (default 48)',
+      '  --live MS     release one masterchain block every MS ms (default 2000), so the indexer follows a tip',
+      '  --port P      API port (default 8080)',
+      '  --data DIR    store data directory (default ./data/demo-store)',
+    ].join('\n'),
+    load: async () => (await import('./demo.ts')).demoCommand,
+  },
+  {
+    name: 'index',
+    summary: 'follow a network from its liteservers and keep the store complete',
+    usage: [
+      'Usage: ton-gateway index [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N] [--data DIR]',
+      '',
+      'Follows the masterchain, fetches every shard block it commits (hashes verified), decodes and stores',
+      'blocks, transactions, messages and account states. Resumes after the last masterchain seqno that is',
+      'fully stored (the checkpoint); replays are idempotent. Without --until-seqno it follows the tip forever.',
+      '',
+      'Options:',
+      '  --network NAME     mainnet (default) or testnet: bundled liteserver lists',
+      '  --config PATH      a TON global config (or a devnet DIR/liteserver.json) instead of the bundled one',
+      '  --from-seqno N     first masterchain seqno (default: checkpoint + 1, else the current tip)',
+      '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored',
+      '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
+      '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments).',
+      '                     ingest and traces use the liteservers of --network / --config: traces reads from',
+      '                     them the contract codes neither the blocks nor the store have (jetton masters, NFT',
+      '                     collections, ... whose deploy was never indexed); without an answer they are skipped',
+      '                     and counted (no_code). Needed by ingest; traces runs without an answering one',
+      '  --prefetch N       masterchain blocks fetched ahead (default 16)',
+      '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
+      '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
+      '',
+      ...METADATA_USAGE,
+      '',
+      'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
+    ].join('\n'),
+    load: async () => (await import('./index-chain.ts')).indexCommand,
+  },
+  {
+    name: 'status',
+    summary: 'what is indexed: first/last masterchain seqno, gaps, lag behind the network, throughput',
+    usage: [
+      'Usage: ton-gateway status [--data DIR] [--network mainnet|testnet] [--config PATH] [--json]',
+      '',
+      'Reads the store: first and last indexed masterchain seqno, the checkpoint, masterchain seqnos missing',
+      'in between and shard blocks missing between consecutive masterchain blocks, and recent throughput.',
+      'With --network or --config it also asks the liteservers for the tip and prints the lag.',
+    ].join('\n'),
+    load: async () => (await import('./status.ts')).statusCommand,
+  },
+  {
+    name: 'migrate',
+    summary: 'apply pending ClickHouse migrations (embedded chdb or CLICKHOUSE_URL)',
+    usage: [
+      'Usage: ton-gateway migrate [--data DIR]',
+      '',
+      'Applies the pending migrations of clickhouse/NNNN_name.sql and records them in schema_migrations.',
+      'Running it again changes nothing.',
+      '',
+      'Options:',
+      '  --data DIR   data directory (default ./data); chdb files live in DIR/clickhouse',
+      '',
+      'Environment: CLICKHOUSE_URL (use a ClickHouse server instead of chdb), CLICKHOUSE_USER,',
+      'CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE.',
+    ].join('\n'),
+    load: async () => (await import('./migrate.ts')).migrateCommand,
+  },
+  {
+    name: 'sql',
+    summary: 'run a read-only SQL query against the store and print the result',
+    usage: [
+      'Usage: ton-gateway sql "<query>" [--format JSONEachRow|CSV|Pretty] [--data DIR]',
+      '',
+      'Runs one read-only query (SELECT, SHOW, DESCRIBE, EXPLAIN, WITH) against the store: embedded chdb',
+      'under DIR/clickhouse, or the server in CLICKHOUSE_URL. Write queries are refused.',
+      '',
+      'Options:',
+      `  --format F   output format, one of ${SQL_FORMAT_NAMES} (default JSONEachRow)`,
+      '  --data DIR   data directory (default ./data)',
+    ].join('\n'),
+    load: async () => (await import('./sql.ts')).sqlCommand,
+  },
+  {
+    name: 'import-blocks',
+    summary: 'decode local block BoC files and write them to the store',
+    usage: [
+      'Usage: ton-gateway import-blocks FILE.boc... [--data DIR]',
+      '',
+      'Decodes each file (a raw Block BoC) and writes its block, transactions, messages and account',
+      'states. Importing the same files again changes nothing. mc_block_seqno: masterchain blocks commit',
+      'themselves; a shard block gets the seqno of the first imported masterchain block that reaches it',
+      'through its shard descriptors and prev links inside the import set, else 0 (unknown).',
+      'Files that do not decode are reported and skipped (exit code 1 after the others are written).',
+      '',
+      'Options:',
+      '  --data DIR   data directory (default ./data); CLICKHOUSE_URL selects a server instead',
+    ].join('\n'),
+    load: async () => (await import('./import-blocks.ts')).importBlocksCommand,
+  },
+  {
+    name: 'decode-block',
+    summary: 'decode a block BoC file and print it as JSON',
+    usage: [
+      'Usage: ton-gateway decode-block FILE.boc [--compact]',
+      '',
+      'Decodes a full Block BoC (as liteServer.getBlock returns it; raw binary, or hex / base64 text) and prints one',
+      'JSON document: id, info, transactions (with in_msg/out_msgs), account_states, states_before and',
+      'intermediate_states (the states the transactions name inside the block), and for masterchain blocks',
+      'shards (and config on key blocks). lt and amounts are decimal strings, hashes lower-case hex.',
+      '',
+      'Options:',
+      '  --compact   one line instead of indented JSON',
+    ].join('\n'),
+    load: async () => (await import('./decode-block.ts')).decodeBlockCommand,
+  },
+  {
+    name: 'devnet generate',
+    summary: 'generate a deterministic devnet chain (real contracts in the TVM emulator) into a directory',
+    usage: [
+      'Usage: ton-gateway devnet generate DIR [--seed N] [--blocks N] [--bulk N] [--fanout N] [--states all|last|none] [--port P]',
+      '',
+      'Runs wallets v4r2/v5r1, a jetton minter and wallets, an NFT collection and items in the TVM emulator and packs',
+      'the transactions into masterchain and basechain blocks (one split and one merge of 0:8000000000000000 when',
+      'there are 8 blocks or more). Same seed, same files, byte for byte. Writes DIR/chain.json, DIR/blocks/,',
+      'DIR/states/, DIR/liteserver.json and DIR/liteserver.key (serve it with `ton-gateway devnet serve DIR`).',
+      '',
+      'Options:',
+      '  --seed N      seed of keys and randomness (default 1)',
+      '  --blocks N    masterchain blocks to produce (default 32); one scripted scenario cycle takes 16',
+      '  --bulk N      bulk wallets, each sending --fanout transfers every block (default 8; 0 = scripted traffic only)',
+      '  --fanout N    transfers per bulk wallet message, 1 to 4 (default 4)',
+      '  --states M    ShardState files: all (after every block; default up to 200 blocks), last (the last block of',
+      '               each shard chain; default above 200 blocks), none',
+      '  --port P      port written into liteserver.json (default 46732; `devnet serve` rewrites it)',
+    ].join('\n'),
+    load: async () => (await import('./devnet-generate.ts')).devnetGenerateCommand,
+  },
+  {
+    name: 'devnet serve',
+    summary: 'serve a devnet directory over ADNL TCP as a local liteserver',
+    usage: [
+      'Usage: ton-gateway devnet serve DIR [--port P] [--host 127.0.0.1] [--live MS] [--seed TEXT]',
+      '',
+      'Serves DIR/chain.json with DIR/blocks (and DIR/states when present) to lite clients (ton-lite-client,',
+      'tonlib, lite-client). Writes the actual port into DIR/liteserver.json.',
+      '',
+      'Options:',
+      '  --port P     TCP port (default: the port in DIR/liteserver.json, else any free port; 0 = any free port)',
+      '  --host H     address to listen on (default 127.0.0.1)',
+      '  --live MS    start at the first masterchain block and release the next one every MS milliseconds',
+      '  --seed TEXT  key seed used when DIR/liteserver.key is missing (the key is then written there)',
+    ].join('\n'),
+    load: async () => (await import('./devnet-serve.ts')).devnetServeCommand,
+  },
+  {
+    name: 'serve',
+    summary: 'serve the HTTP APIs (v2 over liteservers, v3 over the store)',
+    usage: [
+      'Usage: ton-gateway serve [--config FILE] [--port 8080] [--host 0.0.0.0] [--network mainnet|testnet] [--keys FILE]',
+      '',
+      'Serves API v2 (/api/v2/..., toncenter compatible, answered from liteservers) for each network, and',
+      'API v3 (/api/v3/...) for networks with a store. The first network is served at /, the others at',
+      '/<name> (e.g. /testnet/api/v2/getMasterchainInfo) unless base_path says otherwise.',
+      '',
+      'Options:',
+      '  --config FILE   JSON or YAML: {host, port, trust_proxy, keys, redis_url, networks: [{name, liteservers,',
+      '                  archival_liteservers, testnet, base_path, timeout_ms, store}]}',
+      '  --port P        listen port (default 8080, or the config)',
+      '  --host H        listen address (default 0.0.0.0)',
+      '  --network N     without --config: serve the bundled mainnet or testnet liteservers',
+      '  --keys FILE     API keys and plans (JSON): {anonymous:{rps}, plans:{name:{rps, networks}}, keys:[{sha256, plan}]}',
+      '  --hash-key KEY  print the sha256 of an API key (for the keys file) and exit',
+      ...METADATA_USAGE,
+      '                  (serve: runs on every network that has a store)',
+      '',
+      'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate. Set redis_url to',
+      'share limits between several API processes.',
+    ].join('\n'),
+    load: async () => (await import('./serve.ts')).serveCommand,
+  },
 ];

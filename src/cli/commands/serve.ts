@@ -14,7 +14,7 @@ import { metricsRegistry } from '../../../pipelines/metrics.ts';
 import { KeyConfigError, KeyStore, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 const networkSchema = z
   .object({
@@ -76,29 +76,6 @@ function endpointsOf(spec: string, name: string) {
 }
 
 export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'serve the HTTP APIs (v2 over liteservers, v3 over the store)',
-  usage: [
-    'Usage: ton-gateway serve [--config FILE] [--port 8080] [--host 0.0.0.0] [--network mainnet|testnet] [--keys FILE]',
-    '',
-    'Serves API v2 (/api/v2/..., toncenter compatible, answered from liteservers) for each network, and',
-    'API v3 (/api/v3/...) for networks with a store. The first network is served at /, the others at',
-    '/<name> (e.g. /testnet/api/v2/getMasterchainInfo) unless base_path says otherwise.',
-    '',
-    'Options:',
-    '  --config FILE   JSON or YAML: {host, port, trust_proxy, keys, redis_url, networks: [{name, liteservers,',
-    '                  archival_liteservers, testnet, base_path, timeout_ms, store}]}',
-    '  --port P        listen port (default 8080, or the config)',
-    '  --host H        listen address (default 0.0.0.0)',
-    '  --network N     without --config: serve the bundled mainnet or testnet liteservers',
-    '  --keys FILE     API keys and plans (JSON): {anonymous:{rps}, plans:{name:{rps, networks}}, keys:[{sha256, plan}]}',
-    '  --hash-key KEY  print the sha256 of an API key (for the keys file) and exit',
-    ...METADATA_USAGE,
-    '                  (serve: runs on every network that has a store)',
-    '',
-    'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate. Set redis_url to',
-    'share limits between several API processes.',
-  ].join('\n'),
   async run(argvAll) {
     const { metadata, rest: argv } = takeMetadataArgs(argvAll);
     let configPath: string | undefined;
