@@ -1,10 +1,20 @@
-/** One CLI command: `ton-gateway <name> ...`. Commands only wire services together. */
+/**
+ * The code behind one CLI command (`ton-gateway <name> ...`), exported by its module in `commands/`. Commands only
+ * wire services together. Its name and help text live in the registry (`commands/index.ts`), so `--help` never
+ * loads the command's module (and the services it imports).
+ */
 export interface Command {
+  run(argv: string[]): Promise<number>;
+}
+
+/** A registry entry: what `--help` prints, and a loader for the command's module (imported only to run it). */
+export interface CommandSpec {
+  /** One word, or two for a sub-command ("devnet generate"). */
   name: string;
   summary: string;
   /** Full help text, shown by `ton-gateway <name> --help`. */
   usage: string;
-  run(argv: string[]): Promise<number>;
+  load(): Promise<Command>;
 }
 
 /** A user-facing failure: printed as one line, exit code 1 (or `exitCode`), never a stack trace. */

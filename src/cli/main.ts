@@ -1,7 +1,7 @@
-import { CliError, type Command } from './command.ts';
+import { CliError, type CommandSpec } from './command.ts';
 import { commands } from './commands/index.ts';
 
-function help(list: Command[]): string {
+function help(list: CommandSpec[]): string {
   const width = Math.max(...list.map((c) => c.name.length), 4);
   return [
     'ton-gateway: self-hosted TON indexer and API gateway',
@@ -15,7 +15,7 @@ function help(list: Command[]): string {
   ].join('\n');
 }
 
-/** CLI entry: returns the process exit code. */
+/** CLI entry: returns the process exit code. Help comes from the registry; a command's module loads only to run it. */
 export async function main(argv: string[]): Promise<number> {
   const [name] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -35,8 +35,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(cmd.usage);
     return 0;
   }
+  const command = await cmd.load();
   try {
-    return await cmd.run(args);
+    return await command.run(args);
   } catch (err) {
     if (err instanceof CliError) {
       console.error(`ton-gateway ${cmd.name}: ${err.message}`);

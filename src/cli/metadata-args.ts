@@ -13,13 +13,6 @@ export interface MetadataArgs {
   hostRps?: number;
 }
 
-export const METADATA_USAGE = [
-  '  --metadata-fetch          fetch off-chain token metadata (TEP-64 URIs) in the background into address_metadata',
-  '                            (env TON_GATEWAY_METADATA_FETCH=1); off by default, never on the indexing path',
-  '  --metadata-ipfs-gateway U gateway for ipfs:// URIs (default https://ipfs.io; env TON_GATEWAY_IPFS_GATEWAY)',
-  '  --metadata-rps N          requests per second to one metadata host (default 1; env TON_GATEWAY_METADATA_RPS)',
-];
-
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 
 function rps(v: string, from: string): number {

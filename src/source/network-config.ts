@@ -4,8 +4,8 @@
  * src/config/networks/; any other file (the devnet's liteserver.json) is read with `--config PATH`.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { packagePath } from '../util/package-root.ts';
 import { MASTER_SHARD, type BlockIdExt } from './block-id.ts';
 
 export interface LiteserverEndpoint {
@@ -50,7 +50,7 @@ export function parseGlobalConfig(json: unknown, what: string): LiteserverEndpoi
 }
 
 export function bundledConfigPath(network: NetworkName): string {
-  return fileURLToPath(new URL(`../config/networks/${network}.json`, import.meta.url));
+  return packagePath('src', 'config', 'networks', `${network}.json`);
 }
 
 /** Reads `path`, or the bundled config of `network` when no path is given. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../util/package-root.ts';
 import type { StoreClient } from './client.ts';
 
-/** The repository's versioned migrations: `clickhouse/NNNN_name.sql`. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../clickhouse/', import.meta.url));
+/** The repository's versioned migrations: `clickhouse/NNNN_name.sql`. Ends in a separator: callers append file names. */
+export const MIGRATIONS_DIR = packagePath('clickhouse/');
 
 export interface Migration {
   version: number;

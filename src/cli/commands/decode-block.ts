@@ -25,19 +25,6 @@ export function decodedBlockJson(d: DecodedBlock, pretty = true): string {
 }
 
 export const decodeBlockCommand: Command = {
-  name: 'decode-block',
-  summary: 'decode a block BoC file and print it as JSON',
-  usage: [
-    'Usage: ton-gateway decode-block FILE.boc [--compact]',
-    '',
-    'Decodes a full Block BoC (as liteServer.getBlock returns it; raw binary, or hex / base64 text) and prints one',
-    'JSON document: id, info, transactions (with in_msg/out_msgs), account_states, states_before and',
-    'intermediate_states (the states the transactions name inside the block), and for masterchain blocks',
-    'shards (and config on key blocks). lt and amounts are decimal strings, hashes lower-case hex.',
-    '',
-    'Options:',
-    '  --compact   one line instead of indented JSON',
-  ].join('\n'),
   async run(argv) {
     let compact = false;
     const files: string[] = [];

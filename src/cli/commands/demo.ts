@@ -14,18 +14,6 @@ import { startCommand } from './start.ts';
 const DEMO_KEYS = { anonymous: { rps: 100 } };
 
 export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'generate and serve a local devnet, then index and serve it (offline, one command)',
-  usage: [
-    'Usage: ton-gateway demo [--dir DIR] [--blocks N] [--live MS] [--port 8080] [--data DIR]',
-    '',
-    'Options:',
-    '  --dir DIR     devnet directory (default ./data/devnet; generated when it has no chain.json)',
-    '  --blocks N    masterchain blocks to generate (default 48)',
-    '  --live MS     release one masterchain block every MS ms (default 2000), so the indexer follows a tip',
-    '  --port P      API port (default 8080)',
-    '  --data DIR    store data directory (default ./data/demo-store)',
-  ].join('\n'),
   async run(argv) {
     let dir = join('data', 'devnet');
     let blocks = 48;

@@ -3,25 +3,6 @@ import { CliError, intOption, type Command } from '../command.ts';
 import { generateDevnet, type StatesMode } from '../../devnet/generate/index.ts';
 
 export const devnetGenerateCommand: Command = {
-  name: 'devnet generate',
-  summary: 'generate a deterministic devnet chain (real contracts in the TVM emulator) into a directory',
-  usage: [
-    'Usage: ton-gateway devnet generate DIR [--seed N] [--blocks N] [--bulk N] [--fanout N] [--states all|last|none] [--port P]',
-    '',
-    'Runs wallets v4r2/v5r1, a jetton minter and wallets, an NFT collection and items in the TVM emulator and packs',
-    'the transactions into masterchain and basechain blocks (one split and one merge of 0:8000000000000000 when',
-    'there are 8 blocks or more). Same seed, same files, byte for byte. Writes DIR/chain.json, DIR/blocks/,',
-    'DIR/states/, DIR/liteserver.json and DIR/liteserver.key (serve it with `ton-gateway devnet serve DIR`).',
-    '',
-    'Options:',
-    '  --seed N      seed of keys and randomness (default 1)',
-    '  --blocks N    masterchain blocks to produce (default 32); one scripted scenario cycle takes 16',
-    '  --bulk N      bulk wallets, each sending --fanout transfers every block (default 8; 0 = scripted traffic only)',
-    '  --fanout N    transfers per bulk wallet message, 1 to 4 (default 4)',
-    '  --states M    ShardState files: all (after every block; default up to 200 blocks), last (the last block of',
-    '               each shard chain; default above 200 blocks), none',
-    '  --port P      port written into liteserver.json (default 46732; `devnet serve` rewrites it)',
-  ].join('\n'),
   async run(argv) {
     let dir: string | undefined;
     let seed = '1';

@@ -13,20 +13,6 @@ function configuredPort(dir: string): number | undefined {
 }
 
 export const devnetServeCommand: Command = {
-  name: 'devnet serve',
-  summary: 'serve a devnet directory over ADNL TCP as a local liteserver',
-  usage: [
-    'Usage: ton-gateway devnet serve DIR [--port P] [--host 127.0.0.1] [--live MS] [--seed TEXT]',
-    '',
-    'Serves DIR/chain.json with DIR/blocks (and DIR/states when present) to lite clients (ton-lite-client,',
-    'tonlib, lite-client). Writes the actual port into DIR/liteserver.json.',
-    '',
-    'Options:',
-    '  --port P     TCP port (default: the port in DIR/liteserver.json, else any free port; 0 = any free port)',
-    '  --host H     address to listen on (default 127.0.0.1)',
-    '  --live MS    start at the first masterchain block and release the next one every MS milliseconds',
-    '  --seed TEXT  key seed used when DIR/liteserver.key is missing (the key is then written there)',
-  ].join('\n'),
   async run(argv) {
     let dir: string | undefined;
     let port: number | undefined;

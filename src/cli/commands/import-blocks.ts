@@ -5,23 +5,6 @@ import { firstLine, importBlocks } from '../../store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../ton/index.ts';
 
 export const importBlocksCommand: Command = {
-  name: 'import-blocks',
-  summary: 'decode local block BoC files and write them to the store',
-  usage: [
-    'Usage: ton-gateway import-blocks FILE.boc... [--data DIR] [--rewrite]',
-    '',
-    'Decodes each file (a raw Block BoC) and writes its block, transactions, messages and account',
-    'states. Blocks already stored are skipped: importing the same files again changes nothing (--rewrite',
-    'writes them again, e.g. after a decoder upgrade: the new rows replace the old at the next merge).',
-    'mc_block_seqno: masterchain blocks commit',
-    'themselves; a shard block gets the seqno of the first imported masterchain block that reaches it',
-    'through its shard descriptors and prev links inside the import set, else 0 (unknown).',
-    'Files that do not decode are reported and skipped (exit code 1 after the others are written).',
-    '',
-    'Options:',
-    '  --data DIR   data directory (default ./data); CLICKHOUSE_URL selects a server instead',
-    '  --rewrite    write blocks that are already stored again',
-  ].join('\n'),
   async run(argv) {
     let dataDir: string | undefined;
     let rewrite = false;

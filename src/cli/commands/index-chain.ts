@@ -8,7 +8,7 @@ import { openStoreOrExplain } from '../open-store.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
-import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -136,44 +136,6 @@ export function startIndexer(args: IndexArgs, parts: { bus: Bus; store?: StoreCl
 export const STOP_DEADLINE_MS = 8000;
 
 export const indexCommand: Command = {
-  name: 'index',
-  summary: 'follow a network from its liteservers and keep the store complete',
-  usage: [
-    'Usage: ton-gateway index [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N] [--data DIR]',
-    '',
-    'Follows the masterchain, fetches every shard block it commits (hashes verified), decodes and stores',
-    'blocks, transactions, messages and account states. Every masterchain block is proved by its validators\'',
-    'signatures from the config\'s init_block (a liteserver that cannot prove a block is dropped). The range',
-    'asked for is kept in the store: a restart continues it, after the last masterchain seqno that is fully',
-    'stored (the checkpoint); replays are idempotent. Without an end it follows the tip forever.',
-    '',
-    'Options:',
-    '  --network NAME     mainnet (default) or testnet: bundled liteserver lists',
-    '  --config PATH      a TON global config (or a devnet DIR/liteserver.json) instead of the bundled one',
-    '  --from-seqno N     first masterchain seqno (default: the range asked for before, continued; else',
-    '                     checkpoint + 1; else the current tip)',
-    '  --until-seqno N    last masterchain seqno (inclusive); stop when it is stored. A process with the checkpoint',
-    '                     role and no ingest (a split deployment) exits once the checkpoint reaches it',
-    '  --data DIR         data directory (default ./data); CLICKHOUSE_URL selects a ClickHouse server',
-    '  --roles LIST       run only some stages: ingest,decode,store,checkpoint,traces (Kafka deployments,',
-    '                     docker/README.md). ingest and traces use the liteservers of --network / --config: traces',
-    '                     reads from them the contract codes neither the blocks nor the store have (jetton masters,',
-    '                     NFT collections, ... whose deploy was never indexed); without an answer they are skipped',
-    '                     and counted (no_code). Needed by ingest; traces runs without an answering one',
-    '  --prefetch N       masterchain blocks fetched ahead (default 16)',
-    '  --give-up-after S  with an end (--until-seqno, or a stored range continued): exit 1 once one masterchain',
-    '                     seqno could not be fetched valid for S seconds (default 120); without one, retry forever',
-    '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
-    '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
-    '',
-    ...METADATA_USAGE,
-    '',
-    'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus; every role',
-    'creates the topics it needs if missing (as `ton-gateway kafka init` does) with KAFKA_PARTITIONS (default 8)',
-    'and KAFKA_REPLICATION_FACTOR (default 1). KAFKA_TOPIC_PREFIX prefixes topic and group names,',
-    'KAFKA_SESSION_TIMEOUT_MS sets the consumers\' session timeout (default 30000).',
-    `SIGTERM / SIGINT stop every role within ${STOP_DEADLINE_MS / 1000} s (exit 0; 1 if a stage did not stop in time).`,
-  ].join('\n'),
   async run(argv) {
     const { metadata, rest } = takeMetadataArgs(argv);
     const args = parseIndexArgs(rest);

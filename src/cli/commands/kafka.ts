@@ -4,25 +4,6 @@ import { TOPICS } from '../../../schemas/bus/index.ts';
 import { BusConfigError, KafkaBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 
 export const kafkaInitCommand: Command = {
-  name: 'kafka init',
-  summary: 'create the Kafka topics of a split deployment (idempotent; every role also does it at start)',
-  usage: [
-    'Usage: ton-gateway kafka init [--partitions N] [--replication-factor N] [--wait-seconds S]',
-    '',
-    `Creates the bus topics (${Object.values(TOPICS).join(', ')}) on KAFKA_BROKERS where missing and waits until`,
-    'every partition has a leader, then prints each topic with its partition count. Safe to run any number of times',
-    'and at the same time as the roles: a topic that exists is left as it is (with its own partition count; raise it',
-    'with kafka-topics.sh --alter). Every `index --roles ...` process runs the same step at start, so any start order',
-    'works; this command only makes it explicit (a deploy step before the workers).',
-    '',
-    'Options:',
-    '  --partitions N          partitions of the topics it creates (default KAFKA_PARTITIONS, else 8): the most',
-    '                          decode workers that share the work',
-    '  --replication-factor N  (default KAFKA_REPLICATION_FACTOR, else 1)',
-    '  --wait-seconds S        give up after S seconds without usable topics (default 120; exit 1)',
-    '',
-    'Environment: KAFKA_BROKERS=host:9092,... (required), KAFKA_TOPIC_PREFIX (prefix of topic and group names).',
-  ].join('\n'),
   async run(argv) {
     let partitions: number | undefined;
     let replicationFactor: number | undefined;

@@ -2,20 +2,6 @@ import { CliError, type Command } from '../command.ts';
 import { DataDirLockedError, migrate, openClient, storeConfigFromEnv } from '../../store/index.ts';
 
 export const migrateCommand: Command = {
-  name: 'migrate',
-  summary: 'apply pending ClickHouse migrations (embedded chdb or CLICKHOUSE_URL)',
-  usage: [
-    'Usage: ton-gateway migrate [--data DIR]',
-    '',
-    'Applies the pending migrations of clickhouse/NNNN_name.sql and records them in schema_migrations.',
-    'Running it again changes nothing.',
-    '',
-    'Options:',
-    '  --data DIR   data directory (default ./data); chdb files live in DIR/clickhouse',
-    '',
-    'Environment: CLICKHOUSE_URL (use a ClickHouse server instead of chdb), CLICKHOUSE_USER,',
-    'CLICKHOUSE_PASSWORD, CLICKHOUSE_DATABASE.',
-  ].join('\n'),
   async run(argv) {
     let dataDir: string | undefined;
     for (let i = 0; i < argv.length; i++) {

@@ -14,7 +14,7 @@ import { metricsRegistry } from '../../../pipelines/metrics.ts';
 import { KeyConfigError, KeyStore, MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 const networkSchema = z
   .object({
@@ -91,32 +91,6 @@ function endpointsOf(spec: string, name: string) {
 }
 
 export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'serve the HTTP APIs (v2 over liteservers, v3 over the store)',
-  usage: [
-    'Usage: ton-gateway serve [--config FILE] [--port 8080] [--host 0.0.0.0] [--network mainnet|testnet] [--keys FILE]',
-    '',
-    'Serves API v2 (/api/v2/..., toncenter compatible, answered from liteservers) for each network, and',
-    'API v3 (/api/v3/...) for networks with a store. The first network is served at /, the others at',
-    '/<name> (e.g. /testnet/api/v2/getMasterchainInfo) unless base_path says otherwise.',
-    '',
-    'Options:',
-    '  --config FILE   JSON or YAML: {host, port, trust_proxy, keys, redis_url, networks: [{name, liteservers,',
-    '                  archival_liteservers, testnet, base_path, timeout_ms, store}]}; trust_proxy lists the',
-    '                  reverse proxies in front (["127.0.0.1", "10.0.0.0/8"]): the client address is then the',
-    '                  first X-Forwarded-For hop from the right that is not one of them',
-    '  --port P        listen port (default 8080, or the config)',
-    '  --host H        listen address (default 0.0.0.0)',
-    '  --network N     without --config: serve the bundled mainnet or testnet liteservers',
-    '  --keys FILE     API keys and plans (JSON): {anonymous:{rps}, plans:{name:{rps, networks}}, keys:[{sha256, plan}]}',
-    '  --hash-key KEY  print the sha256 of an API key (for the keys file) and exit',
-    ...METADATA_USAGE,
-    '                  (serve: runs on every network that has a store)',
-    '',
-    'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate, once across every',
-    'network. A jsonRPC batch of n calls costs n requests: a full bucket admits any batch, and a batch larger than',
-    'the burst leaves a debt the next requests wait for. Set redis_url to share limits between API processes.',
-  ].join('\n'),
   async run(argvAll) {
     const { metadata, rest: argv } = takeMetadataArgs(argvAll);
     let configPath: string | undefined;

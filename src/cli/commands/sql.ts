@@ -1,22 +1,8 @@
 import { openStoreOrExplain } from '../open-store.ts';
 import { CliError, type Command } from '../command.ts';
-import { ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS, assertReadOnly } from '../../store/index.ts';
+import { ReadOnlyQueryError, runReadOnlySql, assertReadOnly } from '../../store/index.ts';
 
 export const sqlCommand: Command = {
-  name: 'sql',
-  summary: 'run a read-only SQL query against the store and print the result',
-  usage: [
-    'Usage: ton-gateway sql "<query>" [--format JSONEachRow|CSV|Pretty] [--data DIR]',
-    '',
-    'Runs one read-only query (SELECT, SHOW, DESCRIBE, EXPLAIN, WITH) against the store: embedded chdb',
-    'under DIR/clickhouse, or the server in CLICKHOUSE_URL. The engine runs it with readonly=1: writes, DDL,',
-    'setting changes and table functions that reach files, URLs or other servers are refused, and so are',
-    'several statements, INTO OUTFILE and file().',
-    '',
-    'Options:',
-    `  --format F   output format, one of ${SQL_FORMATS.join(', ')} (default JSONEachRow)`,
-    '  --data DIR   data directory (default ./data)',
-  ].join('\n'),
   async run(argv) {
     let dataDir: string | undefined;
     let format = 'JSONEachRow';

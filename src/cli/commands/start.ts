@@ -15,7 +15,7 @@ import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
-import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 interface ServeArgs {
   port: number;
@@ -38,20 +38,6 @@ function splitServeArgs(argv: string[]): ServeArgs {
 }
 
 export const startCommand: Command = {
-  name: 'start',
-  summary: 'index a network and serve the APIs (the main job; embedded chdb + in-process bus by default)',
-  usage: [
-    'Usage: ton-gateway start [--network mainnet|testnet] [--config PATH] [--from-seqno N] [--until-seqno N]',
-    '                         [--data DIR] [--port 8080] [--host 0.0.0.0] [--keys FILE]',
-    '',
-    'Follows the network from its liteservers (from the checkpoint, else the tip), stores blocks,',
-    'transactions, messages, account states, traces and actions, and serves /api/v3 (indexed), /api/v2',
-    '(liteservers), /healthcheck and /metrics. Options are those of `index` and `serve`.',
-    '',
-    'No liteserver reachable? `npm run demo` runs the same against a local devnet.',
-    '',
-    ...METADATA_USAGE,
-  ].join('\n'),
   async run(argv) {
     const { metadata, rest } = takeMetadataArgs(argv);
     const serve = splitServeArgs(rest);

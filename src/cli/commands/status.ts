@@ -90,16 +90,6 @@ export async function indexStatus(store: StoreClient): Promise<IndexStatus> {
 }
 
 export const statusCommand: Command = {
-  name: 'status',
-  summary: 'what is indexed: first/last masterchain seqno, gaps, lag behind the network, throughput',
-  usage: [
-    'Usage: ton-gateway status [--data DIR] [--network mainnet|testnet] [--config PATH] [--json]',
-    '',
-    'Reads the store: first and last indexed masterchain seqno, the checkpoint, masterchain seqnos missing',
-    'in between (and below the first one, down to the first seqno ever requested), shard blocks missing between',
-    'consecutive masterchain blocks, the requested range, where ingest is stalled and why, and recent throughput.',
-    'With --network or --config it also asks the liteservers for the tip and prints the lag.',
-  ].join('\n'),
   async run(argv) {
     let dataDir: string | undefined;
     let network: NetworkName | undefined;

@@ -3,10 +3,11 @@
  * messages that drive them: wallet v4r2 / v5r1 externals, TEP-74 jetton and TEP-62 NFT bodies.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, storeMessageRelaxed, type StateInit } from '@ton/core';
 import { createPrivateKey, sign as nodeSign, type KeyObject } from 'node:crypto';
 import type { KeyPair } from '@ton/crypto';
+import { packagePath } from '../../util/package-root.ts';
 
 const keyObjects = new WeakMap<Buffer, KeyObject>();
 /** Ed25519 signature (deterministic, same bytes as tweetnacl) with node's native implementation. */
@@ -21,12 +22,12 @@ function sign(data: Buffer, secretKey: Buffer): Buffer {
   return nodeSign(null, data, key);
 }
 
-const dir = fileURLToPath(new URL('../contracts/', import.meta.url));
+const dir = packagePath('src', 'devnet', 'contracts');
 const cache = new Map<string, Cell>();
 function code(name: string): Cell {
   let c = cache.get(name);
   if (!c) {
-    c = Cell.fromBoc(readFileSync(dir + name + '.boc'))[0];
+    c = Cell.fromBoc(readFileSync(join(dir, name + '.boc')))[0];
     cache.set(name, c);
   }
   return c;

@@ -1,5 +1,6 @@
 /** The reference's schemes (./schemes.tlb) parsed and analysed once, and the parser types ton-marker tries. */
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../../../util/package-root.ts';
 import { analyzeScheme } from './tlb/analyze.ts';
 import type { Constructor, TypeDef } from './tlb/model.ts';
 import { parseScheme, type Scheme } from './tlb/parse.ts';
@@ -8,7 +9,7 @@ let cached: Scheme | null = null;
 
 export function scheme(): Scheme {
   if (!cached) {
-    const s = parseScheme(readFileSync(new URL('./schemes.tlb', import.meta.url), 'utf8'));
+    const s = parseScheme(readFileSync(packagePath('src', 'api', 'v3', 'decode', 'schemes.tlb'), 'utf8'));
     analyzeScheme(s);
     cached = s;
   }
