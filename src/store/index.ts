@@ -9,7 +9,7 @@ export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, typ
 export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './migrate.ts';
 export { PriorStates, blockDocRows, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
-export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
+export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, statesBeforeRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';

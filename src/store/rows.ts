@@ -117,6 +117,11 @@ export function blockToRows(block: DecodedBlock, opts: BlockToRowsOptions = {}):
   return rows;
 }
 
+/** The complete states before the accounts' first transactions of a block, as rows (for its documents, not stored). */
+export function statesBeforeRows(block: DecodedBlock): Row[] {
+  return block.states_before.filter((st) => st.complete && st.account_status !== 'nonexist').map(accountStateRow);
+}
+
 /** Same as blockToRows, appending into existing row lists (batching several blocks). */
 export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: BlockToRowsOptions = {}): void {
   const mc = mcSeqnoOf(block, opts);
@@ -131,7 +136,7 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   // ones only: a state before is the previous block's end state, row for row, which that block writes, so writing it
   // here too would leave a physical duplicate in plain SQL (issue 21, hole 5).
   const intermediate = block.intermediate_states.map(accountStateRow);
-  const transitional = [...block.states_before.filter((st) => st.complete && st.account_status !== 'nonexist').map(accountStateRow), ...intermediate];
+  const transitional = [...statesBeforeRows(block), ...intermediate];
   const firstTx = rows.transactions.length;
   const firstMsg = rows.messages.length;
   // body / init-state BoCs of the block's messages, for its documents

@@ -245,7 +245,10 @@ export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSe
     }
     suspect = progress.written < progress.suspectUpTo;
     progress.intentVersion = nextIntentVersion(progress.intentVersion);
-    await recordIntent(store, INTENT, progress.intentVersion, [String(progress.written + 1), String(mcSeqno)]);
+    // while earlier rows may be stored beyond this write (a crash cut a longer write), the intent keeps naming them:
+    // a second crash here must leave the next restart just as suspicious of those seqnos
+    const end = Math.max(mcSeqno, progress.suspectUpTo);
+    await recordIntent(store, INTENT, progress.intentVersion, [String(progress.written + 1), String(end)]);
   }
   const put = async (table: string, rows: Row[]) => store.insertRows(table, suspect ? await withoutStored(store, table, rows) : rows);
   for (const t of ENTITY_TABLES) await put(t, out.entities[t]);

@@ -110,6 +110,25 @@ export async function bothWays(store: StoreClient): Promise<{ docs: Record<strin
   return { docs, flat };
 }
 
+/**
+ * The flattened tables hold an account's state before its first transaction in a block only as the earlier block's
+ * end-state row (src/store/rows.ts writes no second copy): where that block is not stored they render the state's hash
+ * alone, and the document carries the whole state. `flat` with those states taken from `docs` (matched by transaction
+ * hash, the state's hash checked equal), for comparing the two ways.
+ */
+export function withDocStatesBefore(flat: Record<string, unknown>[], docs: Record<string, unknown>[]): Record<string, unknown>[] {
+  type St = Record<string, unknown>;
+  const byHash = new Map(docs.map((d) => [String(d.hash), d]));
+  return flat.map((t) => {
+    const before = t.account_state_before as St | null;
+    const doc = byHash.get(String(t.hash));
+    if (!before || before.balance !== null || !doc) return t;
+    const full = doc.account_state_before as St;
+    if (full?.hash !== before.hash) return t;
+    return { ...t, account_state_before: full };
+  });
+}
+
 export async function docsOf(store: StoreClient): Promise<ReturnType<typeof parseTxDoc>[]> {
   return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs_kv')).map((r) => parseTxDoc(r.doc));
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer, startTracesStage, stepMessages, TRACES_GROUP } from '../../pipelines/index.ts';
+import { runIndexer, startTracesStage, stepMessages, TRACES_MARKERS_GROUP } from '../../pipelines/index.ts';
 import { TOPICS } from '../../schemas/bus/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
 import { loadChainDir, type ChainJson } from '../../src/devnet/chain/index.ts';
@@ -127,7 +127,7 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
         await bus.publish(TOPICS.rawBlocks, raw);
         await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
         // one seqno at a time, so the writes are many
-        await until(() => bus.lag(TOPICS.mcComplete, TRACES_GROUP) === 0 || killed, `seqno ${step.mcSeqno} taken`);
+        await until(() => bus.lag(TOPICS.mcComplete, TRACES_MARKERS_GROUP) === 0 || killed, `seqno ${step.mcSeqno} taken`);
       }
       expect(killed).toBe(true);
       let failure = '';
