@@ -277,3 +277,30 @@ describe('Telegram items: a store that never saw the mint', () => {
     expect(classifyTrace({ ...trace, ...traceContext(trace, src) }).actions.map((a) => a.type)).not.toContain('teleitem_start_auction');
   });
 });
+
+// ---------------------------------------------------------------- GetGems auctions
+
+describe('GetGems auctions: the auction’s NFT item (toncenter reads it with the auction)', () => {
+  const ref = tempStore('tg-ctx-auction-');
+  const AUCTION = addr(0, 'a1'), NFT = addr(0, 'a2'), NFT_COLLECTION = addr(0, 'a3'), SELLER = addr(0, 'a4'), BIDDER = addr(0, 'a5'), MARKET = addr(0, 'a6');
+  const zero = '0'.repeat(64);
+
+  it('a bid names the auction only; its NFT\'s index and collection come from nft_items all the same', async () => {
+    // the rows the entities stage writes for an auction (src/entities/nft-sales.ts) and its item
+    await insert(ref.store, 'nft_sales', [{
+      address: AUCTION, type: 'getgems_auction', nft_address: NFT, nft_owner_address: SELLER, marketplace_address: MARKET, created_at: null,
+      details: JSON.stringify({ last_bid: '0', min_bid: '1000000000', max_bid: '0' }), last_transaction_lt: 1, code_hash: zero, data_hash: zero,
+    }]);
+    await insert(ref.store, 'nft_items', [{
+      address: NFT, init: true, index: '42', collection_address: NFT_COLLECTION, owner_address: AUCTION, real_owner: SELLER, content: '', last_transaction_lt: 1, code_hash: zero, data_hash: zero,
+    }]);
+    const trace = buildTrace({ account: BIDDER, from: null, out: [{ account: AUCTION, from: BIDDER, value: 2_000_000_000n }] });
+    expect(traceAddresses(trace.transactions).has(NFT)).toBe(false);
+    const src = await loadTraceContext(ref.store, { addresses: traceAddresses(trace.transactions), states: [], messages: traceMessages(trace.transactions) });
+    const ctx = traceContext(trace, src);
+    expect(ctx.interfaces![NFT].raw!.NftItem).toMatchObject({ address: NFT, index: '42', collection_address: NFT_COLLECTION });
+    const bid = classifyTrace({ ...trace, ...ctx }).actions.find((a) => a.type === 'auction_bid')!;
+    expect(bid).toMatchObject({ source: BIDDER, destination: AUCTION, asset_secondary: NFT, asset: NFT_COLLECTION, value: 2_000_000_000n });
+    expect(bid.nft_transfer_data).toEqual({ nft_item_index: 42n, marketplace: 'getgems' });
+  });
+});

@@ -171,6 +171,21 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
     }
   });
 
+  it('a refused jVault unstake: the pool and its lock wallet come from the stake wallet\'s data, though no transaction or message of the trace names them', async () => {
+    const c = cases.find((x) => x.file === 'jvault.yaml' && x.name === 'Unstake (failed)')!;
+    const doc = docs.get(c.traceId)!;
+    const t = traceFromToncenterJson(doc);
+    const named = traceAddresses(t.transactions);
+    const trace = await pipelineTrace(c);
+    // toncenter's records: the stake wallet's data_boc names the pool; the pool's names the lock wallet
+    const recs = doc.interfaces as Record<string, J>;
+    const pool = up(((Object.values(recs).find((r) => (r.data_boc as J | undefined)?.pool) as J).data_boc as J).pool)!;
+    const lock = Object.entries(recs).find(([, r]) => up((r.JettonWallet as J | undefined)?.owner) === pool)![0].toUpperCase();
+    expect(named.has(pool) || named.has(lock)).toBe(false);
+    expect(trace.interfaces![pool].raw!.data_boc).toEqual({ account: pool, request: 'data_boc', data_boc: (recs[pool].data_boc as J).data_boc });
+    expect(trace.interfaces![lock].jettonWallet).toMatchObject({ owner: pool, jetton: up((recs[lock].JettonWallet as J).jetton) });
+  });
+
   it('finds the accounts named only inside message bodies (toncenter: extract_additional_addresses)', () => {
     // each of these traces has interface records for accounts that are neither a transaction's account nor a
     // message's end: the intended jetton transfer of a failed wallet external, TONCO's target / other wallets
