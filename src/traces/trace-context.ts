@@ -9,6 +9,9 @@
  *   traces name, the latest account state (the batch's own decoded states, else states of recent batches, else
  *   `latest_account_states_kv`), contract code (the batch's blocks, else `contract_code`), and the jetton wallets,
  *   NFT items and NFT sales the store knows (`jetton_wallets`, `nft_items`, `nft_sales`). One query per table.
+ *   Then what upstream's repository gathers beyond the trace's own layouts, from the chain: DeDust pools' assets
+ *   (context-dedust.ts), Telegram items' content (context-telemint.ts), a jVault unstake's pool and lock wallet
+ *   (context-jvault.ts), a GetGems auction's NFT item.
  * - `traceContext` (pure, per trace): turns that into interface records. An account is a jetton wallet / NFT item
  *   when the store says so, or when its data reads exactly in the standard layout (src/entities/data-layouts.ts)
  *   and either a transaction of the trace received a TEP-74 / TEP-62 message (the rule the entities stage uses,
