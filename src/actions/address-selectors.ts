@@ -23,7 +23,7 @@ import { accountId } from './ton-utils.ts';
 /** jVault `unstake_jettons`: its destination's data cell is read by the jVault matchers. */
 export const JVAULT_UNSTAKE_JETTONS_OPCODE = JVaultUnstakeJettons.opcode;
 /** Messages whose destination's data the jVault matchers read (see the file comment for the rewards update). */
-const DATA_BOC_REQUEST_OPCODES = new Set<number>([JVAULT_UNSTAKE_JETTONS_OPCODE, JVaultUnstakeRequest.opcode, JVaultRequestUpdateRewards.opcode]);
+export const DATA_BOC_REQUEST_OPCODES: ReadonlySet<number> = new Set<number>([JVAULT_UNSTAKE_JETTONS_OPCODE, JVaultUnstakeRequest.opcode, JVaultRequestUpdateRewards.opcode]);
 /** STON.fi v2 swap payload inside a transfer notification. */
 const STONFI_V2_SWAP_OPCODE = 0x6664de2a;
 

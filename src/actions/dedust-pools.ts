@@ -4,8 +4,10 @@
  * (`https://api.dedust.io/v2/pools`) at start and every 120 s, keeps the last good answer in a file to fall back on,
  * and shares it through a context variable; here the list is one process-wide registry the interface repository
  * (interfaces.ts) falls back on when a trace carries no pool record, set by `initDedustPools` (fetch, else the
- * fallback file) or `setDedustPools`. Nothing sets it by itself: a process that classifies live traces calls
- * `initDedustPools` (and `refreshDedustPools` on its own schedule).
+ * fallback file) or `setDedustPools`. Nothing sets it by itself: the pipeline reads pools' assets from the chain
+ * (src/traces/context-dedust.ts), and this list is an opt-in fallback (`--dedust-pools-api`, src/cli/dedust-pools-args.ts,
+ * which calls `initDedustPools` at start and `refreshDedustPools` every UPDATE_INTERVAL_S). The interface repository
+ * asks it only for a pool the trace's records do not describe.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { accountId } from './ton-utils.ts';
@@ -64,19 +66,21 @@ export async function fetchDedustPools(url = POOLS_URL, timeoutMs = 30_000): Pro
 
 /**
  * `init_pools_data_sync`: the API's list (saved to `fallbackFile`), else the list last saved there; the registry is
- * set from whichever answered. Fails when neither does, as upstream's.
+ * set from whichever answered. Fails when neither does, as upstream's (without a file: when the API does not answer).
  */
-export async function initDedustPools(opts: { url?: string; fallbackFile: string; timeoutMs?: number }): Promise<number> {
+export async function initDedustPools(opts: { url?: string; fallbackFile?: string; timeoutMs?: number }): Promise<number> {
+  let fetched: Awaited<ReturnType<typeof fetchDedustPools>>;
   try {
-    const { raw, pools } = await fetchDedustPools(opts.url, opts.timeoutMs ?? 5_000);
-    setDedustPools(pools);
-    writeFileSync(opts.fallbackFile, JSON.stringify(raw));
-    return pools.size;
-  } catch {
+    fetched = await fetchDedustPools(opts.url, opts.timeoutMs ?? 5_000);
+  } catch (e) {
+    if (!opts.fallbackFile) throw e;
     const pools = parseRawPoolsData(JSON.parse(readFileSync(opts.fallbackFile, 'utf8')) as unknown);
     setDedustPools(pools);
     return pools.size;
   }
+  setDedustPools(fetched.pools);
+  if (opts.fallbackFile) writeFileSync(opts.fallbackFile, JSON.stringify(fetched.raw));
+  return fetched.pools.size;
 }
 
 /** One refresh of the background updater: a failed fetch keeps the list the registry has. */

@@ -17,7 +17,7 @@ import { storeEntityLookup, withFetchedCodes } from '../entities/store-lookup.ts
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
 import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
-import { loadTraceContext, prefetchTraceContext, readEntityRows, rowAddresses, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
+import { loadTraceContext, prefetchTraceContext, readEntityRows, rowAddresses, rowMessages, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
 
 const STATE_NAME = 'main';
 
@@ -148,8 +148,9 @@ export async function processMcBatch(
     for (const [k, v] of unwritten.nftItems) (known.nftItems as Map<string, typeof v>).set(k, v);
   }
   // interfaces and account states of every account the traces this batch may complete name
-  const addresses = rowAddresses([...txs, ...asm.continuedBy(txs)]);
-  const context = await loadTraceContext(store, { addresses, states, known, prefetched: opts.prefetched });
+  const completable = [...txs, ...asm.continuedBy(txs)];
+  const addresses = rowAddresses(completable);
+  const context = await loadTraceContext(store, { addresses, states, known, prefetched: opts.prefetched, messages: rowMessages(completable) });
   const batch = assembleBatch(asm, mcSeqno, txs, context);
   const entities = entityEvents(
     txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),

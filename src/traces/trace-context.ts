@@ -9,6 +9,9 @@
  *   traces name, the latest account state (the batch's own decoded states, else states of recent batches, else
  *   `latest_account_states_kv`), contract code (the batch's blocks, else `contract_code`), and the jetton wallets,
  *   NFT items and NFT sales the store knows (`jetton_wallets`, `nft_items`, `nft_sales`). One query per table.
+ *   Then what upstream's repository gathers beyond the trace's own layouts, from the chain: DeDust pools' assets
+ *   (context-dedust.ts), Telegram items' content (context-telemint.ts), a jVault unstake's pool and lock wallet
+ *   (context-jvault.ts), a GetGems auction's NFT item.
  * - `traceContext` (pure, per trace): turns that into interface records. An account is a jetton wallet / NFT item
  *   when the store says so, or when its data reads exactly in the standard layout (src/entities/data-layouts.ts)
  *   and either a transaction of the trace received a TEP-74 / TEP-62 message (the rule the entities stage uses,
@@ -32,6 +35,9 @@ import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
 import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
+import { loadDedustPools, type ContextMessage, type DedustPoolAssets } from './context-dedust.ts';
+import { dataRequestAccounts, jvaultReach, poolLockWalletOf, stakeWalletPool } from './context-jvault.ts';
+import { loadTelemintContents, TELEITEM_DEPLOY_OPCODE, type ItemContent } from './context-telemint.ts';
 
 /** An account's latest state as the pipeline knows it. */
 
@@ -58,6 +64,8 @@ export interface KnownNftItem {
   collection: string | null;
   owner?: string | null;
   init?: boolean;
+  /** the item's content as `nft_items.content` keeps it (toncenter's JSON object), when the row has one */
+  content?: Record<string, unknown>;
 }
 
 /** An `nft_sales` row (src/entities/nft-sales.ts). */
@@ -84,6 +92,10 @@ export interface TraceContextSource {
   sales: ReadonlyMap<string, KnownSale>;
   /** the store's rows of the multisig orders among the addresses (their code tells them) */
   multisigOrders?: ReadonlyMap<string, KnownMultisigOrder>;
+  /** DeDust pools' assets, from the chain (context-dedust.ts) */
+  dedustPools?: ReadonlyMap<string, DedustPoolAssets>;
+  /** Telegram items' content, from the chain (context-telemint.ts) */
+  itemContents?: ReadonlyMap<string, ItemContent>;
 }
 
 export function emptyTraceContext(): TraceContextSource {
@@ -202,6 +214,22 @@ export function rowAddresses(txs: readonly TransactionRow[]): Set<string> {
   return out;
 }
 
+/** Every message of a trace's transactions, as the context reads them. */
+export function traceMessages(txs: readonly TraceTransaction[]): ContextMessage[] {
+  const out: ContextMessage[] = [];
+  for (const tx of txs) for (const m of [tx.inMsg, ...tx.outMsgs]) if (m) out.push(m);
+  return out;
+}
+
+/** Same as traceMessages, over the decoder's rows. */
+export function rowMessages(txs: readonly TransactionRow[]): ContextMessage[] {
+  const out: ContextMessage[] = [];
+  for (const tx of txs) {
+    for (const m of [tx.in_msg, ...tx.out_msgs]) if (m) out.push({ source: m.source, destination: m.destination, opcode: m.opcode, body: m.body_boc, initState: m.init_state_boc });
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- layouts of NFT items beyond TEP-62's
 
 /**
@@ -277,8 +305,30 @@ function jettonRecord(a: string, w: KnownJettonWallet): Record<string, unknown> 
   return { address: a, owner: w.owner, jetton: w.jetton, ...(w.balance !== undefined ? { balance: w.balance.toString() } : {}) };
 }
 
-function nftRecord(a: string, n: KnownNftItem): Record<string, unknown> {
-  return { address: a, init: n.init ?? true, index: n.index?.toString() ?? null, collection_address: n.collection, owner_address: n.owner ?? null };
+function nftRecord(a: string, n: KnownNftItem, content: unknown): Record<string, unknown> {
+  const rec: Record<string, unknown> = { address: a, init: n.init ?? true, index: n.index?.toString() ?? null, collection_address: n.collection, owner_address: n.owner ?? null };
+  // a record without the key reads as no metadata (interfaces.ts); only what the chain or the store says is given
+  if (content !== undefined) rec.content = content;
+  return rec;
+}
+
+/**
+ * Accounts no transaction or message of the trace names whose records toncenter's repository gathers for it: the
+ * NFT of a GetGems auction the trace names (`nft_batch`), the staking pool and lock wallet of a jVault unstake
+ * (context-jvault.ts). `poolData`: the pools' data, given as `data_boc` records.
+ */
+export function reachedAccounts(trace: Pick<Trace, 'transactions'>, named: ReadonlySet<string>, src: TraceContextSource): { accounts: Set<string>; poolData: Map<string, string> } {
+  const accounts = new Set<string>();
+  for (const a of named) {
+    const sale = src.sales.get(a);
+    if (sale?.type === 'getgems_auction' && sale.nftAddress) accounts.add(sale.nftAddress);
+  }
+  const stakeWallets = dataRequestAccounts(traceMessages(trace.transactions));
+  const reach = stakeWallets.size ? jvaultReach(stakeWallets, (a) => src.states.get(a)?.dataBoc) : { pools: new Map<string, string>(), lockWallets: new Set<string>() };
+  for (const a of reach.pools.keys()) accounts.add(a);
+  for (const a of reach.lockWallets) accounts.add(a);
+  for (const a of named) accounts.delete(a);
+  return { accounts, poolData: reach.pools };
 }
 
 /** toncenter's record names for the sale contracts: `NftSale` (fixed price), `NftAuction` (with `nft_addr`). */
@@ -314,15 +364,20 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
   }
   const interfaces: Record<string, AccountInterfaces> = {};
   const accountStates: Record<string, { after: AccountStateSnapshot }> = {};
-  for (const a of traceAddresses(trace.transactions)) {
+  const addresses = traceAddresses(trace.transactions);
+  const reached = reachedAccounts(trace, addresses, src);
+  for (const a of reached.accounts) addresses.add(a);
+  for (const a of addresses) {
     const st = src.states.get(a);
     const codeHash = st?.codeHash ?? null;
     let ifaces: Interface[] = [];
     if (codeHash && !isWalletCodeHash(codeHash)) ifaces = detectInterfaces(codeHash, src.codes.get(codeHash) ?? codes.get(codeHash) ?? null);
     const sale = src.sales.get(a);
+    // a Telegram item: by its code, its sale row, or its deploy (context-telemint.ts: a gift's code is a library)
+    const teleitem = ifaces.includes('telemint') || sale?.type === 'telemint' || src.itemContents?.has(a) === true;
     // The data cell is parsed only for an account that may be a jetton wallet or an NFT item: most trace
     // accounts are wallets, and parsing every state's data was a visible share of the stage's time.
-    const mayReadData = jettonCand.has(a) || nftCand.has(a) || sale?.type === 'telemint' || ifaces.some((i) => DATA_READ_INTERFACES.has(i));
+    const mayReadData = jettonCand.has(a) || nftCand.has(a) || teleitem || ifaces.some((i) => DATA_READ_INTERFACES.has(i));
     const data = mayReadData && st?.status === 'active' ? cellOf(st.dataBoc) : null;
 
     // the state, when it reads as one, is at least as new as the store's row (balance); owner / jetton never change
@@ -333,7 +388,7 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
 
     let nft: KnownNftItem | undefined;
     if (!jw && data) {
-      if (ifaces.includes('telemint') || sale?.type === 'telemint') nft = parseTelemintItemData(data) ?? undefined;
+      if (teleitem) nft = parseTelemintItemData(data) ?? undefined;
       else if (ifaces.includes('dns_item')) nft = parseDnsItemData(data) ?? undefined;
       else if (nftCand.has(a) || ifaces.includes('nft_item')) nft = parseNftItemData(data) ?? parseDnsItemData(data) ?? undefined;
     }
@@ -349,8 +404,15 @@ export function traceContext(trace: Pick<Trace, 'transactions'>, src: TraceConte
     }
     if (nft) {
       rec.nftItem = { index: nft.index, collection: nft.collection, owner: nft.owner ?? null, ...(nft.init !== undefined ? { init: nft.init } : {}) };
-      raw.NftItem = nftRecord(a, nft);
+      raw.NftItem = nftRecord(a, nft, src.itemContents?.get(a) ?? nft.content ?? src.nftItems.get(a)?.content);
     }
+    const pool = ifaces.includes('dedust_pool') ? src.dedustPools?.get(a) : undefined;
+    if (pool) {
+      rec.dedustPool = { assets: pool.assets.map((x) => ({ isTon: x.is_ton, address: x.address })) };
+      raw.DedustPool = { address: a, assets: pool.assets.map((x) => ({ ...x })) };
+    }
+    const poolData = reached.poolData.get(a);
+    if (poolData !== undefined) raw.data_boc = { account: a, request: 'data_boc', data_boc: poolData };
     if (sale) {
       const s = saleRecords(a, sale);
       Object.assign(raw, s.raw);
@@ -436,6 +498,11 @@ export interface TraceContextInput {
   known?: KnownEntities;
   /** the store's rows for these addresses, read once for the consecutive batches this one is part of */
   prefetched?: StoreContextRows;
+  /**
+   * every message of the transactions the addresses come from (`rowMessages`): what leads beyond them (a jVault
+   * unstake's pool) and what the chain says there of a DeDust pool or a Telegram item
+   */
+  messages?: readonly ContextMessage[];
 }
 
 /**
@@ -482,12 +549,28 @@ async function readJettonWallets(store: StoreClient, addresses: readonly string[
 
 async function readNftItems(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownNftItem>> {
   const rows = await readChunked(addresses, (a) =>
-    store.query<{ address: string; init: boolean | number; index: string; collection_address: string | null; owner_address: string | null }>(
-      'SELECT address, init, `index`, collection_address, owner_address FROM nft_items FINAL WHERE address IN {a:Array(String)}',
+    store.query<{ address: string; init: boolean | number; index: string; collection_address: string | null; owner_address: string | null; content: string }>(
+      'SELECT address, init, `index`, collection_address, owner_address, content FROM nft_items FINAL WHERE address IN {a:Array(String)}',
       { a },
     ),
   );
-  return new Map(rows.map((r) => [r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init) }]));
+  return new Map(
+    rows.map((r) => {
+      const content = storedContent(r.content);
+      return [r.address, { index: BigInt(r.index), collection: r.collection_address, owner: r.owner_address, init: Boolean(r.init), ...(content ? { content } : {}) }];
+    }),
+  );
+}
+
+/** `nft_items.content` as the API renders it (a JSON object, as toncenter's jsonb column); '' and others: none. */
+function storedContent(text: string | null | undefined): Record<string, unknown> | null {
+  if (!text || !text.trim().startsWith('{')) return null;
+  try {
+    const o = JSON.parse(text) as unknown;
+    return o && typeof o === 'object' && !Array.isArray(o) && Object.keys(o).length ? (o as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 async function readMultisigOrders(store: StoreClient, addresses: readonly string[]): Promise<Map<string, KnownMultisigOrder>> {
@@ -622,15 +705,32 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     absent.sale.delete(st.account);
     absent.changedAt.set(st.account, absent.batch);
   }
-  const missing: string[] = [];
-  for (const a of all) {
-    if (states.has(a)) continue;
-    const r = recent.get(a);
-    if (r) states.set(a, r);
-    else missing.push(a);
-  }
   const pre = input.prefetched;
-  await rowsFor(missing, pre && { asked: pre.asked.states, rows: pre.states }, (a) => readStates(store, a), states);
+  /** the latest states of these accounts: the batch's, the recent batches', else the store's */
+  const fillStates = async (accounts: readonly string[]) => {
+    const missing: string[] = [];
+    for (const a of accounts) {
+      if (states.has(a)) continue;
+      const r = recent.get(a);
+      if (r) states.set(a, r);
+      else missing.push(a);
+    }
+    await rowsFor(missing, pre && { asked: pre.asked.states, rows: pre.states }, (a) => readStates(store, a), states);
+  };
+  await fillStates(all);
+
+  // jVault: the pools the batch's stake wallets name and the pools' lock wallets (context-jvault.ts), each read
+  // from the state the one before names; they join the batch's addresses for every lookup below
+  const messages = input.messages ?? [];
+  const stakeWallets = dataRequestAccounts(messages);
+  if (stakeWallets.size) {
+    const named = new Set(all);
+    const pools = [...new Set([...stakeWallets].map((w) => stakeWalletPool(states.get(w)?.dataBoc)).filter((p): p is string => p !== null))];
+    await fillStates(pools);
+    const locks = [...new Set(pools.map((p) => poolLockWalletOf(states.get(p)?.dataBoc)).filter((l): l is string => l !== null))];
+    await fillStates(locks);
+    for (const a of [...pools, ...locks]) if (!named.has(a)) all.push(a);
+  }
 
   // code of the accounts whose interfaces their code tells (wallets are told by the hash alone)
   const wantCode = new Set<string>();
@@ -650,8 +750,64 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
   const sales = new Map<string, KnownSale>();
   const askSale = all.filter((a) => !absent.sale.has(a));
   await rowsFor(askSale, pre && { asked: pre.asked.sale, rows: pre.sales }, (a) => readSales(store, a), sales, { state: absent, set: absent.sale });
+  // the NFTs of the GetGems auctions among them (toncenter's repository reads them with the auctions: a bid names
+  // the auction only)
+  const auctionNfts = [...new Set([...sales.values()].flatMap((x) => (x.type === 'getgems_auction' && x.nftAddress ? [x.nftAddress] : [])))];
+  const askAuctionNft = auctionNfts.filter((a) => !nftItems.has(a) && !absent.nft.has(a));
+  await rowsFor(askAuctionNft, pre && { asked: pre.asked.nft, rows: pre.nftItems }, (a) => readNftItems(store, a), nftItems, { state: absent, set: absent.nft });
   // multisig orders: only accounts whose code is an order's, so a batch without one asks nothing
   const orders = multisigOrderAddresses(all, states, codes);
   const multisigOrders = orders.length ? await readMultisigOrders(store, orders) : new Map<string, KnownMultisigOrder>();
-  return { states, codes, jettonWallets, nftItems, sales, multisigOrders };
+
+  // DeDust pools and Telegram items, told by their code: what the chain says of their assets / content
+  const interfacesOf = codeInterfaces(states, codes);
+  const pools = all.filter((a) => interfacesOf(a).includes('dedust_pool'));
+  const dedustPools = await loadDedustPools(store, {
+    pools,
+    isPool: (a) => interfacesOf(a).includes('dedust_pool'),
+    state: (a) => {
+      const st = states.get(a);
+      return st && { balance: st.balance, dataBoc: st.dataBoc, code: (st.codeHash && codes.get(st.codeHash)) || null };
+    },
+    messages,
+  });
+  const items = all.filter((a) => interfacesOf(a).includes('telemint') || sales.get(a)?.type === 'telemint');
+  const candidates = telemintCandidates(messages, (a) => {
+    const h = states.get(a)?.codeHash;
+    return !!h && !isWalletCodeHash(h);
+  });
+  const itemContents = items.length || candidates.length ? await loadTelemintContents(store, { items, candidates, dataBoc: (a) => states.get(a)?.dataBoc, messages }) : new Map<string, ItemContent>();
+  return { states, codes, jettonWallets, nftItems, sales, multisigOrders, dedustPools, itemContents };
+}
+
+/** What the families that need a Telegram item's content send it (auction.ts, nft.ts): a bid is a plain transfer. */
+const TELEITEM_CALLS = new Set<number>([0, 0x487a8e81 /* teleitem_start_auction */, 0x371638ae /* teleitem_cancel_auction */, TELEITEM_DEPLOY_OPCODE]);
+/** nft ownership_assigned: a Fragment purchase is read from the one the item sends */
+const OWNERSHIP_ASSIGNED = 0x05138d91;
+
+/**
+ * Accounts of a batch that may be Telegram items known by their deploy only (a gift, whose code is a library): the
+ * non-wallet receivers of what a bid, an auction start / cancel or a deploy sends, and the senders of
+ * ownership_assigned. Only these are looked for in the store, once in a while each (context-telemint.ts).
+ */
+function telemintCandidates(messages: readonly ContextMessage[], mayBeItem: (a: string) => boolean): string[] {
+  const out = new Set<string>();
+  for (const m of messages) {
+    const op = m.opcode === null ? 0 : m.opcode >>> 0;
+    if (m.destination !== null && m.source !== null && TELEITEM_CALLS.has(op) && mayBeItem(m.destination)) out.add(m.destination);
+    if (m.source !== null && op === OWNERSHIP_ASSIGNED && mayBeItem(m.source)) out.add(m.source);
+  }
+  return [...out];
+}
+
+/** The interfaces of an account's code (by hash, each code read once), none for wallets and unknown codes. */
+function codeInterfaces(states: ReadonlyMap<string, AccountSnapshot>, codes: ReadonlyMap<string, Cell>): (account: string) => Interface[] {
+  const byHash = new Map<string, Interface[]>();
+  return (account) => {
+    const h = states.get(account)?.codeHash;
+    if (!h || isWalletCodeHash(h)) return [];
+    let out = byHash.get(h);
+    if (!out) byHash.set(h, (out = detectInterfaces(h, codes.get(h) ?? null)));
+    return out;
+  };
 }

@@ -9,13 +9,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, loadTransaction, type Slice } from '@ton/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
 import { checkEntry, Mismatch } from '../../src/actions/conformance/check.ts';
 import { comparableBlock, comparableRow, loadCases, traceFile, type ConformanceCase } from '../../src/actions/conformance/runner.ts';
 import { KNOWN_GAPS, PIPELINE_GAPS } from '../actions/known-gaps.ts';
-import { parseRawPoolsData, setDedustPools } from '../../src/actions/dedust-pools.ts';
+import { dedustPools } from '../../src/actions/dedust-pools.ts';
 import type { ActionRow, Trace } from '../../src/actions/model.ts';
 import { encodeJsonLines, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
@@ -23,7 +23,7 @@ import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { assembleBatch, processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';
 import { addr, buildTrace } from '../actions/trace-builder.ts';
-import { bodyAddresses, emptyTraceContext, loadTraceContext, prefetchTraceContext, traceAddresses, traceContext, type TraceContextSource } from '../../src/traces/trace-context.ts';
+import { bodyAddresses, emptyTraceContext, loadTraceContext, prefetchTraceContext, traceAddresses, traceContext, traceMessages, type TraceContextSource } from '../../src/traces/trace-context.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
 const TC_DIR = join(FIX, 'traces/toncenter-indexer/');
@@ -62,10 +62,17 @@ function storeRowsOf(doc: J): Record<string, Row[]> {
     const db = rec.data_boc as J | undefined;
     if (db && typeof db.data_boc === 'string') {
       out.latest_account_states.push({ account: a, hash: zero, balance: 0, account_status: 'active', timestamp: 0, last_trans_hash: zero, last_trans_lt: 0, data_boc: db.data_boc });
+    } else if (rec.DedustPool) {
+      // a DeDust pool: its state (no data: a block after the deploy prunes it) with DeDust's mainnet pool code, the
+      // code test/fixtures/codes holds; its assets must then come from the chain: the pool's swap events
+      out.latest_account_states.push({ account: a, hash: zero, balance: 0, account_status: 'active', timestamp: 0, last_trans_hash: zero, last_trans_lt: 0, code_hash: DEDUST_POOL_CODE.hash().toString('hex'), data_boc: null });
     }
   }
   return out;
 }
+
+/** DeDust's v1 pool code (mainnet, test/fixtures/codes; the code of pool 0:3E5FFCA8…, block 71398501). */
+const DEDUST_POOL_CODE = Cell.fromBoc(readFileSync(join(FIX, 'codes/mainnet-state-dedust-pool.mainnet-state.boc')))[0];
 
 async function insert(store: StoreClient, table: string, rows: Row[]): Promise<void> {
   if (rows.length) await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
@@ -106,22 +113,15 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
     const all: Record<string, Row[]> = {};
     for (const doc of docs.values()) for (const [t, rows] of Object.entries(storeRowsOf(doc))) (all[t] ??= []).push(...rows);
     for (const [t, rows] of Object.entries(all)) await insert(store, t, rows);
-    // DeDust's pool list (utils/dedust_pools.py), in the API's shape, from the pools the documents name
-    const pools: unknown[] = [];
-    for (const doc of docs.values()) {
-      for (const [a, rec] of Object.entries((doc.interfaces ?? {}) as Record<string, J>)) {
-        const p = rec.DedustPool as { assets: Array<{ is_ton: boolean; address: string | null }> } | undefined;
-        if (p) pools.push({ address: a, assets: p.assets.map((x) => (x.is_ton ? { type: 'native' } : { type: 'jetton', address: x.address })) });
-      }
-    }
-    setDedustPools(parseRawPoolsData(pools));
+    await insert(store, 'contract_code', [{ code_hash: DEDUST_POOL_CODE.hash().toString('hex'), code_boc: DEDUST_POOL_CODE.toBoc().toString('base64') }]);
+    // no DeDust pool list (utils/dedust_pools.py): the pipeline reads the pools' assets from the chain
+    expect(dedustPools().size).toBe(0);
   }, 120_000);
-  afterAll(() => setDedustPools(new Map()));
 
   /** The trace as the pipeline would classify it: the JSON's transactions, the context from the store. */
   async function pipelineTrace(c: ConformanceCase): Promise<Trace> {
     const stripped = { ...traceFromToncenterJson(docs.get(c.traceId)), interfaces: undefined };
-    const src = await loadTraceContext(store, { addresses: traceAddresses(stripped.transactions), states: [] });
+    const src = await loadTraceContext(store, { addresses: traceAddresses(stripped.transactions), states: [], messages: traceMessages(stripped.transactions) });
     return { ...stripped, ...traceContext(stripped, src) };
   }
 
@@ -169,6 +169,21 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
     for (const n of ['Deposit', 'Tonco deposit liquidity (normal)', 'Failed jetton transfer (external only)', 'Getgems purchase', 'Unstake (with referrals)']) {
       expect(names).toContain(n);
     }
+  });
+
+  it('a refused jVault unstake: the pool and its lock wallet come from the stake wallet\'s data, though no transaction or message of the trace names them', async () => {
+    const c = cases.find((x) => x.file === 'jvault.yaml' && x.name === 'Unstake (failed)')!;
+    const doc = docs.get(c.traceId)!;
+    const t = traceFromToncenterJson(doc);
+    const named = traceAddresses(t.transactions);
+    const trace = await pipelineTrace(c);
+    // toncenter's records: the stake wallet's data_boc names the pool; the pool's names the lock wallet
+    const recs = doc.interfaces as Record<string, J>;
+    const pool = up(((Object.values(recs).find((r) => (r.data_boc as J | undefined)?.pool) as J).data_boc as J).pool)!;
+    const lock = Object.entries(recs).find(([, r]) => up((r.JettonWallet as J | undefined)?.owner) === pool)![0].toUpperCase();
+    expect(named.has(pool) || named.has(lock)).toBe(false);
+    expect(trace.interfaces![pool].raw!.data_boc).toEqual({ account: pool, request: 'data_boc', data_boc: (recs[pool].data_boc as J).data_boc });
+    expect(trace.interfaces![lock].jettonWallet).toMatchObject({ owner: pool, jetton: up((recs[lock].JettonWallet as J).jetton) });
   });
 
   it('finds the accounts named only inside message bodies (toncenter: extract_additional_addresses)', () => {

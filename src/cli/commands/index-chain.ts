@@ -9,6 +9,7 @@ import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -137,7 +138,8 @@ export const STOP_DEADLINE_MS = 8000;
 
 export const indexCommand: Command = {
   async run(argv) {
-    const { metadata, rest } = takeMetadataArgs(argv);
+    const { metadata, rest: afterMetadata } = takeMetadataArgs(argv);
+    const { dedust, rest } = takeDedustPoolsArgs(afterMetadata);
     const args = parseIndexArgs(rest);
     const log = cliLogger();
     const needs = indexNeeds(args);
@@ -183,6 +185,7 @@ export const indexCommand: Command = {
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
     let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
+    const stopDedust = args.roles.includes('traces') && args.traces ? await startDedustPools(dedust, log) : () => undefined;
     try {
       if (pool) {
         try {
@@ -235,6 +238,7 @@ export const indexCommand: Command = {
     } finally {
       stopProgress?.();
       exitIfStuck();
+      stopDedust();
       await stopMetadata();
       await bus.close().catch(() => undefined);
       await pool?.close();

@@ -14,6 +14,15 @@ const METADATA_USAGE = [
   '  --metadata-rps N          requests per second to one metadata host (default 1; env TON_GATEWAY_METADATA_RPS)',
 ];
 
+/** `--dedust-pools-*` options of start and index (parsed by ../dedust-pools-args.ts). */
+const DEDUST_POOLS_USAGE = [
+  '  --dedust-pools-api        also take DeDust pools\' assets from DeDust\'s HTTP API list (as toncenter does; env',
+  '                            TON_GATEWAY_DEDUST_POOLS_API=1), refreshed every 120 s: a fallback for the pools the',
+  '                            chain has not told yet (off by default: the chain gives them exactly, see src/traces)',
+  '  --dedust-pools-file PATH  with --dedust-pools-api: the last list is saved there and read when the API does not',
+  '                            answer (env TON_GATEWAY_DEDUST_POOLS_FILE)',
+];
+
 /** `sql --format` values: SQL_FORMATS of src/store/sql.ts, spelled out so help does not load the store (a test keeps them equal). */
 const SQL_FORMAT_NAMES = 'JSONEachRow, CSV, CSVWithNames, TSV, TabSeparated, Pretty, PrettyCompact, JSON';
 
@@ -32,6 +41,7 @@ export const commands: CommandSpec[] = [
       'No liteserver reachable? `npm run demo` runs the same against a local devnet.',
       '',
       ...METADATA_USAGE,
+      ...DEDUST_POOLS_USAGE,
     ].join('\n'),
     load: async () => (await import('./start.ts')).startCommand,
   },
@@ -82,6 +92,7 @@ export const commands: CommandSpec[] = [
       '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
       '',
       ...METADATA_USAGE,
+      ...DEDUST_POOLS_USAGE,
       '',
       'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus; every role',
       'creates the topics it needs if missing (as `ton-gateway kafka init` does) with KAFKA_PARTITIONS (default 8)',

@@ -16,6 +16,7 @@ import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
 
 interface ServeArgs {
   port: number;
@@ -39,7 +40,8 @@ function splitServeArgs(argv: string[]): ServeArgs {
 
 export const startCommand: Command = {
   async run(argv) {
-    const { metadata, rest } = takeMetadataArgs(argv);
+    const { metadata, rest: afterMetadata } = takeMetadataArgs(argv);
+    const { dedust, rest } = takeDedustPoolsArgs(afterMetadata);
     const serve = splitServeArgs(rest);
     const args = parseIndexArgs(serve.rest);
     const log = cliLogger();
@@ -91,6 +93,7 @@ export const startCommand: Command = {
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
+    const stopDedust = args.traces ? await startDedustPools(dedust, log) : () => undefined;
     try {
       try {
         await poolReady;
@@ -137,6 +140,7 @@ export const startCommand: Command = {
       stopProgress?.();
       exitIfStuck();
       await app?.close();
+      stopDedust();
       await stopMetadata();
       await bus.close();
       await pool.close();
