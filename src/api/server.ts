@@ -6,7 +6,7 @@
  * (`/api/v2/...`, `/api/v3/...`), every other at `/<name>` (`/testnet/api/v2/...`) unless `basePath`
  * says otherwise. A reverse proxy can map a Host (testnet.example.com) onto that prefix.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, fromFastifyError } from './errors.ts';
 import { apiKeyOf, charge, identify, KeyStore, MemoryRateLimiter, type Caller, type RateLimiter } from './auth/index.ts';
 
@@ -44,6 +44,8 @@ export interface ServerOptions {
   /** Take the client IP from X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
   bodyLimit?: number;
+  /** Plugins registered at the root before the groups (the streaming API's WebSocket support). */
+  plugins?: { plugin: FastifyPluginAsync<Record<string, unknown>>; opts?: Record<string, unknown> }[];
 }
 
 declare module 'fastify' {
@@ -136,6 +138,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     const e = toApiError(err, request);
     reply.code(e.status).send({ ok: false, code: e.status, error: e.message });
   });
+  for (const p of options.plugins ?? []) app.register(p.plugin, p.opts ?? {});
   for (const group of options.groups ?? []) registerGroup(app, resolved, group);
   app.addHook('onClose', async () => {
     await resolved.limiter.close?.();

@@ -5,6 +5,7 @@ import { createBus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
+import { KafkaNotificationSink, NotificationPublisher } from '../../streaming/index.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 function intArg(name: string, v: string | undefined): number {
@@ -132,7 +133,8 @@ export const indexCommand: Command = {
     '',
     ...METADATA_USAGE,
     '',
-    'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus.',
+    'Environment: KAFKA_BROKERS=host:9092,... puts the stages on Kafka instead of the in-process bus; the traces',
+    'and checkpoint roles then publish the streaming API\'s notifications on its topic (ton.notifications) for `serve`.',
   ].join('\n'),
   async run(argv) {
     const { metadata, rest } = takeMetadataArgs(argv);
@@ -159,6 +161,9 @@ export const indexCommand: Command = {
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
     let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
+    // the streaming API's feed: `serve` processes consume it from Kafka (nobody would on the in-process bus)
+    const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+    const sink = brokers.length && args.traces ? new KafkaNotificationSink({ brokers }) : undefined;
     try {
       if (pool) {
         try {
@@ -170,7 +175,8 @@ export const indexCommand: Command = {
           log.warn({ err: err.message }, 'no liteserver answers yet: contract codes the store lacks are skipped until one does');
         }
       }
-      const h = await runIndexer({ bus, source: pool, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      const notifications = sink ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
+      const h = await runIndexer({ bus, source: pool, store, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, notifications });
       if (h.fromSeqno !== null) {
         log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
         stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });
@@ -194,6 +200,7 @@ export const indexCommand: Command = {
       stopProgress?.();
       await stopMetadata();
       await bus.close();
+      await sink?.close();
       await pool?.close();
       await store?.close();
     }

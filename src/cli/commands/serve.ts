@@ -14,6 +14,7 @@ import { metricsRegistry } from '../../../pipelines/metrics.ts';
 import { KeyConfigError, KeyStore, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
+import { KafkaNotificationFeed } from '../../streaming/index.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 
 const networkSchema = z
@@ -98,6 +99,9 @@ export const serveCommand: Command = {
     '',
     'Without a key a client gets 1 request per second per IP; a key gets its plan\'s rate. Set redis_url to',
     'share limits between several API processes.',
+    '',
+    'Streaming API (/api/streaming/v2/sse and /ws): with KAFKA_BROKERS=host:9092,... set, a network with a store',
+    'pushes what the indexer (`index` on the same brokers) publishes on ton.notifications.',
   ].join('\n'),
   async run(argvAll) {
     const { metadata, rest: argv } = takeMetadataArgs(argvAll);
@@ -135,6 +139,8 @@ export const serveCommand: Command = {
     const pools: LiteserverPool[] = [];
     const networks: NetworkContext[] = [];
     const stores: { close(): Promise<void> }[] = [];
+    const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+    const feeds: KafkaNotificationFeed[] = [];
     const metadataStops: (() => Promise<void>)[] = [];
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     for (const n of config.networks) {
@@ -150,6 +156,11 @@ export const serveCommand: Command = {
         stores.push(store);
         services.store = store;
         metadataStops.push(startMetadataFetcher(store, metadata, log.child({ network: n.name })));
+        if (brokers.length) {
+          const feed = new KafkaNotificationFeed({ brokers, onInvalid: (err) => log.warn({ err: (err as Error).message, network: n.name }, 'streaming: a feed message does not parse') });
+          feeds.push(feed);
+          services.feed = feed;
+        }
       }
       networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
     }
@@ -185,6 +196,7 @@ export const serveCommand: Command = {
       process.exit(0);
     }, 10_000).unref();
     await app.close();
+    await Promise.all(feeds.map((f) => f.close()));
     await Promise.all(metadataStops.map((stop) => stop()));
     await Promise.all(pools.map((p) => p.close()));
     await Promise.all(stores.map((s) => s.close()));

@@ -10,6 +10,7 @@ import { buildGateway } from '../../api/gateway.ts';
 import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
 import { createBus } from '../../bus/index.ts';
+import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher, type NotificationSink } from '../../streaming/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { METADATA_USAGE, startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
@@ -43,7 +44,8 @@ export const startCommand: Command = {
     '',
     'Follows the network from its liteservers (from the checkpoint, else the tip), stores blocks,',
     'transactions, messages, account states, traces and actions, and serves /api/v3 (indexed), /api/v2',
-    '(liteservers), /healthcheck and /metrics. Options are those of `index` and `serve`.',
+    '(liteservers), the streaming API (/api/streaming/v2/sse and /ws), /healthcheck and /metrics.',
+    'Options are those of `index` and `serve`.',
     '',
     'No liteserver reachable? `npm run demo` runs the same against a local devnet.',
     '',
@@ -71,6 +73,11 @@ export const startCommand: Command = {
     const store = await openIndexerStore(args.dataDir);
     const pool = new LiteserverPool(endpoints, { logger: log });
     const bus = createBus({ brokers: process.env.KAFKA_BROKERS });
+    // the streaming API's feed: in-process to this process's API (and on Kafka for `serve` processes, with brokers)
+    const feed = new InProcessFeed((err) => log.error({ err }, 'streaming: a feed handler failed'));
+    const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+    const kafkaSink = brokers.length ? new KafkaNotificationSink({ brokers }) : undefined;
+    const sink: NotificationSink = kafkaSink ? new FanoutSink([feed, kafkaSink]) : feed;
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
@@ -81,9 +88,10 @@ export const startCommand: Command = {
         if (err instanceof NoLiteserverError) throw new CliError(err.message);
         throw err;
       }
-      const h = await runIndexer({ bus, source: pool, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log });
+      const notifications = args.traces ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
+      // the API first: its streaming hub is subscribed to the feed before the first seqno is processed
       app = await buildGateway({
-        networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store } }],
+        networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
         keys,
         metrics: metricsRegistry,
         logger: { level: process.env.LOG_LEVEL ?? 'warn' },
@@ -93,6 +101,7 @@ export const startCommand: Command = {
       } catch (e) {
         throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
+      const h = await runIndexer({ bus, source: pool, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, notifications });
       log.info({ from: h.fromSeqno, until: args.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${serve.port}/api/v3/` }, 'indexing and serving');
       if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: args.untilSeqno, log });
       const stopped = new Promise<void>((resolve) => {
@@ -112,6 +121,7 @@ export const startCommand: Command = {
       await app?.close();
       await stopMetadata();
       await bus.close();
+      await kafkaSink?.close();
       await pool.close();
       await store.close();
     }
