@@ -13,15 +13,18 @@ export interface StreamConnection {
   /** Sends one notification (JSON text). */
   send(json: string): void;
   heartbeat(): void;
-  /** Closes with a reason the client is told. */
-  cut(reason: string): void;
+  /** Closes with a reason the client is told; the socket goes after `graceMs` (default: the connection's). */
+  cut(reason: string, graceMs?: number): void;
   /** Bytes written and not taken by the peer yet. */
   readonly buffered: number;
   readonly closed: boolean;
 }
 
-/** How long a cut connection may take to flush its reason before its socket is destroyed. */
-const CUT_GRACE_MS = 1000;
+/**
+ * How long a cut connection may take to flush what it was sent and its reason before its socket is destroyed: a
+ * client that stalled for a while and reads again still learns why it was cut. (Default; HubOptions.cutGraceMs.)
+ */
+export const CUT_GRACE_MS = 30_000;
 
 export class SseConnection implements StreamConnection {
   readonly transport = 'sse' as const;
@@ -30,6 +33,7 @@ export class SseConnection implements StreamConnection {
   constructor(
     private readonly res: ServerResponse,
     private readonly maxBuffered: number,
+    private readonly graceMs = CUT_GRACE_MS,
   ) {
     res.on('close', () => {
       this.done = true;
@@ -38,10 +42,11 @@ export class SseConnection implements StreamConnection {
 
   /** The response head and toncenter's first frame. */
   open(id: string | undefined): void {
+    // a stream is the connection's last response: once it ends the socket closes (`Connection: close`, not kept alive)
+    this.res.shouldKeepAlive = false;
     this.res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache',
-      Connection: 'keep-alive',
       // nginx and similar proxies: pass events through as they come
       'X-Accel-Buffering': 'no',
     });
@@ -62,11 +67,12 @@ export class SseConnection implements StreamConnection {
     this.write(': keepalive\n\n');
   }
 
-  cut(reason: string): void {
+  cut(reason: string, graceMs = this.graceMs): void {
     if (this.done) return;
     this.done = true;
+    // the reason last, then the socket closes (not kept alive for another request)
     this.res.end(`event: error\ndata: ${JSON.stringify({ error: reason })}\n\n`);
-    setTimeout(() => this.res.destroy(), CUT_GRACE_MS).unref();
+    setTimeout(() => this.res.destroy(), graceMs).unref();
   }
 
   get buffered(): number {
@@ -90,6 +96,7 @@ export class WsConnection implements StreamConnection {
   constructor(
     private readonly ws: WebSocket,
     private readonly maxBuffered: number,
+    private readonly graceMs = CUT_GRACE_MS,
   ) {
     ws.on('pong', () => {
       this.alive = true;
@@ -125,7 +132,7 @@ export class WsConnection implements StreamConnection {
     this.ws.ping();
   }
 
-  cut(reason: string): void {
+  cut(reason: string, graceMs = this.graceMs): void {
     if (this.done) return;
     this.done = true;
     if (this.ws.readyState === this.ws.OPEN) {
@@ -133,7 +140,7 @@ export class WsConnection implements StreamConnection {
       // close reasons are at most 123 bytes
       this.ws.close(1008, reason.slice(0, 120));
     }
-    setTimeout(() => this.ws.terminate(), CUT_GRACE_MS).unref();
+    setTimeout(() => this.ws.terminate(), graceMs).unref();
   }
 
   get buffered(): number {

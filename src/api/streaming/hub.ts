@@ -16,7 +16,7 @@ import type { FeedEvent } from '../../../schemas/bus/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import type { NotificationFeed } from '../../streaming/index.ts';
 import { Db } from '../v3/index.ts';
-import type { StreamConnection } from './connection.ts';
+import { CUT_GRACE_MS, type StreamConnection } from './connection.ts';
 import { streamingMetrics, type StreamingMetrics } from './metrics.ts';
 import { notesFor } from './notify.ts';
 import { preparePart, renderPart, type PreparedPart, type RenderNeeds } from './render.ts';
@@ -41,6 +41,8 @@ export interface HubOptions {
   limits?: Partial<StreamLimits>;
   /** Per connection: bytes the client has not taken yet past which it is cut (default 4 MiB). */
   maxBufferedBytes?: number;
+  /** How long a cut connection keeps its socket to flush its reason (default 30 s). */
+  cutGraceMs?: number;
   /** Keepalive interval (default 15 s, as toncenter). */
   heartbeatMs?: number;
   /** Seqnos kept for their finalized level (default 1024): a checkpoint that stalls longer loses the oldest. */
@@ -95,6 +97,7 @@ function remove<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
 export class StreamHub {
   readonly limits: StreamLimits;
   readonly maxBufferedBytes: number;
+  readonly cutGraceMs: number;
   private readonly clients = new Set<HubClient>();
   private readonly byAddress = new Map<string, Set<HubClient>>();
   private readonly byTrace = new Map<string, Set<HubClient>>();
@@ -118,6 +121,7 @@ export class StreamHub {
   constructor(private readonly opts: HubOptions) {
     this.limits = { ...DEFAULT_STREAM_LIMITS, ...opts.limits };
     this.maxBufferedBytes = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
+    this.cutGraceMs = opts.cutGraceMs ?? CUT_GRACE_MS;
     this.db = new Db(opts.store, opts.renderTimeoutMs ?? 10_000, (err, sql) => this.logger?.error({ err, sql: sql.slice(0, 300) }, 'streaming: render query failed'));
     this.m = opts.metrics ? streamingMetrics(opts.metrics) : null;
     this.logger = opts.logger;
@@ -138,7 +142,10 @@ export class StreamHub {
     this.timer = null;
     await this.feedSub?.close();
     this.feedSub = null;
-    for (const c of [...this.clients]) c.conn.cut('server shutting down');
+    for (const c of [...this.clients]) {
+      c.conn.cut('server shutting down', 1000);
+      this.remove(c);
+    }
     await this.chain;
   }
 
@@ -188,6 +195,11 @@ export class StreamHub {
   private unindex(c: HubClient): void {
     for (const a of c.sub.addresses) remove(this.byAddress, a, c);
     for (const t of c.sub.traces) remove(this.byTrace, t, c);
+  }
+
+  /** The subscribers, in the order they connected. */
+  list(): HubClient[] {
+    return [...this.clients];
   }
 
   stats(): HubStats {
@@ -321,9 +333,10 @@ export class StreamHub {
         this.m?.notifications.inc({ type: n.type, finality: level });
         this.observer?.(c, { type: n.type, finality: level, mcSeqno: p.mcSeqno, publishedAt: p.at });
         if (c.conn.closed) {
-          // cut by its own buffer bound: a slow consumer
+          // cut by its own buffer bound: a slow consumer (its slot is free at once: it may reconnect)
           this.counts.cut.slow++;
           this.m?.cut.inc({ reason: 'slow' });
+          this.remove(c);
           break;
         }
       }
@@ -334,6 +347,7 @@ export class StreamHub {
   private cut(c: HubClient, why: 'slow' | 'error' | 'behind', reason: string): void {
     if (c.conn.closed) return;
     c.conn.cut(reason);
+    this.remove(c);
     this.counts.cut[why]++;
     this.m?.cut.inc({ reason: why });
   }

@@ -20,6 +20,8 @@ export interface RenderedTx {
 export interface RenderedAction {
   /** as /api/v3/actions renders it, with `accounts` (include_accounts) */
   json: Json;
+  /** as /api/v3/traces renders it in a trace (without `accounts`) */
+  bare: Json;
   /** the stored type (before extra_currency_transfer renaming) and its ancestors: what the filters read */
   type: string;
   ancestors: string[];
@@ -128,7 +130,7 @@ export function notesFor(sub: Subscription, part: RenderedPart): Note[] {
         make: () => {
           const o: Json = { ...head('trace', t), ...trace };
           // as toncenter: the trace's actions that pass the filters, absent when the trace has none
-          if (t.actions.length) o.actions = idx.map((i) => t.actions[i].json);
+          if (t.actions.length) o.actions = idx.map((i) => t.actions[i].bare);
           return { ...o, ...extras(sub, part, t.traceAddrs) };
         },
       });

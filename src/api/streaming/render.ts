@@ -66,6 +66,15 @@ export interface RenderNeeds {
   metadata: boolean;
 }
 
+function cmpActions(x: Row, y: Row): number {
+  for (const k of ['start_lt', 'end_lt']) {
+    const a = BigInt(String(x[k]));
+    const b = BigInt(String(y[k]));
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return String(x.action_id) < String(y.action_id) ? -1 : String(x.action_id) > String(y.action_id) ? 1 : 0;
+}
+
 export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'finalized', needs: RenderNeeds, deps: { db: Db; testnet: boolean }): Promise<RenderedPart> {
   const wanted = p.traces.map((t, i) => (needs.traces.has(i) ? t : null));
   // every wanted transaction in one call: at most one statement (states the documents lack), as one REST page
@@ -88,15 +97,19 @@ export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'final
       });
     if (finality !== 'finalized') for (const x of asc) x.finality = finality;
     const txs: RenderedTx[] = [...asc].reverse().map((json) => ({ json, account: String(json.account), addrs: transactionAddresses([json]) }));
-    const actions: RenderedAction[] = t.actions.map((a) => {
+    // the order /api/v3/traces gives a trace's actions: start_lt, end_lt, action_id
+    const sorted = [...t.actions].sort((x, y) => cmpActions(x.row, y.row));
+    const actions: RenderedAction[] = sorted.map((a) => {
+      // `actions` notifications: as /api/v3/actions with include_accounts; `trace` ones: as /api/v3/traces (without)
       const json = actionJson(a.row, { accounts: a.accounts });
-      if (finality !== 'finalized') json.finality = finality;
-      return { json, type: String(a.row.type), ancestors: (a.row.ancestor_type as string[] | undefined) ?? [], accounts: a.accounts, addrs: actionAddresses(a.row) };
+      const bare = actionJson(a.row);
+      if (finality !== 'finalized') json.finality = bare.finality = finality;
+      return { json, bare, type: String(a.row.type), ancestors: (a.row.ancestor_type as string[] | undefined) ?? [], accounts: a.accounts, addrs: actionAddresses(a.row) };
     });
     let trace: Record<string, unknown> | null = null;
     let traceAddrs: string[] = [];
     if (needs.whole.has(i)) {
-      const r = traceJson(t.row, Number(t.row.nodes) > MAX_TRACE_TXS ? null : asc, t.actions.map((a) => a.row));
+      const r = traceJson(t.row, Number(t.row.nodes) > MAX_TRACE_TXS ? null : asc, sorted.map((a) => a.row));
       delete r.trace.actions;
       trace = r.trace;
       traceAddrs = r.addrs;

@@ -56,7 +56,7 @@ export function streamingRoutes(app: FastifyInstance, hub: StreamHub): void {
     const refused = hub.admit(bucket, keyed);
     if (refused) return refuse(reply, 429, refused, id);
     reply.hijack();
-    const conn = new SseConnection(reply.raw, hub.maxBufferedBytes);
+    const conn = new SseConnection(reply.raw, hub.maxBufferedBytes, hub.cutGraceMs);
     conn.open(id);
     const client = hub.add(bucket, conn, sub);
     conn.onClose(() => hub.remove(client));
@@ -77,7 +77,7 @@ export function streamingRoutes(app: FastifyInstance, hub: StreamHub): void {
     wsHandler: (socket: WebSocket, request: FastifyRequest) => {
       const { bucket, keyed } = callerOf(request);
       const header = actionsHeader(request);
-      const conn = new WsConnection(socket, hub.maxBufferedBytes);
+      const conn = new WsConnection(socket, hub.maxBufferedBytes, hub.cutGraceMs);
       // two upgrades of one bucket may have passed the check together
       const refused = hub.admit(bucket, keyed);
       if (refused) {
