@@ -23,6 +23,7 @@ import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient } from '../../src/store/index.ts';
 import { InProcessFeed, NotificationPublisher } from '../../src/streaming/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
+import { Notification } from '../../schemas/api/streaming/notifications.ts';
 import { until } from '../helpers/until.ts';
 import { openSse, openWs, type SseClient, type WsClient } from './clients.ts';
 
@@ -185,6 +186,13 @@ function expectOrdered(notes: Json[]): void {
 }
 
 describe('streaming on a live devnet', () => {
+  it('every notification has the documented shape', () => {
+    const all = [clients.fin!, clients.conf!, clients.ent!].flatMap((c) => c.notes()).concat(clients.pend!.notes(), clients.trace!.notes());
+    expect(all.length).toBeGreaterThan(100);
+    for (const n of all) Notification.parse(n);
+    expect(new Set(all.map((n) => n.type))).toEqual(new Set(['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change']));
+  });
+
   it('the finalized subscriber gets every transaction of the wallet exactly once, with the bodies /api/v3/transactions returns', async () => {
     const notes = clients.fin!.notes();
     expect(notes.every((n) => n.finality === 'finalized')).toBe(true);
@@ -258,6 +266,9 @@ describe('streaming on a live devnet', () => {
     expect(notes.length).toBeGreaterThan(0);
     expect(new Set(notes.map((n) => n.finality))).toEqual(new Set(['confirmed', 'finalized']));
     expect(notes.some((n) => n.type === 'trace_invalidated')).toBe(false);
+    // over the WebSocket too: no transaction twice at a level
+    const seen = notes.flatMap((n) => (n.transactions as Json[]).map((t) => `${n.finality} ${t.hash}`));
+    expect(new Set(seen).size).toBe(seen.length);
   });
 
   it('a WebSocket subscribe takes effect: after its answer only the new wallet, and all of it', async () => {
