@@ -17,6 +17,8 @@ export const feedTraceSchema = z.object({
   norm: hex256,
   /** transaction_docs_kv documents (src/store/docs.ts) of every transaction of the trace */
   docs: z.array(z.string()),
+  /** the accounts of its transactions (raw): who subscribed is known without parsing the documents */
+  accounts: z.array(z.string()),
   /** the trace's `actions` rows, each with the accounts it involves (`action_accounts`) */
   actions: z.array(z.object({ row, accounts: z.array(z.string()) })),
 });

@@ -49,26 +49,31 @@ const PART_DOC_CHARS = 512 * 1024;
 /** Open traces' documents kept in memory; past it the oldest are dropped and read back from the store if needed. */
 const MAX_OPEN_DOCS = 200_000;
 
+interface Doc {
+  doc: string;
+  account: string;
+}
+
 /** The documents of a written trace's transactions, from the store (trace_txs_kv -> transaction_docs_kv gets). */
-async function storedTraceDocs(store: StoreClient, traceIds: string[]): Promise<Map<string, Map<string, string>>> {
-  const rows = await store.query<{ trace_id: string; hash: string; doc: string }>(
-    `SELECT k.trace_id AS trace_id, k.tx_hash AS hash, d.doc AS doc
-     FROM (SELECT trace_id, x.hash AS tx_hash FROM trace_txs_kv ARRAY JOIN txs AS x WHERE trace_id IN {t:Array(FixedString(64))}) AS k
+async function storedTraceDocs(store: StoreClient, traceIds: string[]): Promise<Map<string, Map<string, Doc>>> {
+  const rows = await store.query<{ trace_id: string; hash: string; account: string; doc: string }>(
+    `SELECT k.trace_id AS trace_id, k.tx_hash AS hash, k.account AS account, d.doc AS doc
+     FROM (SELECT trace_id, x.hash AS tx_hash, x.account AS account FROM trace_txs_kv ARRAY JOIN txs AS x WHERE trace_id IN {t:Array(FixedString(64))}) AS k
      INNER JOIN transaction_docs_kv AS d ON d.hash = k.tx_hash`,
     { t: traceIds },
   );
-  const out = new Map<string, Map<string, string>>();
+  const out = new Map<string, Map<string, Doc>>();
   for (const r of rows) {
     let m = out.get(r.trace_id);
     if (!m) out.set(r.trace_id, (m = new Map()));
-    m.set(r.hash, r.doc);
+    m.set(r.hash, { doc: r.doc, account: r.account });
   }
   return out;
 }
 
 export class NotificationPublisher implements PipelineNotifications {
-  /** open trace id -> its transactions' documents so far (tx hash -> document) */
-  private readonly open = new Map<string, Map<string, string>>();
+  /** open trace id -> its transactions so far (tx hash -> document and account) */
+  private readonly open = new Map<string, Map<string, Doc>>();
   private openDocs = 0;
 
   constructor(
@@ -102,7 +107,7 @@ export class NotificationPublisher implements PipelineNotifications {
       let m = this.open.get(traceId);
       if (!m) this.open.set(traceId, (m = new Map()));
       if (!m.has(hash)) this.openDocs++;
-      m.set(hash, String(r.doc));
+      m.set(hash, { doc: String(r.doc), account: String(r.account) });
     }
     const completed = out.traces.filter((t) => t.pending_edges === 0).sort((a, b) => (a.end_lt < b.end_lt ? -1 : a.end_lt > b.end_lt ? 1 : a.trace_id < b.trace_id ? -1 : 1));
     // documents written before (a restart, or evicted): from the store
@@ -110,7 +115,7 @@ export class NotificationPublisher implements PipelineNotifications {
     if (short.length && this.opts.store) {
       const stored = await storedTraceDocs(this.opts.store, short);
       for (const id of short) {
-        const m = this.open.get(id) ?? new Map<string, string>();
+        const m = this.open.get(id) ?? new Map<string, Doc>();
         for (const [h, d] of stored.get(id) ?? []) if (!m.has(h)) m.set(h, d);
         this.open.set(id, m);
       }
@@ -137,7 +142,8 @@ export class NotificationPublisher implements PipelineNotifications {
       if ((docs?.size ?? 0) < t.nodes) {
         this.opts.logger?.warn({ trace_id: t.trace_id, nodes: t.nodes, docs: docs?.size ?? 0 }, 'streaming: a trace is published without some of its transactions (documents not found)');
       }
-      traces.push({ trace: jsonRow(t), norm: traceNorm(t), docs: [...(docs?.values() ?? [])], actions: actionsOf.get(t.trace_id) ?? [] });
+      const list = [...(docs?.values() ?? [])];
+      traces.push({ trace: jsonRow(t), norm: traceNorm(t), docs: list.map((d) => d.doc), accounts: [...new Set(list.map((d) => d.account))], actions: actionsOf.get(t.trace_id) ?? [] });
     }
     this.evict();
     // the state of each account at the end of the seqno (an account's shard may have several blocks in it)

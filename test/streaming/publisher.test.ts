@@ -78,6 +78,7 @@ describe('notification publisher', () => {
       // the very documents the store has
       for (const d of t.docs) expect(d).toBe(docs.get(String(parseTxDoc(d).tx.hash)));
       expect(t.norm).toMatch(/^[0-9a-f]{64}$/);
+      expect([...t.accounts].sort()).toEqual([...new Set(t.docs.map((d) => String(parseTxDoc(d).tx.account)))].sort());
     }
   });
 

@@ -244,6 +244,8 @@ export class StreamHub {
     if (parts.has(e.part)) return; // published again (the publisher restarted before writing it)
     parts.add(e.part);
     this.seen.set(e.mc_seqno, parts);
+    // nobody to tell: nothing kept (a subscriber gets what happens from when it subscribed)
+    if (this.clients.size === 0) return;
     const p = preparePart(e);
     if (e.mc_seqno <= this.finalizedUpTo) {
       // its checkpoint came first (another publisher's message overtook it): final already

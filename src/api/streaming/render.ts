@@ -15,7 +15,8 @@ import type { RenderedAction, RenderedPart, RenderedTrace, RenderedTx } from './
 export interface PreparedTrace {
   row: Row;
   norm: string;
-  docs: TxDoc[];
+  /** documents as published: parsed only when the trace is rendered */
+  docs: string[];
   /** accounts of its transactions, of its actions */
   txAccounts: Set<string>;
   actionAccounts: Set<string>;
@@ -39,17 +40,14 @@ export function preparePart(ev: FeedSeqno): PreparedPart {
     part: ev.part,
     last: ev.last,
     at: ev.at,
-    traces: ev.traces.map((t) => {
-      const docs = t.docs.map(parseTxDoc);
-      return {
-        row: t.trace,
-        norm: t.norm,
-        docs,
-        txAccounts: new Set(docs.map((d) => String(d.tx.account))),
-        actionAccounts: new Set(t.actions.flatMap((a) => a.accounts)),
-        actions: t.actions,
-      };
-    }),
+    traces: ev.traces.map((t) => ({
+      row: t.trace,
+      norm: t.norm,
+      docs: t.docs,
+      txAccounts: new Set(t.accounts),
+      actionAccounts: new Set(t.actions.flatMap((a) => a.accounts)),
+      actions: t.actions,
+    })),
     accounts: ev.accounts,
     jettons: ev.jetton_wallets,
   };
@@ -77,9 +75,10 @@ function cmpActions(x: Row, y: Row): number {
 
 export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'finalized', needs: RenderNeeds, deps: { db: Db; testnet: boolean }): Promise<RenderedPart> {
   const wanted = p.traces.map((t, i) => (needs.traces.has(i) ? t : null));
+  const parsed = wanted.map((t) => t?.docs.map(parseTxDoc) ?? []);
   // every wanted transaction in one call: at most one statement (states the documents lack), as one REST page
   const docs = new Map<string, TxDoc>();
-  for (const t of wanted) for (const d of t?.docs ?? []) docs.set(`${d.tx.account}|${d.tx.lt}`, d);
+  for (const list of parsed) for (const d of list) docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   const keys = [...docs.values()].map((d) => [String(d.tx.account), String(d.tx.lt), String(d.tx.hash)] as [string, string, string]);
   const rendered = keys.length ? await renderWithDocs(deps.db, keys, docs, 'ASC') : [];
   const byHash = new Map(rendered.map((x) => [String(x.hash), x]));
@@ -87,7 +86,7 @@ export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'final
   const traces = wanted.map((t, i): RenderedTrace | null => {
     if (!t) return null;
     // lt ascending, as renderWithDocs ordered them
-    const asc = t.docs
+    const asc = parsed[i]
       .map((d) => byHash.get(hashToBase64(String(d.tx.hash))))
       .filter((x): x is Record<string, unknown> => x !== undefined)
       .sort((a, b) => {
