@@ -15,7 +15,7 @@ import type { Registry } from 'prom-client';
 import type { FeedEvent } from '../../../schemas/bus/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import type { NotificationFeed } from '../../streaming/index.ts';
-import { Db } from '../v3/index.ts';
+import { Db, forgetNonEmptyTables } from '../v3/index.ts';
 import { CUT_GRACE_MS, type StreamConnection } from './connection.ts';
 import { streamingMetrics, type StreamingMetrics } from './metrics.ts';
 import { notesFor } from './notify.ts';
@@ -231,6 +231,8 @@ export class StreamHub {
     if (e.kind === 'finalized') {
       if (e.mc_seqno <= this.finalizedUpTo) return;
       this.finalizedUpTo = e.mc_seqno;
+      // the address book knows which entity tables have rows for a few seconds; these seqnos may have filled one
+      if (this.pending.size) forgetNonEmptyTables(this.opts.store);
       for (const s of [...this.pending.keys()].sort((a, b) => a - b)) {
         if (s > e.mc_seqno) break;
         const parts = this.pending.get(s)!;
