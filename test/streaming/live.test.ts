@@ -43,7 +43,7 @@ let bus: MemoryBus;
 let app: FastifyInstance;
 let h: IndexerHandle;
 let timer: ReturnType<typeof setInterval> | undefined;
-const clients: { fin?: SseClient; conf?: SseClient; ent?: SseClient; pend?: WsClient; trace?: WsClient; stall?: Socket } = {};
+const clients: { fin?: SseClient; conf?: SseClient; ent?: SseClient; pend?: WsClient; trace?: WsClient; wsA?: WsClient; stall?: Socket } = {};
 let stallBytes = 0;
 let switchAck = -1; // index of the ack of the switch to B in pend's messages
 let finalizedAtSwitch = -1;
@@ -98,6 +98,9 @@ beforeAll(async () => {
   expect(await clients.pend.request({ operation: 'subscribe', id: 'a', types: ['transactions'], addresses: [A], min_finality: 'pending' })).toEqual({ id: 'a', status: 'subscribed' });
   clients.trace = await openWs(ws);
   expect(await clients.trace.request({ operation: 'subscribe', id: 't', types: ['trace'], trace_external_hash_norms: normsA, min_finality: 'confirmed', include_address_book: true })).toEqual({ id: 't', status: 'subscribed' });
+  // the SSE `conf` subscriber's twin over WebSocket
+  clients.wsA = await openWs(ws);
+  expect(await clients.wsA.request({ operation: 'subscribe', id: 'w', types: ['transactions', 'actions', 'account_state_change'], addresses: [A], min_finality: 'confirmed' })).toEqual({ id: 'w', status: 'subscribed' });
   // a client that subscribes to everything and never reads
   clients.stall = await new Promise<Socket>((resolve) => {
     const s = connect(port, '127.0.0.1', () => resolve(s));
@@ -105,7 +108,7 @@ beforeAll(async () => {
   const body = JSON.stringify({ types: ['transactions', 'actions', 'account_state_change', 'jettons_change'], addresses: accounts, min_finality: 'confirmed', include_address_book: true, include_metadata: true });
   clients.stall.write(`POST /api/streaming/v2/sse HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   clients.stall.pause();
-  await until(() => streamingHub(app, 'devnet')!.stats().clients === 6, 'six subscribers', 20_000);
+  await until(() => streamingHub(app, 'devnet')!.stats().clients === 7, 'seven subscribers', 20_000);
 
   // the switch of the WebSocket subscription from A to B, once it got A's first finalized notification
   const pend = clients.pend;
@@ -123,8 +126,8 @@ beforeAll(async () => {
   await until(() => hub.stats().finalizedUpTo >= tip, `finalized notifications up to ${tip}`, 120_000);
   await hub.idle();
   // the clients (in this process) have read everything the hub sent them
-  const got = [clients.fin.notes, clients.conf.notes, clients.ent.notes, clients.pend.notes, clients.trace.notes];
-  await until(() => hub.list().slice(0, 5).every((c, i) => got[i]().length === c.delivered), 'clients caught up', 60_000);
+  const got = [clients.fin.notes, clients.conf.notes, clients.ent.notes, clients.pend.notes, clients.trace.notes, clients.wsA.notes];
+  await until(() => hub.list().slice(0, 6).every((c, i) => got[i]().length === c.delivered), 'clients caught up', 60_000);
   // the stalled client's buffer: cut by the server (its reason waits in the socket for it)
   stallBytes = clients.stall.readableLength;
 }, 900_000);
@@ -136,6 +139,7 @@ afterAll(async () => {
   clients.ent?.close();
   clients.pend?.ws.close();
   clients.trace?.ws.close();
+  clients.wsA?.ws.close();
   clients.stall?.destroy();
   await h?.stop();
   await app?.close();
@@ -185,9 +189,50 @@ function expectOrdered(notes: Json[]): void {
   }
 }
 
+/** A `min_finality: confirmed` subscriber to A's transactions, actions and states: each once per level, as /api/v3 renders them. */
+async function expectBothLevels(notes: Json[]): Promise<void> {
+  expectOrdered(notes);
+  const expected = await completedTxHashes(A);
+  for (const fin of ['confirmed', 'finalized']) {
+    expect(txsOf(notes, fin).map((t) => t.hash).sort(), fin).toEqual([...expected].sort());
+    expect(txsOf(notes, fin).every((t) => t.finality === fin)).toBe(true);
+  }
+  // per trace, monotonically: confirmed before finalized
+  const firstAt = new Map<string, { confirmed?: number; finalized?: number }>();
+  notes.forEach((n, i) => {
+    if (n.type !== 'transactions') return;
+    const e = firstAt.get(n.trace_external_hash_norm as string) ?? {};
+    e[n.finality as 'confirmed' | 'finalized'] ??= i;
+    firstAt.set(n.trace_external_hash_norm as string, e);
+  });
+  for (const e of firstAt.values()) expect(e.confirmed!).toBeLessThan(e.finalized!);
+  // confirmed bodies: the finalized ones but for the finality field
+  const rest = (await inject(`/api/v3/transactions?account=${A}&limit=1000`)) as { transactions: Json[] };
+  const byHash = new Map(rest.transactions.map((t) => [t.hash, t]));
+  for (const t of txsOf(notes, 'confirmed')) expect(t).toEqual({ ...byHash.get(t.hash), finality: 'confirmed' });
+  const actions = (fin: string) => notes.filter((n) => n.type === 'actions' && n.finality === fin).flatMap((n) => (n.actions as Json[]).map((a) => a.action_id));
+  expect(actions('confirmed').sort()).toEqual(actions('finalized').sort());
+  expect(new Set(actions('finalized')).size).toBe(actions('finalized').length);
+  const restActions = (await inject(`/api/v3/actions?account=${A}&include_accounts=true&limit=1000`)) as { actions: Json[] };
+  expect(actions('finalized').sort()).toEqual(restActions.actions.map((a) => a.action_id).sort());
+  const byId = new Map(restActions.actions.map((a) => [a.action_id, a]));
+  for (const n of notes.filter((x) => x.type === 'actions')) {
+    for (const a of n.actions as Json[]) expect(a).toEqual(n.finality === 'finalized' ? byId.get(a.action_id) : { ...byId.get(a.action_id), finality: n.finality });
+  }
+  // account states: one per seqno with a transaction of A, per level; the last one is the account's latest state
+  const seqnos = await store.query<{ n: string }>('SELECT uniqExact(mc_block_seqno) AS n FROM transactions FINAL WHERE account = {a:String}', { a: A });
+  const states = (fin: string) => notes.filter((n) => n.type === 'account_state_change' && n.finality === fin);
+  expect(states('confirmed').length).toBe(Number(seqnos[0].n));
+  expect(states('finalized').length).toBe(Number(seqnos[0].n));
+  const [latest] = await store.query<{ hash: string; balance: string }>('SELECT hash, toString(balance) AS balance FROM latest_account_states FINAL WHERE account = {a:String}', { a: A });
+  const last = states('finalized').at(-1)!;
+  expect(last.account).toBe(A);
+  expect(last.state).toMatchObject({ hash: hashToBase64(latest.hash), balance: latest.balance, account_status: 'active' });
+}
+
 describe('streaming on a live devnet', () => {
   it('every notification has the documented shape', () => {
-    const all = [clients.fin!, clients.conf!, clients.ent!].flatMap((c) => c.notes()).concat(clients.pend!.notes(), clients.trace!.notes());
+    const all = [clients.fin!, clients.conf!, clients.ent!].flatMap((c) => c.notes()).concat(clients.pend!.notes(), clients.trace!.notes(), clients.wsA!.notes());
     expect(all.length).toBeGreaterThan(100);
     for (const n of all) Notification.parse(n);
     expect(new Set(all.map((n) => n.type))).toEqual(new Set(['transactions', 'actions', 'trace', 'account_state_change', 'jettons_change']));
@@ -226,39 +271,12 @@ describe('streaming on a live devnet', () => {
     for (const n of notes) await expectBook(n.address_book as Json, rest.address_book, n.mc_seqno as number);
   });
 
-  it('min_finality confirmed: each transaction and action once as confirmed, then once as finalized', async () => {
-    const notes = clients.conf!.notes();
-    expectOrdered(notes);
-    const expected = await completedTxHashes(A);
-    for (const fin of ['confirmed', 'finalized']) {
-      expect(txsOf(notes, fin).map((t) => t.hash).sort(), fin).toEqual([...expected].sort());
-      expect(txsOf(notes, fin).every((t) => t.finality === fin)).toBe(true);
-    }
-    // per trace, monotonically: confirmed before finalized
-    const firstAt = new Map<string, { confirmed?: number; finalized?: number }>();
-    notes.forEach((n, i) => {
-      if (n.type !== 'transactions') return;
-      const e = firstAt.get(n.trace_external_hash_norm as string) ?? {};
-      e[n.finality as 'confirmed' | 'finalized'] ??= i;
-      firstAt.set(n.trace_external_hash_norm as string, e);
-    });
-    for (const e of firstAt.values()) expect(e.confirmed!).toBeLessThan(e.finalized!);
-    // confirmed bodies: the finalized ones but for the finality field
-    const rest = (await inject(`/api/v3/transactions?account=${A}&limit=1000`)) as { transactions: Json[] };
-    const byHash = new Map(rest.transactions.map((t) => [t.hash, t]));
-    for (const t of txsOf(notes, 'confirmed')) expect(t).toEqual({ ...byHash.get(t.hash), finality: 'confirmed' });
-    const actions = (fin: string) => notes.filter((n) => n.type === 'actions' && n.finality === fin).flatMap((n) => (n.actions as Json[]).map((a) => a.action_id));
-    expect(actions('confirmed').sort()).toEqual(actions('finalized').sort());
-    expect(new Set(actions('finalized')).size).toBe(actions('finalized').length);
-    // account states: one per seqno with a transaction of A, per level; the last one is the account's latest state
-    const seqnos = await store.query<{ n: string }>('SELECT uniqExact(mc_block_seqno) AS n FROM transactions FINAL WHERE account = {a:String}', { a: A });
-    const states = (fin: string) => notes.filter((n) => n.type === 'account_state_change' && n.finality === fin);
-    expect(states('confirmed').length).toBe(Number(seqnos[0].n));
-    expect(states('finalized').length).toBe(Number(seqnos[0].n));
-    const [latest] = await store.query<{ hash: string; balance: string }>('SELECT hash, toString(balance) AS balance FROM latest_account_states FINAL WHERE account = {a:String}', { a: A });
-    const last = states('finalized').at(-1)!;
-    expect(last.account).toBe(A);
-    expect(last.state).toMatchObject({ hash: hashToBase64(latest.hash), balance: latest.balance, account_status: 'active' });
+  it('min_finality confirmed (SSE): each transaction and action once as confirmed, then once as finalized, as /api/v3 renders them', async () => {
+    await expectBothLevels(clients.conf!.notes());
+  });
+
+  it('min_finality confirmed (WebSocket): the same', async () => {
+    await expectBothLevels(clients.wsA!.notes());
   });
 
   it('min_finality pending is answered as toncenter does with nothing pending: confirmed and finalized, never pending', async () => {
@@ -338,7 +356,7 @@ describe('streaming on a live devnet', () => {
     const hub = streamingHub(app, 'devnet')!;
     // the index reached the tip (h.done) and every other client got everything (the tests above) while it stalled
     expect(hub.stats().cut.slow).toBe(1);
-    expect(hub.stats().clients).toBe(5);
+    expect(hub.stats().clients).toBe(6);
     expect(stallBytes).toBeGreaterThan(0);
     const s = clients.stall!;
     let text = '';
