@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Bus } from '../src/bus/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
+import type { PipelineNotifications } from '../src/streaming/index.ts';
 import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
 import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
@@ -47,6 +48,8 @@ export interface IndexerOptions {
    * rows, and the checkpoint waits for it; with false (`--no-traces`) decode writes them and no traces are built.
    */
   traces?: boolean;
+  /** The streaming API's publisher: told of each seqno the traces stage processes and of each checkpoint. */
+  notifications?: PipelineNotifications;
 }
 
 export interface IndexerHandle {
@@ -79,6 +82,10 @@ function accountStates(source: BlockSource | undefined): AccountStateSource | un
   return typeof (source as Partial<AccountStateSource> | undefined)?.getAccountStateBoc === 'function' ? (source as BlockSource & AccountStateSource) : undefined;
 }
 
+function onSeqnoOf(n: PipelineNotifications | undefined) {
+  return n ? n.seqnoProcessed.bind(n) : undefined;
+}
+
 export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   const withTraces = opts.traces ?? true;
   const roles = new Set((opts.roles ?? ROLES).filter((r) => withTraces || r !== 'traces'));
@@ -102,7 +109,18 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   if (roles.has('checkpoint')) {
     const store = opts.store!;
     const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
-    subs.push(await startCheckpointStage(opts.bus, store, { logger: log, stats, tracedUpTo, onCheckpoint: (s) => checkpointReached?.(s) }));
+    const notify = opts.notifications;
+    subs.push(
+      await startCheckpointStage(opts.bus, store, {
+        logger: log,
+        stats,
+        tracedUpTo,
+        onCheckpoint: (s) => {
+          checkpointReached?.(s);
+          void notify?.checkpoint(s);
+        },
+      }),
+    );
   }
 
   let fromSeqno: number | null = null;
@@ -111,7 +129,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source) });
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications) });
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
@@ -141,7 +159,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
     }
     if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source) });
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications) });
       subs.push(traces);
     }
     const until = untilSeqno;

@@ -105,6 +105,8 @@ export interface TracesStageOptions {
   /** buffer bounds (tests) */
   maxBufferedBlocks?: number;
   maxBufferedMarkers?: number;
+  /** Called for each seqno once it is processed, before it is written (the streaming API's `confirmed`; src/streaming). */
+  onSeqno?: (seqno: number, out: McBatchOutput, blocks: readonly DecodedBlock[]) => Promise<void>;
 }
 
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
@@ -165,6 +167,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       for (const r of ready) {
         const out = await processMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched });
         rememberEntities(unwritten, out);
+        await opts.onSeqno?.(r.seqno, out, r.blocks);
         outs.push(out);
         for (const k of r.ids) blocks.delete(k);
         markers.delete(r.seqno);

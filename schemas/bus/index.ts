@@ -11,6 +11,8 @@ export const TOPICS = {
   decodedBlocks: 'ton.blocks.decoded',
   /** ingest -> checkpoint: every block of a masterchain seqno has been published (keyed "mc"). */
   mcComplete: 'ton.mc.complete',
+  /** traces stage + checkpoint -> streaming API: what each seqno changed, then its finality (keyed "mc"; notifications.ts). */
+  notifications: 'ton.notifications',
 } as const;
 
 const hex256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
@@ -50,3 +52,5 @@ export const decodedBlockMessageSchema = z.object({
   rows: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
 });
 export type DecodedBlockMessage = z.infer<typeof decodedBlockMessageSchema>;
+
+export * from './notifications.ts';

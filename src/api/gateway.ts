@@ -1,11 +1,14 @@
 /**
  * The gateway's HTTP server as `serve` and `start` run it: API v2 for every network, API v3 for networks with
- * a store, Prometheus metrics at /metrics.
+ * a store, the streaming API for networks with a store and a notification feed, Prometheus metrics at /metrics.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { KeyStore, RateLimiter } from './auth/index.ts';
-import { buildServer, type NetworkContext, type RouteGroup } from './server.ts';
+import type { StoreClient } from '../store/index.ts';
+import type { NotificationFeed } from '../streaming/index.ts';
+import { buildServer, type NetworkContext, type RouteGroup, type ServerOptions } from './server.ts';
+import type { HubOptions, StreamHub } from './streaming/index.ts';
 import { legacyNode, v2Group } from './v2/index.ts';
 
 export interface GatewayOptions {
@@ -17,6 +20,15 @@ export interface GatewayOptions {
   logger?: boolean | Record<string, unknown>;
   /** Served at /metrics when given. */
   metrics?: Registry;
+  /** Streaming API limits and bounds (src/api/streaming/hub.ts). */
+  streaming?: Omit<HubOptions, 'feed' | 'store' | 'testnet' | 'metrics' | 'logger'>;
+}
+
+const hubsOf = new WeakMap<FastifyInstance, Map<string, StreamHub>>();
+
+/** The streaming hub of a network of a gateway (tests, bench). */
+export function streamingHub(app: FastifyInstance, network: string): StreamHub | undefined {
+  return hubsOf.get(app)?.get(network);
 }
 
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
@@ -32,7 +44,30 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       })),
     );
   }
-  const app = buildServer({ networks: opts.networks, keys: opts.keys, limiter: opts.limiter, groups, trustProxy: opts.trustProxy, logger: opts.logger });
+  // the streaming API: networks whose indexer publishes notifications (services.feed) beside their store
+  const hubs = new Map<string, StreamHub>();
+  const plugins: ServerOptions['plugins'] = [];
+  if (opts.networks.some((n) => n.services.store && n.services.feed)) {
+    const { StreamHub: Hub, streamingGroup, websocketPlugin } = await import('./streaming/index.ts');
+    for (const n of opts.networks) {
+      if (!n.services.store || !n.services.feed) continue;
+      hubs.set(n.name, new Hub({ ...opts.streaming, feed: n.services.feed as NotificationFeed, store: n.services.store as StoreClient, testnet: n.testnet, metrics: opts.metrics }));
+    }
+    groups.push(streamingGroup((net) => hubs.get(net.name)));
+    plugins.push(websocketPlugin);
+  }
+  const app = buildServer({ networks: opts.networks, keys: opts.keys, limiter: opts.limiter, groups, plugins, trustProxy: opts.trustProxy, logger: opts.logger });
+  if (hubs.size) {
+    hubsOf.set(app, hubs);
+    for (const hub of hubs.values()) {
+      hub.logger ??= app.log;
+      await hub.start();
+    }
+    // before the server closes: open SSE responses would keep it from closing
+    app.addHook('preClose', async () => {
+      for (const hub of hubs.values()) await hub.close();
+    });
+  }
   const registry = opts.metrics;
   if (registry) {
     app.get('/metrics', async (_req, reply) => reply.header('Content-Type', registry.contentType).send(await registry.metrics()));

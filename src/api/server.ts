@@ -7,7 +7,7 @@
  * says otherwise. A reverse proxy can map a Host (testnet.example.com) onto that prefix.
  */
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, fromFastifyError } from './errors.ts';
 import { admit, apiKeyOf, chargeMore, KeyStore, MemoryRateLimiter, parseTrustedProxies, type Caller, type RateLimiter } from './auth/index.ts';
 import { withRedaction } from './redact.ts';
@@ -52,6 +52,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Request line + headers, in bytes. Default 128 KiB: 1,000 addresses by GET (`?address=...` repeated). */
   maxHeaderBytes?: number;
+  /** Plugins registered at the root before the groups (the streaming API's WebSocket support). */
+  plugins?: { plugin: FastifyPluginAsync<Record<string, unknown>>; opts?: Record<string, unknown> }[];
 }
 
 /** Enough for the largest list a GET may carry: 1,000 raw addresses (`&address=-1%3A` + 64 hex) are 78 KB. */
@@ -171,6 +173,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     const e = toApiError(err, request);
     reply.code(e.status).send({ ok: false, code: e.status, error: e.message });
   });
+  for (const p of options.plugins ?? []) app.register(p.plugin, p.opts ?? {});
   for (const group of options.groups ?? []) registerGroup(app, resolved, group);
   app.addHook('onClose', async () => {
     await resolved.limiter.close?.();

@@ -29,6 +29,11 @@ export function nonEmptyTables(db: Db): Promise<Set<string>> {
   return tables;
 }
 
+/** Drops the cached list for a store: a writer that just made a table non-empty (the streaming hub at a checkpoint). */
+export function forgetNonEmptyTables(store: object): void {
+  nonEmptyCache.delete(store);
+}
+
 /** Entity tables and the address book interface each gives its addresses. */
 const KINDS: [table: string, kind: string][] = [
   ['jetton_masters', 'jetton_master'],

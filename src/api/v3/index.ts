@@ -21,7 +21,14 @@ import { legacyRoutes } from './routes/legacy.ts';
 import { balanceChangesRoutes } from './routes/balance-changes.ts';
 
 export type { V3Deps, LegacyNode } from './route.ts';
-export { Db } from './db.ts';
+export { Db, type Row } from './db.ts';
+// the renderers the streaming API (src/api/streaming) shares with the routes
+export { renderWithDocs } from './queries/transactions.ts';
+export { actionAddresses, actionJson, supportedTypes } from './actions.ts';
+export { accountStateJson, transactionAddresses } from './render.ts';
+export { bookAndMetadata, forgetNonEmptyTables, type Metadata } from './address-book.ts';
+export { MAX_TRACE_TXS, traceJson } from './routes/traces.ts';
+export { jettonWalletJson } from './routes/entities.ts';
 
 export const API_V3_VERSION = '1.2.6';
 

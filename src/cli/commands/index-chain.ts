@@ -1,7 +1,7 @@
 import type pino from 'pino';
 import { CliError, intOption, type Command } from '../command.ts';
 import { runIndexer, ROLES, type IndexerHandle, type Role, type PipelineStats } from '../../../pipelines/index.ts';
-import { BusConfigError, createBus, type Bus } from '../../bus/index.ts';
+import { BusConfigError, createBus, kafkaOptionsFromEnv, type Bus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type BlockSource, type NetworkName } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
@@ -10,6 +10,7 @@ import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
+import { KafkaNotificationSink, NotificationPublisher, type PipelineNotifications } from '../../streaming/index.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -129,7 +130,10 @@ export function indexNeeds(args: IndexArgs): { source: boolean; tracesSource: bo
  * parseIndexArgs and this, with the parts of the test (one in-process broker, one store), so what they run is what
  * the CLI runs.
  */
-export function startIndexer(args: IndexArgs, parts: { bus: Bus; store?: StoreClient; source?: BlockSource; logger?: pino.Logger }): Promise<IndexerHandle> {
+export function startIndexer(
+  args: IndexArgs,
+  parts: { bus: Bus; store?: StoreClient; source?: BlockSource; logger?: pino.Logger; notifications?: PipelineNotifications },
+): Promise<IndexerHandle> {
   return runIndexer({ ...parts, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, giveUpMs: args.giveUpMs });
 }
 
@@ -186,6 +190,9 @@ export const indexCommand: Command = {
     let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
     const stopDedust = args.roles.includes('traces') && args.traces ? await startDedustPools(dedust, log) : () => undefined;
+    // the streaming API's feed: `serve` processes consume it from Kafka (nobody would on the in-process bus)
+    const kafka = kafkaOptionsFromEnv(process.env);
+    const sink = kafka && args.traces ? new KafkaNotificationSink({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix }) : undefined;
     try {
       if (pool) {
         try {
@@ -199,7 +206,8 @@ export const indexCommand: Command = {
       }
       // ingest follows proved blocks only (trusted-ingest.ts); the traces stage alone reads account states
       const source = pool && needs.source ? await trustedSource(pool, store, args, log) : pool;
-      const starting = startIndexer(args, { bus, source, store, logger: log });
+      const notifications = sink ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
+      const starting = startIndexer(args, { bus, source, store, logger: log, notifications });
       let h: IndexerHandle | null;
       try {
         h = await Promise.race([starting, stopped, failed]);
@@ -241,6 +249,7 @@ export const indexCommand: Command = {
       stopDedust();
       await stopMetadata();
       await bus.close().catch(() => undefined);
+      await sink?.close().catch(() => undefined);
       await pool?.close();
       await store?.close();
       // Everything of ours is closed. What can still hold the event loop is foreign: the lite client's timers of

@@ -15,6 +15,8 @@ import { KeyConfigError, KeyStore, MemoryRateLimiter, parseTrustedProxies, Redis
 import { LiteNode } from '../../api/v2/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { KafkaNotificationFeed } from '../../streaming/index.ts';
+import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
 
 const networkSchema = z
   .object({
@@ -127,6 +129,14 @@ export const serveCommand: Command = {
     const pools: LiteserverPool[] = [];
     const networks: NetworkContext[] = [];
     const stores: { close(): Promise<void> }[] = [];
+    let kafka;
+    try {
+      kafka = kafkaOptionsFromEnv(process.env);
+    } catch (err) {
+      if (err instanceof BusConfigError) throw new CliError(err.message);
+      throw err;
+    }
+    const feeds: KafkaNotificationFeed[] = [];
     const metadataStops: (() => Promise<void>)[] = [];
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
     for (const n of config.networks) {
@@ -142,6 +152,11 @@ export const serveCommand: Command = {
         stores.push(store);
         services.store = store;
         metadataStops.push(startMetadataFetcher(store, metadata, log.child({ network: n.name })));
+        if (kafka) {
+          const feed = new KafkaNotificationFeed({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix, onInvalid: (err) => log.warn({ err: (err as Error).message, network: n.name }, 'streaming: a feed message does not parse') });
+          feeds.push(feed);
+          services.feed = feed;
+        }
       }
       networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
     }
@@ -177,6 +192,7 @@ export const serveCommand: Command = {
       process.exit(0);
     }, 10_000).unref();
     await app.close();
+    await Promise.all(feeds.map((f) => f.close()));
     await Promise.all(metadataStops.map((stop) => stop()));
     await Promise.all(pools.map((p) => p.close()));
     await Promise.all(stores.map((s) => s.close()));

@@ -8,12 +8,13 @@ import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway } from '../../api/gateway.ts';
 import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
 import { LiteNode } from '../../api/v2/index.ts';
-import { BusConfigError, createBus } from '../../bus/index.ts';
+import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
+import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher, type NotificationSink } from '../../streaming/index.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
@@ -90,6 +91,11 @@ export const startCommand: Command = {
       if (err instanceof BusConfigError) throw new CliError(err.message);
       throw err;
     }
+    // the streaming API's feed: in-process to this process's API (and on Kafka for `serve` processes, with brokers)
+    const feed = new InProcessFeed((err) => log.error({ err }, 'streaming: a feed handler failed'));
+    const kafka = kafkaOptionsFromEnv(process.env);
+    const kafkaSink = kafka ? new KafkaNotificationSink({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix }) : undefined;
+    const sink: NotificationSink = kafkaSink ? new FanoutSink([feed, kafkaSink]) : feed;
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
@@ -102,9 +108,10 @@ export const startCommand: Command = {
         throw err;
       }
       const source = await trustedSource(pool, store, args, log);
-      const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs });
+      const notifications = args.traces ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
+      // the API first: its streaming hub is subscribed to the feed before the first seqno is processed
       app = await buildGateway({
-        networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store } }],
+        networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
         keys,
         metrics: metricsRegistry,
         logger: { level: process.env.LOG_LEVEL ?? 'warn' },
@@ -114,6 +121,7 @@ export const startCommand: Command = {
       } catch (e) {
         throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
+      const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs, notifications });
       log.info({ from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${serve.port}/api/v3/` }, 'indexing and serving');
       if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
       let failure: string | null = null;
@@ -143,6 +151,7 @@ export const startCommand: Command = {
       stopDedust();
       await stopMetadata();
       await bus.close();
+      await kafkaSink?.close();
       await pool.close();
       await store.close();
       exitWhenDone();

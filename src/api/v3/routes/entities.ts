@@ -64,6 +64,18 @@ function timeWindow(w: Where, q: Parsed, lt: string, now: string): string {
 const WINDOW: ParamSpec = { start_utime: { kind: 'utime' }, end_utime: { kind: 'utime' }, start_lt: { kind: 'uint64' }, end_lt: { kind: 'uint64' } };
 const A = 'Array(String)';
 
+/** A `jetton_wallets` row as /jetton/wallets renders it (the streaming API's `jettons_change` too). */
+export function jettonWalletJson(r: Row): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    address: r.address, balance: str(r.balance), owner: r.owner, jetton: r.jetton, last_transaction_lt: str(r.last_transaction_lt),
+    code_hash: b64(r.code_hash), data_hash: b64(r.data_hash),
+  };
+  if (r.mintless_amount !== null && r.mintless_amount !== undefined && r.mintless_is_claimed === false) {
+    o.mintless_info = { amount: str(r.mintless_amount), start_from: num(r.mintless_start_from) ?? 0, expire_at: num(r.mintless_expire_at) ?? 0, custom_payload_api_uri: [] };
+  }
+  return o;
+}
+
 export function jettonMasterJson(r: Row) {
   return {
     address: r.address, total_supply: str(r.total_supply), mintable: Boolean(r.mintable), admin_address: str(r.admin_address),
@@ -169,16 +181,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       if (q.exclude_zero_balance) w.raw('balance + ifNull(mintless_amount, 0) > 0');
       const order = q.sort ? `balance ${pg.dir}, address ${pg.dir}` : 'address ASC';
       const rows = await ctx.db.q(`SELECT * FROM jetton_wallets FINAL ${w.sql()} ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
-      const items = rows.map((r) => {
-        const o: Record<string, unknown> = {
-          address: r.address, balance: str(r.balance), owner: r.owner, jetton: r.jetton, last_transaction_lt: str(r.last_transaction_lt),
-          code_hash: b64(r.code_hash), data_hash: b64(r.data_hash),
-        };
-        if (r.mintless_amount !== null && r.mintless_is_claimed === false) {
-          o.mintless_info = { amount: str(r.mintless_amount), start_from: num(r.mintless_start_from) ?? 0, expire_at: num(r.mintless_expire_at) ?? 0, custom_payload_api_uri: [] };
-        }
-        return o;
-      });
+      const items = rows.map(jettonWalletJson);
       return withBook(ctx, 'jetton_wallets', items, items.flatMap((i) => [i.address as string, i.owner as string, i.jetton as string]));
     },
   });

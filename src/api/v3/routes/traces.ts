@@ -11,7 +11,8 @@ import { b64, num, str, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
 import { keysWithDocs, mcBlockExists, renderByHashes, renderWithDocs } from '../queries/transactions.ts';
 
-const MAX_TRACE_TXS = 4000;
+/** Traces with more transactions render without them (`is_incomplete`), as the reference does. */
+export const MAX_TRACE_TXS = 4000;
 const PENDING_DOC =
   'This gateway has no mempool emulator: "pending" means traces whose messages are still in flight between finalized blocks ' +
   '(trace_state pending: some internal message was sent but not yet received). They become complete once every message is received.';
@@ -103,44 +104,54 @@ async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, ty
   const addrs: string[] = [];
   const out = traces.map((t) => {
     const id = t.trace_id as string;
-    const o: Record<string, unknown> = {
-      trace_id: b64(id),
-      external_hash: b64(t.external_hash),
-      mc_seqno_start: str(t.mc_seqno_start),
-      mc_seqno_end: str(t.mc_seqno_end),
-      start_lt: str(t.start_lt),
-      start_utime: num(t.start_utime),
-      end_lt: str(t.end_lt),
-      end_utime: num(t.end_utime),
-      trace_info: {
-        trace_state: String(t.state),
-        messages: Number(t.edges),
-        transactions: Number(t.nodes),
-        pending_messages: Number(t.pending_edges),
-        classification_state: String(t.classification_state),
-      },
-      is_incomplete: false,
-    };
-    if (Number(t.nodes) > MAX_TRACE_TXS) {
-      o.is_incomplete = true;
-      o.warning = 'trace is too large';
-    } else {
-      const txs = byTrace.get(id) ?? [];
-      addrs.push(...transactionAddresses(txs));
-      o.transactions_order = txs.map((x) => x.hash);
-      o.transactions = Object.fromEntries(txs.map((x) => [x.hash as string, x]));
-      const tree = buildTree(txs);
-      if (tree.root) o.trace = tree.root;
-      if (tree.missing) o.warning = 'missing node in trace found';
-    }
-    if (includeActions) {
-      const acts = actions.filter((a) => a.trace_id === id);
-      for (const a of acts) addrs.push(...actionAddresses(a));
-      o.actions = acts.map((a) => actionJson(a));
-    }
-    return o;
+    const r = traceJson(t, Number(t.nodes) > MAX_TRACE_TXS ? null : (byTrace.get(id) ?? []), includeActions ? actions.filter((a) => a.trace_id === id) : null);
+    addrs.push(...r.addrs);
+    return r.trace;
   });
   return { out, addrs };
+}
+
+/**
+ * One trace as /traces renders it, from its `traces` row, its rendered transactions in lt order (null: too large to
+ * load, rendered without them) and its `actions` rows (null: without actions); with the addresses its address book
+ * covers. The streaming API's `trace` notifications render with this too.
+ */
+export function traceJson(t: Row, txs: Record<string, unknown>[] | null, actions: Row[] | null): { trace: Record<string, unknown>; addrs: string[] } {
+  const addrs: string[] = [];
+  const o: Record<string, unknown> = {
+    trace_id: b64(t.trace_id),
+    external_hash: b64(t.external_hash),
+    mc_seqno_start: str(t.mc_seqno_start),
+    mc_seqno_end: str(t.mc_seqno_end),
+    start_lt: str(t.start_lt),
+    start_utime: num(t.start_utime),
+    end_lt: str(t.end_lt),
+    end_utime: num(t.end_utime),
+    trace_info: {
+      trace_state: String(t.state),
+      messages: Number(t.edges),
+      transactions: Number(t.nodes),
+      pending_messages: Number(t.pending_edges),
+      classification_state: String(t.classification_state),
+    },
+    is_incomplete: false,
+  };
+  if (txs === null) {
+    o.is_incomplete = true;
+    o.warning = 'trace is too large';
+  } else {
+    addrs.push(...transactionAddresses(txs));
+    o.transactions_order = txs.map((x) => x.hash);
+    o.transactions = Object.fromEntries(txs.map((x) => [x.hash as string, x]));
+    const tree = buildTree(txs);
+    if (tree.root) o.trace = tree.root;
+    if (tree.missing) o.warning = 'missing node in trace found';
+  }
+  if (actions) {
+    for (const a of actions) addrs.push(...actionAddresses(a));
+    o.actions = actions.map((a) => actionJson(a));
+  }
+  return { trace: o, addrs };
 }
 
 interface TreeNode {
