@@ -8,7 +8,7 @@
 import { hashToBase64 } from '../format/index.ts';
 import { commentText, loadSnakeBytes } from './messages/common.ts';
 import type { ActionRow } from './model.ts';
-import { cellFromBoc } from './toolkit/cells.ts';
+import { cellFromBoc } from '../contracts/index.ts';
 
 export interface ApiAction {
   trace_id: string | null;

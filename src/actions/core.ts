@@ -8,7 +8,7 @@
  * re-linked to the new block (`compactConnections`).
  */
 import type { Slice } from '@ton/core';
-import { cellFromBoc } from './toolkit/cells.ts';
+import { cellFromBoc } from '../contracts/index.ts';
 import type { AccountId } from './ton-utils.ts';
 import type { EventNode, Message } from './tree.ts';
 

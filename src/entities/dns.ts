@@ -10,7 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, type Slice } from '@ton/core';
-import { rawAddress, type ContractReader } from './contract-reader.ts';
+import { rawAddress } from '../contracts/index.ts';
+import type { ContractReader } from './contract-reader.ts';
 import type { EntityRow, FamilyInput } from './family.ts';
 
 export const DOT_TON_ROOTS: ReadonlySet<string> = new Set([

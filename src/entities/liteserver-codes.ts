@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import type { BlockIdExt } from '../source/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { decodeAccount, nodeBoc, type BlockId } from '../ton/index.ts';
-import { methodIdsOfBoc } from './code-methods.ts';
+import { methodIdsOfBoc } from '../contracts/index.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 
 /** What the fetch needs from the liteservers (`LiteserverPool` has it). */

@@ -18,7 +18,7 @@
  */
 import type { Cell } from '@ton/core';
 import { stateColumns, type EntityRow, type FamilyInput } from './family.ts';
-import { addressList, exactly, loadRawAddress } from './layout.ts';
+import { addressList, exactly, loadRawAddress } from '../contracts/index.ts';
 
 export interface MultisigData {
   nextOrderSeqno: bigint | null;

@@ -21,7 +21,7 @@ import type { CodeFetchResult, CodeWanted } from './liteserver-codes.ts';
 import { ContractReader } from './contract-reader.ts';
 import { readDnsEntry } from './dns.ts';
 import { KEY_COLUMN, SOFT_DEFAULTS, STATE_TABLES, type EntityRow, type FamilyInput, type StateTable } from './family.ts';
-import { detectInterfaces, isWalletCodeHash, KNOWN_CODE_HASHES, STATE_INTERFACES, type Interface } from './interfaces.ts';
+import { detectInterfaces, isWalletCodeHash, KNOWN_CODE_HASHES, STATE_INTERFACES, type Interface } from '../contracts/index.ts';
 import { readJettonMaster } from './jetton-master.ts';
 import { readMultisig, readMultisigOrder } from './multisig.ts';
 import { readNftCollection } from './nft-collection.ts';

@@ -11,7 +11,7 @@
  */
 import { Dictionary, type Cell, type DictionaryValue } from '@ton/core';
 import { stateColumns, type EntityRow, type FamilyInput } from './family.ts';
-import { exactly, loadRawAddress, readableKeys, whole } from './layout.ts';
+import { exactly, loadRawAddress, readableKeys, whole } from '../contracts/index.ts';
 
 const SKIP: DictionaryValue<null> = {
   serialize() {

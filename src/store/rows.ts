@@ -6,7 +6,7 @@ import type {
   TransactionRow,
   TransactionStateRow,
 } from '../ton/block/types.ts';
-import { methodIdsOfBoc } from '../entities/code-methods.ts';
+import { methodIdsOfBoc } from '../contracts/index.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
 
 /**

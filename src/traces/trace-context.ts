@@ -22,11 +22,8 @@
  */
 import { Cell, loadStateInit } from '@ton/core';
 import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/model.ts';
-import { cellFromBoc, loadAddr } from '../actions/toolkit/cells.ts';
-import { OP } from '../actions/toolkit/opcodes.ts';
-import { cellOf, parseJettonWalletData, parseNftItemData } from '../entities/data-layouts.ts';
+import { cellFromBoc, loadAddr, OP, cellOf, parseJettonWalletData, parseNftItemData, detectInterfaces, isWalletCodeHash, type Interface } from '../contracts/index.ts';
 import type { KnownEntities } from '../entities/events.ts';
-import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/interfaces.ts';
 import { parseOrderData } from '../entities/multisig.ts';
 import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
