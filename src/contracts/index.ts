@@ -13,3 +13,6 @@ export * from './interfaces.ts';
 export * from './content.ts';
 export * from './layout.ts';
 export * from './order-actions.ts';
+export * from './multisig.ts';
+export * from './vesting.ts';
+export * from './dns.ts';

@@ -24,7 +24,7 @@ import { Cell, loadStateInit } from '@ton/core';
 import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/model.ts';
 import { cellFromBoc, loadAddr, OP, cellOf, parseJettonWalletData, parseNftItemData, detectInterfaces, isWalletCodeHash, type Interface } from '../contracts/index.ts';
 import type { KnownEntities } from '../entities/events.ts';
-import { parseOrderData } from '../entities/multisig.ts';
+import { parseOrderData } from '../contracts/index.ts';
 import { storeEntityLookup } from '../entities/store-lookup.ts';
 import type { StoreClient } from '../store/index.ts';
 import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
