@@ -103,6 +103,9 @@ export function unique<T>(items: Iterable<T>): T[] {
   return [...new Set(items)];
 }
 
+/** A pass over the top-level blocks after matching (upstream's post-processors, e.g. `post_process_dedust_liquidity`). */
+export type PostProcessor = (blocks: Block[]) => Block[];
+
 export class Block<D = unknown> {
   btype: string;
   eventNodes: EventNode[];

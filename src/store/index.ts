@@ -7,7 +7,8 @@ import { migrate } from './migrate.ts';
 
 export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
 export { DataDirLockedError, lockDataDir } from './lock.ts';
-export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './migrate.ts';
+export { loadMigrations, migrate, type MigrateResult } from './migrate.ts';
+export { MIGRATIONS_DIR } from './clickhouse-dir.ts';
 export { PriorStates, blockDocRows, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
 export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';

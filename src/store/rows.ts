@@ -8,6 +8,7 @@ import type {
 } from '../ton/block/types.ts';
 import { methodIdsOfBoc } from '../contracts/index.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
+import type { Row } from './row.ts';
 
 /**
  * Pure mapping decoded block -> rows per ClickHouse table (no I/O). Values keep their code types
@@ -15,8 +16,7 @@ import { blockDocRows, type PriorStates } from './docs.ts';
  * Column names are the table columns of clickhouse/0001_core.sql.
  */
 
-/** One row: column name -> value (bigint, number, string, boolean, null, map/array). */
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /** Tables written per block, in the order the writer inserts them (markers last). */
 export const BLOCK_TABLES = [

@@ -6,11 +6,24 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient, QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
-import type { BookRow, FactRow } from './address-book.ts';
 
 export type Row = Record<string, unknown>;
 
 export const DEFAULT_TIMEOUT_MS = 3000;
+
+/** One row of address_facts_kv (clickhouse/0014): that `address` has a row in the table `fact` names. */
+export interface FactRow {
+  address: string;
+  fact: string;
+  value: string | null;
+}
+
+/** One row of the address book's sources: a code hash or a fact (address_facts_kv) of an address. */
+export interface BookRow {
+  address: string;
+  value: string | null;
+  kind: string;
+}
 
 /** Address-book source rows (address-book.ts) read ahead in another statement, for the addresses in `raws`. */
 export interface BookPrefetch {

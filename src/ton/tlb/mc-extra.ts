@@ -1,6 +1,6 @@
 /** Masterchain block extra: shard descriptors and (key blocks) config params (crypto/block/block.tlb). */
 import type { Cells } from '../cell/boc.ts';
-import { serializeBoc } from '../cell/builder.ts';
+import { serializeBoc } from '../cell/std-boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { BlockConfig, ConfigParamCell, FutureSplitMerge, ShardDescr, ValidatorSetSummary } from '../block/types.ts';
