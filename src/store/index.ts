@@ -31,5 +31,4 @@ export async function openStore(config: StoreConfig & { migrate?: boolean } = {}
   }
   return store;
 }
-export { copyBlockRows, fillSyntheticStore, syntheticBlocks, templatesFromBlocks, type FillResult, type SyntheticOptions } from './synthetic.ts';
 export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
