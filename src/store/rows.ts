@@ -6,7 +6,7 @@ import type {
   TransactionRow,
   TransactionStateRow,
 } from '../ton/block/types.ts';
-import { methodIdsOfBoc } from '../contracts/index.ts';
+import { methodsOfCode } from '../contracts/index.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
 import type { Row } from './row.ts';
 
@@ -62,23 +62,6 @@ export interface BlockToRowsOptions {
 
 export function emptyRows(): StoreRows {
   return Object.fromEntries(BLOCK_TABLES.map((t) => [t, []])) as unknown as StoreRows;
-}
-
-/**
- * Method ids per code hash, parsed once per process: a code is carried by every block that deploys or changes an
- * account with it (on the devnet, by every block), and parsing it costs far more than the lookup.
- */
-const methodsByCode = new Map<string, number[] | null>();
-const METHODS_CACHE_MAX = 10_000;
-
-function methodsOfCode(codeHash: string, boc: string): number[] | null {
-  let m = methodsByCode.get(codeHash);
-  if (m === undefined) {
-    m = methodIdsOfBoc(boc);
-    if (methodsByCode.size >= METHODS_CACHE_MAX) methodsByCode.clear();
-    methodsByCode.set(codeHash, m);
-  }
-  return m;
 }
 
 /** Unsigned 64-bit shard from its 16-digit hex form. */
