@@ -16,6 +16,7 @@ export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, typ
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
 export { dedupRows, duplicateReport, openIntents, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export * from './read.ts';
+export { indexStatus, indexStatusDetail, INGEST_CHECKPOINT, type IndexStatus, type IndexStatusDetail } from './status.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 
 /** Opens the store and applies pending migrations (run at every start; a no-op when up to date). */
