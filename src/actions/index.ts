@@ -9,7 +9,10 @@
  */
 export type { AccountInterfaces, ActionRow, Trace, TraceMessage, TraceTransaction } from './model.ts';
 export { classifyTrace, type Classification } from './classify.ts';
-export { toApiAction, actionDetails, toJson, type ApiAction } from './api.ts';
+export { actionDetails, toJson } from './api.ts';
+export { actionRows, type StoredRow } from './action-rows.ts';
+export { actionAddresses, renderAction, toApiAction, type ApiAction } from './render.ts';
+export { ACTION_TYPES, actionTypesOf, expandActionTypes, RENAMED_BLOCK_TYPES, type ActionType, type ActionTypeVersion, type RenamedBlockType } from './action-types.ts';
 export { traceFromToncenterJson, parseJsonExact, TraceFormatError } from './adapters/toncenter-json.ts';
 export { MATCHER_ORDER } from './matcher-order.ts';
 export { FAMILY_MATCHERS } from './families/index.ts';

@@ -15,7 +15,8 @@ import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver
 import { addStateStats, emptyStateStats, entityStateRows, type StateStats } from '../entities/state-rows.ts';
 import { storeEntityLookup, withFetchedCodes } from '../entities/store-lookup.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
-import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
+import { TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
+import { actionRows } from '../actions/index.ts';
 import { toTrace } from './to-trace.ts';
 import { loadTraceContext, prefetchTraceContext, readEntityRows, rowAddresses, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
 
