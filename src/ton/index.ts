@@ -29,6 +29,9 @@ export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_
 export { Slice } from './cell/slice.ts';
 export { serializeBoc, serializeCellTree, type BocMode, type CellTreeView } from './cell/std-boc.ts';
 export type { AccountInfo } from './tlb/account.ts';
+export { blockInfoCell, extBlkRefCell, loadExtBlkRef, readBlockInfo, readBlockInfoCell, storeExtBlkRef, storeGlobalVersion, storeShardIdent } from './tlb/block-info.ts';
+export { loadShardDescr, storeShardDescr } from './tlb/mc-extra.ts';
+export { storeCurrencyCollection } from './tlb/common.ts';
 export {
   computeValidatorSubset,
   validatorSetHashShort,
