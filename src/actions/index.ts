@@ -7,7 +7,7 @@
  * - `traceFromToncenterJson(doc)` builds the trace model from toncenter's JSON layout;
  *   build `Trace` directly from decoder rows (src/traces/to-trace.ts) for our own pipeline.
  */
-export type { AccountInterfaces, ActionRow, Trace, TraceMessage, TraceTransaction } from './model.ts';
+export type { AccountInterfaces, AccountStateSnapshot, ActionRow, Trace, TraceMessage, TraceTransaction } from './model.ts';
 export { classifyTrace, type Classification } from './classify.ts';
 export { actionDetails, toJson } from './api.ts';
 export { actionRows, type StoredRow } from './action-rows.ts';

@@ -5,7 +5,7 @@
  * methods `crc16(name) | 0x10000`). Same reading as toncenter's worker (`parse_contract_methods.cpp`).
  */
 import { Cell, Dictionary, type DictionaryValue } from '@ton/core';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 
 // Values (the method bodies) are not needed: a parser that reads nothing.
 const SKIP: DictionaryValue<null> = {

@@ -22,7 +22,7 @@ import type { BlockIdExt } from '../source/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { decodeAccount, nodeBoc, type BlockId } from '../ton/index.ts';
 import { methodsOfCode } from '../contracts/index.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 
 /** What the fetch needs from the liteservers (`LiteserverPool` has it). */
 export interface AccountStateSource {

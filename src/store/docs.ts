@@ -12,7 +12,7 @@
  * no table holds: intermediate states of documents written before the derivation (rendered with only their hash, as
  * toncenter renders every intermediate state), and any the derivation could not give.
  */
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 import type { Row } from './row.ts';
 
 /**

@@ -9,12 +9,12 @@ export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, typ
 export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, type MigrateResult } from './migrate.ts';
 export { MIGRATIONS_DIR } from './clickhouse-dir.ts';
-export { PriorStates, blockDocRows, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
+export { PriorStates, blockDocRows, contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
 export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
-export { dedupRows, duplicateReport, openIntents, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
+export { dedupRows, duplicateReport, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export * from './read.ts';
 export { indexStatus, indexStatusDetail, INGEST_CHECKPOINT, type IndexStatus, type IndexStatusDetail } from './status.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';

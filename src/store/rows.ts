@@ -5,7 +5,7 @@ import type {
   MessageRow,
   TransactionRow,
   TransactionStateRow,
-} from '../ton/block/types.ts';
+} from '../ton/index.ts';
 import { methodsOfCode } from '../contracts/index.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
 import type { Row } from './row.ts';

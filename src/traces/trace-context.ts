@@ -21,14 +21,14 @@
  * taken, which covers them all (an address that is not an account only costs a lookup that finds nothing).
  */
 import { Cell, loadStateInit } from '@ton/core';
-import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/model.ts';
+import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/index.ts';
 import { cellFromBoc, loadAddr, OP, cellOf, parseJettonWalletData, parseNftItemData, detectInterfaces, isWalletCodeHash, type Interface } from '../contracts/index.ts';
-import type { KnownEntities } from '../entities/events.ts';
+import type { KnownEntities } from '../entities/index.ts';
 import { parseOrderData } from '../contracts/index.ts';
-import { storeEntityLookup } from '../entities/store-lookup.ts';
+import { storeEntityLookup } from '../entities/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 
 /** An account's latest state as the pipeline knows it. */
 

@@ -107,7 +107,7 @@ export function shardHex(shard: bigint): string {
 }
 
 /** Whether one shard contains the other (split/merge ancestry) or they are equal. */
-export { shardsIntersect as shardOverlaps } from '../../format/shard.ts';
+export { shardsIntersect as shardOverlaps } from '../../format/index.ts';
 
 export function blockKey(ref: BlockRef): string {
   return `${ref.workchain}:${shardHex(ref.shard)}:${ref.seqno}`;

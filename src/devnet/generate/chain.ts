@@ -40,7 +40,7 @@ import {
   type StateAccount,
 } from '../tlb-write/index.ts';
 import { blockInfoCell, type BlockInfo, type ShardDescr } from '../../ton/index.ts';
-import { formatShardHex, shardPrefixLength } from '../../format/shard.ts';
+import { formatShardHex, shardPrefixLength } from '../../format/index.ts';
 import { Emulator, defaultConfig } from './emulator.ts';
 import { CATCHAIN_SEQNO, DevnetValidators } from './validators.ts';
 

@@ -1,7 +1,7 @@
 /** Small shared TL-B writers (crypto/block/block.tlb, ton-blockchain/ton); ExtBlkRef, ShardIdent, GlobalVersion and BlockInfo are src/ton's. */
 import type { Builder } from '@ton/core';
 import type { BlockRefFull, ExtBlkRef } from '../../ton/index.ts';
-import { formatShardHex, shardPrefixLength } from '../../format/shard.ts';
+import { formatShardHex, shardPrefixLength } from '../../format/index.ts';
 import type { AugKind } from './hashmap-aug.ts';
 
 /**
@@ -59,4 +59,4 @@ export function inShard(addr: bigint, shard: bigint): boolean {
   return addr >> BigInt(256 - bits) === prefix;
 }
 
-export { shardChildren, shardParent } from '../../format/shard.ts';
+export { shardChildren, shardParent } from '../../format/index.ts';

@@ -8,7 +8,7 @@ import { parseBoc, type Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { BlockInfo, BlockRefFull, ExtBlkRef, GlobalVersion } from '../block/types.ts';
-import { shardPrefixLength } from '../../format/shard.ts';
+import { shardPrefixLength } from '../../format/index.ts';
 import { loadShardIdent, shardChild, shardHex, shardParent } from './common.ts';
 
 /** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */

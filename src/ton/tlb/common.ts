@@ -146,4 +146,4 @@ export function loadShardIdent(s: Slice): { workchain: number; shard: bigint; pf
   return { workchain, shard, pfx_bits: pfxBits };
 }
 
-export { shardChild, shardParent } from '../../format/shard.ts';
+export { shardChild, shardParent } from '../../format/index.ts';

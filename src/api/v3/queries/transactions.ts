@@ -16,7 +16,7 @@
  */
 import type { BookRow, Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
+import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/index.ts';
 import { transactionJson, type TxContext } from '../render.ts';
 import { bookQuery, rawAddresses } from '../address-book.ts';
 
