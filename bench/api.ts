@@ -15,7 +15,8 @@ import { createRequire } from 'node:module';
 import { KeyStore } from '../src/api/auth/index.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
-import { fillSyntheticStore, openStore, templatesFromBlocks, type StoreClient } from '../src/store/index.ts';
+import { openStore, type StoreClient } from '../src/store/index.ts';
+import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
 import { fixtureBlocks } from './fixtures.ts';
 import { stealSeconds, stealSince } from './steal.ts';
 

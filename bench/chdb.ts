@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Session } from 'chdb';
-import { BLOCK_TABLES, emptyRows, encodeCompact, fillSyntheticStore, openStore, syntheticBlocks, templatesFromBlocks, type Row, type StoreClient } from '../src/store/index.ts';
+import { BLOCK_TABLES, emptyRows, encodeCompact, openStore, type Row, type StoreClient } from '../src/store/index.ts';
+import { fillSyntheticStore, syntheticBlocks, templatesFromBlocks } from './synthetic.ts';
 import { encodeNative } from '../src/store/native.ts';
 import { fixtureBlocks } from './fixtures.ts';
 

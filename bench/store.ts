@@ -12,11 +12,9 @@ import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   blockById,
-  fillSyntheticStore,
   latestAccountState,
   messagesByHash,
   openStore,
-  templatesFromBlocks,
   transactionsByAccount,
   transactionsByHash,
   transactionDocsByHash,
@@ -24,6 +22,7 @@ import {
   type InsertFormat,
   type StoreClient,
 } from '../src/store/index.ts';
+import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
 import { fixtureBlocks } from './fixtures.ts';
 import { stealSeconds, stealSince } from './steal.ts';
 

@@ -9,7 +9,7 @@
  */
 import type { BlockIdJson, RawBlockMessage } from '../schemas/bus/index.ts';
 import { decodeBlock, type Cells, type DecodedBlock } from '../src/ton/index.ts';
-import { BoundedMap } from '../src/util/bounded-map.ts';
+import { BoundedMap } from '../src/util/index.ts';
 
 /** Blocks decoded by one stage and not yet taken by the other; bounded so a stage that never asks costs nothing. */
 // 512: above the in-process bus capacity, the lead of one decoding stage over the other

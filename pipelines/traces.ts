@@ -18,7 +18,7 @@ import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStat
 import type { StoreClient } from '../src/store/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 import { decodeShared } from './shared-decode.ts';
-import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/stage.ts';
+import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
 import { recordEntityStats } from './metrics.ts';
 
 /** The group reading ton.blocks.raw. */

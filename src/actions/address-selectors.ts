@@ -17,7 +17,7 @@ import { JettonNotify, JettonTransfer } from './messages/jettons.ts';
 import { extractPayloadFromWalletMessage } from './messages/externals.ts';
 import { JVaultRequestUpdateRewards, JVaultUnstakeJettons, JVaultUnstakeRequest } from './messages/jvault.ts';
 import { StonfiSwapV2 } from './messages/swaps.ts';
-import { cellFromBoc } from './toolkit/cells.ts';
+import { cellFromBoc } from '../contracts/index.ts';
 import { accountId } from './ton-utils.ts';
 
 /** jVault `unstake_jettons`: its destination's data cell is read by the jVault matchers. */

@@ -1,34 +1,13 @@
 /**
- * Action row -> API v3 `Action` JSON, as toncenter's Go API renders its action rows (ton-index-go
+ * Action row -> the API v3 `details` of its type, as toncenter's Go API renders its action rows (ton-index-go
  * `parse/actions.go` ParseRawAction: generic columns and the type's composite `*_data` column -> `details`).
- * Hashes render as standard base64, lt and amounts as decimal strings, addresses in raw upper-case form.
+ * Lt and amounts render as decimal strings, addresses in raw upper-case form; render.ts renders the whole Action.
  * A type the Go API has no case for (`unknown` among them) gets `{"error": "unsupported action type: '<t>'"}`.
  * Field names of the types no fixture covers follow the Go structs' fields (see README.md, known limits).
  */
-import { hashToBase64 } from '../format/index.ts';
 import { commentText, loadSnakeBytes } from './messages/common.ts';
 import type { ActionRow } from './model.ts';
-import { cellFromBoc } from './toolkit/cells.ts';
-
-export interface ApiAction {
-  trace_id: string | null;
-  action_id: string;
-  start_lt: string;
-  end_lt: string;
-  start_utime: number;
-  end_utime: number;
-  trace_end_lt: string;
-  trace_end_utime: number;
-  trace_mc_seqno_end: number | null;
-  transactions: string[];
-  success: boolean;
-  type: string;
-  details: Record<string, unknown>;
-  trace_external_hash?: string;
-  trace_external_hash_norm?: string;
-  accounts?: string[];
-  finality: 'finalized';
-}
+import { cellFromBoc } from '../contracts/index.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -521,33 +500,4 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
 /** The `details` object of one action type, rendered for JSON (amounts and 64-bit ids as decimal strings). */
 export function actionDetails(r: ActionRow): Record<string, unknown> {
   return toJson(rawDetails(r)) as Record<string, unknown>;
-}
-
-const b64 = (h: string | null) => (h ? hashToBase64(h) : null);
-
-export function toApiAction(r: ActionRow, opts: { includeAccounts?: boolean } = {}): ApiAction {
-  const out: ApiAction = {
-    trace_id: b64(r.trace_id),
-    action_id: r.action_id,
-    start_lt: r.start_lt.toString(),
-    end_lt: r.end_lt.toString(),
-    start_utime: r.start_utime,
-    end_utime: r.end_utime,
-    trace_end_lt: r.trace_end_lt.toString(),
-    trace_end_utime: r.trace_end_utime,
-    trace_mc_seqno_end: r.trace_mc_seqno_end,
-    transactions: r.tx_hashes.map((h) => hashToBase64(h)),
-    success: r.success,
-    type: r.type,
-    details: actionDetails(r),
-    finality: 'finalized',
-  };
-  // the API renames plain transfers that carry extra currencies
-  if ((r.type === 'ton_transfer' || r.type === 'call_contract') && Object.keys(r.value_extra_currencies ?? {}).length > 0) {
-    out.type = 'extra_currency_transfer';
-  }
-  if (r.trace_external_hash) out.trace_external_hash = hashToBase64(r.trace_external_hash);
-  if (r.trace_external_hash_norm) out.trace_external_hash_norm = hashToBase64(r.trace_external_hash_norm);
-  if (opts.includeAccounts) out.accounts = [...r.accounts];
-  return out;
 }

@@ -5,7 +5,7 @@
  */
 import { Block, type AccountValueFlow } from './core.ts';
 import { commentText, TonTransferMessage } from './messages/common.ts';
-import { cellFromBoc } from './toolkit/cells.ts';
+import { cellFromBoc } from '../contracts/index.ts';
 import type { AccountId, Amount } from './ton-utils.ts';
 import type { EventNode } from './tree.ts';
 

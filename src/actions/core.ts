@@ -8,7 +8,7 @@
  * re-linked to the new block (`compactConnections`).
  */
 import type { Slice } from '@ton/core';
-import { cellFromBoc } from './toolkit/cells.ts';
+import { cellFromBoc } from '../contracts/index.ts';
 import type { AccountId } from './ton-utils.ts';
 import type { EventNode, Message } from './tree.ts';
 
@@ -102,6 +102,9 @@ export class AccountValueFlow {
 export function unique<T>(items: Iterable<T>): T[] {
   return [...new Set(items)];
 }
+
+/** A pass over the top-level blocks after matching (upstream's post-processors, e.g. `post_process_dedust_liquidity`). */
+export type PostProcessor = (blocks: Block[]) => Block[];
 
 export class Block<D = unknown> {
   btype: string;

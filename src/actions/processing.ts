@@ -3,7 +3,7 @@
  * the two fallbacks (a failed wallet external's intended messages; basic blocks only).
  */
 import { CallContractBlock, ContractDeploy, TickTockBlock, TonTransferBlock } from './basic-blocks.ts';
-import { Block } from './core.ts';
+import { Block, type PostProcessor } from './core.ts';
 import { FAMILY_MATCHERS, FAMILY_POST_PROCESSORS } from './families/index.ts';
 import { FAILED_EXTERNAL_MATCHER_ORDER, MATCHER_ORDER, POST_PROCESSOR_ORDER } from './matcher-order.ts';
 import type { BlockMatcher } from './matchers.ts';
@@ -12,8 +12,6 @@ import { extractPayloadFromWalletMessage } from './messages/externals.ts';
 import type { ActionRow, Trace } from './model.ts';
 import { blockToAction, createUnknownAction, serializeBlocks } from './serializer.ts';
 import { EventNode, toTree, type Message } from './tree.ts';
-
-export type PostProcessor = (blocks: Block[]) => Block[];
 
 /** `init_block`: the basic block of every node, linked as the nodes are. */
 export function initBlock(root: EventNode): Block {

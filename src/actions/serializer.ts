@@ -15,6 +15,7 @@ import { hashToBase64 } from '../format/index.ts';
 import type { TonTransferBlock } from './basic-blocks.ts';
 import type * as D from './block-data.ts';
 import type { Block } from './core.ts';
+import type { ActionType, RenamedBlockType } from './action-types.ts';
 import type { ActionRow, Trace } from './model.ts';
 import { accountRepr, Asset, type AccountId, type Amount } from './ton-utils.ts';
 import { commentText } from './messages/common.ts';
@@ -1220,10 +1221,11 @@ function fillHipoStakeWithdrawal(block: Block, a: ActionRow): void {
 type Filler = (block: Block, a: ActionRow) => void;
 
 /**
- * Upstream's `match block.btype`. `coffee_mev_protect_failed_swap` has a filler upstream but no case: its rows carry
- * only the base columns, as here (and so does any type not listed).
+ * Upstream's `match block.btype`, keyed by the action types (action-types.ts) and the block types stored under one
+ * of them. `coffee_mev_protect_failed_swap` has a filler upstream but no case: its rows carry only the base columns,
+ * as here (and so does any type not listed).
  */
-const FILLERS: Record<string, Filler> = {
+const FILLERS_BY_TYPE = {
   call_contract: fillCallContract,
   contract_deploy: fillCallContract,
   ton_transfer: fillTonTransfer,
@@ -1318,7 +1320,8 @@ const FILLERS: Record<string, Filler> = {
   dns_release: fillDnsRelease,
   nft_update_sale: fillSaleUpdate,
   change_wallet_key: fillChangeWalletKey,
-};
+} satisfies Partial<Record<ActionType | RenamedBlockType, Filler>>;
+const FILLERS: Readonly<Record<string, Filler>> = FILLERS_BY_TYPE;
 
 /** The block types that have a serializer case. */
 export const SERIALIZED_BLOCK_TYPES: ReadonlySet<string> = new Set(Object.keys(FILLERS));

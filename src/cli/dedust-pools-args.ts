@@ -9,7 +9,7 @@
  */
 import type pino from 'pino';
 import { writeFileSync } from 'node:fs';
-import { fetchDedustPools, initDedustPools, setDedustPools, UPDATE_INTERVAL_S } from '../actions/dedust-pools.ts';
+import { fetchDedustPools, initDedustPools, setDedustPools, UPDATE_INTERVAL_S } from '../actions/index.ts';
 import { CliError, optionValue } from './command.ts';
 
 export interface DedustPoolsArgs {

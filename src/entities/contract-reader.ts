@@ -9,6 +9,7 @@
  */
 import { Address, beginCell, Cell, CellType, type Slice, type TupleItem } from '@ton/core';
 import { slimConfig } from '@ton/sandbox/dist/config/slimConfig.js';
+import { rawAddress } from '../contracts/index.ts';
 import { runGetMethod } from '../tvm/index.ts';
 
 // Get-methods of these contracts do not read the blockchain config; the small config keeps a run at ~2 ms
@@ -164,8 +165,4 @@ export class Stack {
     const it = this.at(i);
     return it.type === 'tuple' ? it.items : this.bad(i, 'tuple');
   }
-}
-
-export function rawAddress(a: Address): string {
-  return `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 }

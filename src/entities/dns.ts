@@ -8,9 +8,9 @@
  *   category name: "wallet" (dns_smc_address#9fd3), "dns_next_resolver" (dns_next_resolver#ba93),
  *   "site" (dns_adnl_address#ad01, hex), "storage" (dns_storage_address#7473, hex bag id).
  */
-import { createHash } from 'node:crypto';
-import { Address, beginCell, Cell, Dictionary, type Slice } from '@ton/core';
-import { rawAddress, type ContractReader } from './contract-reader.ts';
+import { beginCell, type Slice } from '@ton/core';
+import { fullDomainToName, parseDnsRecords, type DnsRecords } from '../contracts/index.ts';
+import type { ContractReader } from './contract-reader.ts';
 import type { EntityRow, FamilyInput } from './family.ts';
 
 export const DOT_TON_ROOTS: ReadonlySet<string> = new Set([
@@ -18,52 +18,6 @@ export const DOT_TON_ROOTS: ReadonlySet<string> = new Set([
   '0:E33ED33A42EB2032059F97D90C706F8400BB256D32139CA707F1564AD699C7DD', // testnet
 ]);
 export const T_ME_ROOT = '0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2';
-
-const category = (name: string) => createHash('sha256').update(name).digest();
-
-export interface DnsRecords {
-  dns_wallet: string | null;
-  dns_next_resolver: string | null;
-  dns_site_adnl: string | null;
-  dns_storage_bag_id: string | null;
-}
-
-function intAddress(s: Slice): string | null {
-  const a = s.loadAddressAny();
-  return a instanceof Address ? rawAddress(a) : null;
-}
-
-function record(dict: Dictionary<Buffer, Cell>, name: string, tag: number, read: (s: Slice) => string | null): string | null {
-  const c = dict.get(category(name));
-  if (!c) return null;
-  try {
-    const s = c.beginParse();
-    return s.loadUint(16) === tag ? read(s) : null;
-  } catch {
-    return null; // a record that does not decode is left out (the reference logs and skips it)
-  }
-}
-
-/** Records of a record-set dictionary cell (null cell: no records). */
-export function parseDnsRecords(records: Cell | null): DnsRecords {
-  const none = { dns_wallet: null, dns_next_resolver: null, dns_site_adnl: null, dns_storage_bag_id: null };
-  if (!records) return none;
-  const dict = Dictionary.loadDirect(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell(), records);
-  const hex = (s: Slice) => s.loadBuffer(32).toString('hex').toUpperCase();
-  return {
-    dns_wallet: record(dict, 'wallet', 0x9fd3, intAddress),
-    dns_next_resolver: record(dict, 'dns_next_resolver', 0xba93, intAddress),
-    dns_site_adnl: record(dict, 'site', 0xad01, hex),
-    dns_storage_bag_id: record(dict, 'storage', 0x7473, hex),
-  };
-}
-
-/** "me\0t\0alice\0" -> "alice.t.me" (labels are stored last-level first, each ended by a zero byte). */
-export function fullDomainToName(bytes: Buffer): string {
-  const labels = bytes.toString('utf8').split('\0');
-  if (labels[labels.length - 1] === '') labels.pop();
-  return labels.reverse().join('.');
-}
 
 function sliceBytes(s: Slice): Buffer {
   if (s.remainingBits % 8 !== 0) throw new Error('domain is not whole bytes');

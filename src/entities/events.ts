@@ -7,12 +7,9 @@
  * a jetton transfer is the `transfer` a wallet receives from its owner, a burn the `burn` it receives, an NFT
  * transfer the `transfer` an item receives; aborted transactions are kept with `tx_aborted`.
  */
-import { parseJettonBurn, parseJettonTransfer } from '../actions/toolkit/jetton.ts';
-import { parseNftTransfer } from '../actions/toolkit/nft.ts';
-import { OP } from '../actions/toolkit/opcodes.ts';
+import { parseJettonBurn, parseJettonTransfer, parseNftTransfer, OP, cellOf, parseJettonWalletData, parseNftItemData, type JettonWalletData, type NftItemData } from '../contracts/index.ts';
 import type { Row } from '../store/index.ts';
 import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
-import { cellOf, parseJettonWalletData, parseNftItemData, type JettonWalletData, type NftItemData } from './data-layouts.ts';
 import { STATE_TABLES } from './family.ts';
 import { emptyStateTables, type StateTables } from './state-rows.ts';
 

@@ -7,7 +7,4 @@ export { addStateStats, emptyStateStats, emptyStateTables, entityStateRows, enti
 export { storeEntityLookup, withFetchedCodes } from './store-lookup.ts';
 export { blockIdExtOf, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type CodeFetchResult, type CodeFetchStats, type CodeWanted } from './liteserver-codes.ts';
 export { STATE_TABLES, type StateTable } from './family.ts';
-export { detectInterfaces, interfacesOfMethods, type Interface } from './interfaces.ts';
-export { parseMethodIds } from './code-methods.ts';
-export { parseTokenContent } from './content.ts';
-export { parseOrderActions, type OrderAction } from './order-actions.ts';
+export { ContractReader } from './contract-reader.ts';

@@ -4,7 +4,7 @@
  * The wallet code is usually pruned from the block; its hash is still known (the pruned cell's hash).
  */
 import type { ContractReader } from './contract-reader.ts';
-import { parseTokenContent } from './content.ts';
+import { parseTokenContent } from '../contracts/index.ts';
 import { stateColumns, type EntityRow, type FamilyInput } from './family.ts';
 
 /** Content as stored: JSON text of the decoded map; null when the block pruned it (unknown). */

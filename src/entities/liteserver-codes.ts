@@ -21,8 +21,8 @@ import type { Logger } from 'pino';
 import type { BlockIdExt } from '../source/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { decodeAccount, nodeBoc, type BlockId } from '../ton/index.ts';
-import { methodIdsOfBoc } from './code-methods.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { methodsOfCode } from '../contracts/index.ts';
+import { BoundedMap } from '../util/index.ts';
 
 /** What the fetch needs from the liteservers (`LiteserverPool` has it). */
 export interface AccountStateSource {
@@ -204,7 +204,7 @@ export class LiteserverCodeFetcher {
     this.fetched.set(codeHash, cell);
     // as the decoder stores code (the node's cell order, no CRC: toncenter's latest_account_states code_boc)
     const boc = nodeBoc(cell).toString('base64');
-    const methods = methodIdsOfBoc(boc);
+    const methods = methodsOfCode(codeHash, cell);
     try {
       await this.store.insertRows('contract_code', [{ code_hash: codeHash, code_boc: boc }]);
       // stored unsigned, as the store stage does (the column is UInt32)

@@ -24,7 +24,7 @@
  */
 import type { ContractReader, Stack } from './contract-reader.ts';
 import { stateColumns, type EntityRow, type FamilyInput } from './family.ts';
-import type { Interface } from './interfaces.ts';
+import { type Interface } from '../contracts/index.ts';
 
 export type SaleType = 'getgems_sale' | 'getgems_auction' | 'telemint';
 

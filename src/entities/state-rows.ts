@@ -21,7 +21,7 @@ import type { CodeFetchResult, CodeWanted } from './liteserver-codes.ts';
 import { ContractReader } from './contract-reader.ts';
 import { readDnsEntry } from './dns.ts';
 import { KEY_COLUMN, SOFT_DEFAULTS, STATE_TABLES, type EntityRow, type FamilyInput, type StateTable } from './family.ts';
-import { detectInterfaces, isWalletCodeHash, KNOWN_CODE_HASHES, STATE_INTERFACES, type Interface } from './interfaces.ts';
+import { detectInterfaces, isWalletCodeHash, KNOWN_CODE_HASHES, STATE_INTERFACES, type Interface } from '../contracts/index.ts';
 import { readJettonMaster } from './jetton-master.ts';
 import { readMultisig, readMultisigOrder } from './multisig.ts';
 import { readNftCollection } from './nft-collection.ts';
@@ -78,19 +78,9 @@ export function emptyStateTables(): StateTables {
   return Object.fromEntries(STATE_TABLES.map((t) => [t, [] as Row[]])) as StateTables;
 }
 
-/** Interfaces by code hash (a code's method table never changes); only answers made with the code are kept. */
-const interfaceCache = new Map<string, Interface[]>();
-const INTERFACE_CACHE_MAX = 50_000;
-
+/** Interfaces whose rows this stage derives (the method table behind them is parsed once per code: contracts' methodsOfCode). */
 function interfacesOf(codeHash: string, code: Cell | null): Interface[] {
-  const hit = interfaceCache.get(codeHash);
-  if (hit) return hit;
-  const found = detectInterfaces(codeHash, code).filter((i) => STATE_INTERFACES.has(i));
-  if (code) {
-    if (interfaceCache.size >= INTERFACE_CACHE_MAX) interfaceCache.clear();
-    interfaceCache.set(codeHash, found);
-  }
-  return found;
+  return detectInterfaces(codeHash, code).filter((i) => STATE_INTERFACES.has(i));
 }
 
 /** Layout families read the data without the code. */

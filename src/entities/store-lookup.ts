@@ -11,7 +11,7 @@ import type { BlockIdExt } from '../source/index.ts';
 import { KEY_COLUMN, type StateTable } from './family.ts';
 import type { LiteserverCodeFetcher } from './liteserver-codes.ts';
 import type { EntityLookup } from './state-rows.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 
 const MAX_CODES = 20_000;
 const MISS_RETRY_MS = 10 * 60_000;

@@ -8,7 +8,7 @@
  * reference's jsonb columns, or a base64 BoC of the content cell, or a bare URI).
  */
 import { Cell } from '@ton/core';
-import { readFullContent, tep64KeyName } from '../format/tep64.ts';
+import { readFullContent, tep64KeyName } from '../format/index.ts';
 
 export interface TokenContent {
   /** where the off-chain JSON lives (offchain, or the `uri` key of semi-chain content) */

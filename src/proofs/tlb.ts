@@ -4,7 +4,7 @@
  * Schemas quoted from crypto/block/block.tlb (ton-blockchain/ton).
  */
 import { Dictionary, type Cell, type Slice } from '@ton/core';
-import { shardChildren, shardParent } from '../format/shard.ts';
+import { shardChildren, shardParent } from '../format/index.ts';
 import type { CatchainConfig, ValidatorDescr, ValidatorSet } from '../ton/index.ts';
 
 export interface ExtBlkRef {

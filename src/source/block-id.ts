@@ -49,4 +49,4 @@ export function sameId(a: BlockIdExt, b: BlockIdExt): boolean {
   return sameRef(a, b) && a.rootHash === b.rootHash && a.fileHash === b.fileHash;
 }
 
-export { shardChildren, shardParent, shardPrefixLength, shardsIntersect } from '../format/shard.ts';
+export { shardChildren, shardParent, shardPrefixLength, shardsIntersect } from '../format/index.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { packagePath } from '../util/package-root.ts';
+import { packagePath } from '../util/index.ts';
 import { MASTER_SHARD, type BlockIdExt } from './block-id.ts';
 
 export interface LiteserverEndpoint {

@@ -7,9 +7,9 @@ import { Session } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import type { InsertFormat } from './encode.ts';
 import { encodeNative, type TableSchema } from './native.ts';
-import type { Row } from './rows.ts';
+import type { Row } from './row.ts';
 import { lockDataDir, type DataDirLock } from './lock.ts';
-import { MIGRATIONS_DIR } from './migrate.ts';
+import { MIGRATIONS_DIR } from './clickhouse-dir.ts';
 
 /** Where the store lives: embedded chdb under a data dir, or a ClickHouse server. */
 export interface StoreConfig {

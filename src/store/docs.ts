@@ -12,8 +12,8 @@
  * no table holds: intermediate states of documents written before the derivation (rendered with only their hash, as
  * toncenter renders every intermediate state), and any the derivation could not give.
  */
-import { BoundedMap } from '../util/bounded-map.ts';
-import type { Row } from './rows.ts';
+import { BoundedMap } from '../util/index.ts';
+import type { Row } from './row.ts';
 
 /**
  * Stored layout (version 1): `[1, tx, msgs, contents, states, absent]`, rows as value arrays in the field orders

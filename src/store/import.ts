@@ -1,4 +1,4 @@
-import type { DecodedBlock } from '../ton/block/types.ts';
+import type { DecodedBlock } from '../ton/index.ts';
 import { PriorStates } from './docs.ts';
 import type { StoreClient } from './client.ts';
 import { StoreWriter, type WriterOptions } from './writer.ts';

@@ -7,14 +7,16 @@ import { migrate } from './migrate.ts';
 
 export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
 export { DataDirLockedError, lockDataDir } from './lock.ts';
-export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './migrate.ts';
-export { PriorStates, blockDocRows, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
+export { loadMigrations, migrate, type MigrateResult } from './migrate.ts';
+export { MIGRATIONS_DIR } from './clickhouse-dir.ts';
+export { PriorStates, blockDocRows, contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
 export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, statesBeforeRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
-export { dedupRows, duplicateReport, openIntents, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
+export { dedupRows, duplicateReport, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export * from './read.ts';
+export { indexStatus, indexStatusDetail, INGEST_CHECKPOINT, type IndexStatus, type IndexStatusDetail } from './status.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 
 /** Opens the store and applies pending migrations (run at every start; a no-op when up to date). */
@@ -30,5 +32,4 @@ export async function openStore(config: StoreConfig & { migrate?: boolean } = {}
   }
   return store;
 }
-export { copyBlockRows, fillSyntheticStore, syntheticBlocks, templatesFromBlocks, type FillResult, type SyntheticOptions } from './synthetic.ts';
 export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { packagePath } from '../util/package-root.ts';
 import type { StoreClient } from './client.ts';
-
-/** The repository's versioned migrations: `clickhouse/NNNN_name.sql`. Ends in a separator: callers append file names. */
-export const MIGRATIONS_DIR = packagePath('clickhouse/');
+import { MIGRATIONS_DIR } from './clickhouse-dir.ts';
 
 export interface Migration {
   version: number;

@@ -1,4 +1,4 @@
-import type { Row } from './rows.ts';
+import type { Row } from './row.ts';
 
 /**
  * Rows -> one block of ClickHouse's Native format (columnar binary), typed by the table's own column

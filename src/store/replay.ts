@@ -16,7 +16,7 @@
  * that adds a table needs nothing here.
  */
 import type { StoreClient } from './client.ts';
-import type { Row } from './rows.ts';
+import type { Row } from './row.ts';
 
 export interface TableIdentity {
   /** ORDER BY columns */

@@ -5,9 +5,10 @@ import type {
   MessageRow,
   TransactionRow,
   TransactionStateRow,
-} from '../ton/block/types.ts';
-import { methodIdsOfBoc } from '../entities/code-methods.ts';
+} from '../ton/index.ts';
+import { methodsOfCode } from '../contracts/index.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
+import type { Row } from './row.ts';
 
 /**
  * Pure mapping decoded block -> rows per ClickHouse table (no I/O). Values keep their code types
@@ -15,8 +16,7 @@ import { blockDocRows, type PriorStates } from './docs.ts';
  * Column names are the table columns of clickhouse/0001_core.sql.
  */
 
-/** One row: column name -> value (bigint, number, string, boolean, null, map/array). */
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /** Tables written per block, in the order the writer inserts them (markers last). */
 export const BLOCK_TABLES = [
@@ -62,23 +62,6 @@ export interface BlockToRowsOptions {
 
 export function emptyRows(): StoreRows {
   return Object.fromEntries(BLOCK_TABLES.map((t) => [t, []])) as unknown as StoreRows;
-}
-
-/**
- * Method ids per code hash, parsed once per process: a code is carried by every block that deploys or changes an
- * account with it (on the devnet, by every block), and parsing it costs far more than the lookup.
- */
-const methodsByCode = new Map<string, number[] | null>();
-const METHODS_CACHE_MAX = 10_000;
-
-function methodsOfCode(codeHash: string, boc: string): number[] | null {
-  let m = methodsByCode.get(codeHash);
-  if (m === undefined) {
-    m = methodIdsOfBoc(boc);
-    if (methodsByCode.size >= METHODS_CACHE_MAX) methodsByCode.clear();
-    methodsByCode.set(codeHash, m);
-  }
-  return m;
 }
 
 /** Unsigned 64-bit shard from its 16-digit hex form. */

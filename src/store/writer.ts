@@ -1,4 +1,4 @@
-import type { DecodedBlock } from '../ton/block/types.ts';
+import type { DecodedBlock } from '../ton/index.ts';
 import type { StoreClient } from './client.ts';
 import { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 import { RowEncodeError } from './native.ts';

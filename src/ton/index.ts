@@ -15,7 +15,7 @@
  * Every function throws DecodeError (one clear message) on input that is not what it expects.
  */
 import { parseBoc } from './cell/boc.ts';
-import { serializeBoc, type BocMode } from './cell/builder.ts';
+import { serializeBoc, type BocMode } from './cell/std-boc.ts';
 import { DecodeError } from './errors.ts';
 import { readAccount, type AccountInfo } from './tlb/account.ts';
 import { readMessage } from './tlb/message.ts';
@@ -27,8 +27,11 @@ export { DecodeError } from './errors.ts';
 export { decodeBlock, decodeBlockHeader, blockRootHash, fileHash, ACCOUNT_NONE_HASH } from './block/decode.ts';
 export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE } from './cell/boc.ts';
 export { Slice } from './cell/slice.ts';
-export { serializeBoc, serializeCellTree, type BocMode, type CellTreeView } from './cell/builder.ts';
+export { serializeBoc, serializeCellTree, type BocMode, type CellTreeView } from './cell/std-boc.ts';
 export type { AccountInfo } from './tlb/account.ts';
+export { blockInfoCell, extBlkRefCell, loadExtBlkRef, readBlockInfo, readBlockInfoCell, storeExtBlkRef, storeGlobalVersion, storeShardIdent } from './tlb/block-info.ts';
+export { loadShardDescr, storeShardDescr } from './tlb/mc-extra.ts';
+export { storeCurrencyCollection } from './tlb/common.ts';
 export {
   computeValidatorSubset,
   validatorSetHashShort,

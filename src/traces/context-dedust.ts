@@ -15,10 +15,10 @@
  * Asset: native$0000 | jetton$0001 workchain_id:int8 address:bits256 (DeDust's TL-B; other kinds give nothing).
  */
 import { Cell, type Slice } from '@ton/core';
-import type { DedustPoolAssets } from '../actions/dedust-pools.ts';
-import { ContractReader } from '../entities/contract-reader.ts';
+import type { DedustPoolAssets } from '../actions/index.ts';
+import { ContractReader } from '../entities/index.ts';
 import type { StoreClient } from '../store/index.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 
 export type { DedustPoolAssets };
 

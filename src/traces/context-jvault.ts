@@ -11,9 +11,9 @@
  * read, which a block always carries for an account it changed.
  */
 import { Cell } from '@ton/core';
-import { DATA_BOC_REQUEST_OPCODES } from '../actions/address-selectors.ts';
-import { poolLockWallet } from '../actions/families/jvault.ts';
-import { addrStr } from '../actions/messages/common.ts';
+import { DATA_BOC_REQUEST_OPCODES } from '../actions/index.ts';
+import { poolLockWallet } from '../actions/index.ts';
+import { addrStr } from '../actions/index.ts';
 import type { ContextMessage } from './context-dedust.ts';
 
 /** Accounts whose data a jVault matcher reads (address-selectors.ts): the destinations of the requesting messages. */

@@ -23,9 +23,9 @@
  * gets its content from the deploy, never from a data layout alone.
  */
 import { Cell } from '@ton/core';
-import { parseTokenContent } from '../entities/content.ts';
+import { parseTokenContent } from '../contracts/index.ts';
 import type { StoreClient } from '../store/index.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 import type { ContextMessage } from './context-dedust.ts';
 
 /** The deploy message a telemint collection sends a new item. */

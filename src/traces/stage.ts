@@ -4,18 +4,19 @@
  * The assembler's state is saved in the store with the batch's masterchain seqno, so a restart (from the
  * checkpoint that goes with it) continues exactly the traces a crash cut.
  */
-import { classifyTrace } from '../actions/classify.ts';
-import type { ActionRow } from '../actions/model.ts';
+import { classifyTrace } from '../actions/index.ts';
+import type { ActionRow } from '../actions/index.ts';
 import type { Row, StoreClient } from '../store/index.ts';
 import { blockToRows, openIntents, PriorStates, TRACED_TABLES, withoutStored } from '../store/index.ts';
-import { nextIntentVersion, recordIntent } from '../store/replay.ts';
+import { nextIntentVersion, recordIntent } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
-import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/events.ts';
-import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/liteserver-codes.ts';
-import { addStateStats, emptyStateStats, entityStateRows, type StateStats } from '../entities/state-rows.ts';
-import { storeEntityLookup, withFetchedCodes } from '../entities/store-lookup.ts';
+import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/index.ts';
+import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { addStateStats, emptyStateStats, entityStateRows, type StateStats } from '../entities/index.ts';
+import { storeEntityLookup, withFetchedCodes } from '../entities/index.ts';
 import { decodeState, encodeState, TraceAssembler, type TraceRow } from './assembler.ts';
-import { actionRows, TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
+import { TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
+import { actionRows } from '../actions/index.ts';
 import { toTrace } from './to-trace.ts';
 import { loadTraceContext, prefetchTraceContext, readEntityRows, rowAddresses, rowMessages, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
 

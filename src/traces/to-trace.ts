@@ -1,6 +1,6 @@
 /** Our decoder's rows -> the classifier's store-independent trace model (src/actions/model.ts). */
 import type { MessageRow, TransactionRow } from '../ton/index.ts';
-import type { Trace, TraceMessage, TraceTransaction } from '../actions/model.ts';
+import type { Trace, TraceMessage, TraceTransaction } from '../actions/index.ts';
 import type { CompletedTrace } from './assembler.ts';
 import { traceContext, type TraceContextSource } from './trace-context.ts';
 

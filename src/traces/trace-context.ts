@@ -24,17 +24,14 @@
  * taken, which covers them all (an address that is not an account only costs a lookup that finds nothing).
  */
 import { Cell, loadStateInit } from '@ton/core';
-import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/model.ts';
-import { cellFromBoc, loadAddr } from '../actions/toolkit/cells.ts';
-import { OP } from '../actions/toolkit/opcodes.ts';
-import { cellOf, parseJettonWalletData, parseNftItemData } from '../entities/data-layouts.ts';
-import type { KnownEntities } from '../entities/events.ts';
-import { detectInterfaces, isWalletCodeHash, type Interface } from '../entities/interfaces.ts';
-import { parseOrderData } from '../entities/multisig.ts';
-import { storeEntityLookup } from '../entities/store-lookup.ts';
+import type { AccountInterfaces, AccountStateSnapshot, Trace, TraceTransaction } from '../actions/index.ts';
+import { cellFromBoc, loadAddr, OP, cellOf, parseJettonWalletData, parseNftItemData, detectInterfaces, isWalletCodeHash, type Interface } from '../contracts/index.ts';
+import type { KnownEntities } from '../entities/index.ts';
+import { parseOrderData } from '../contracts/index.ts';
+import { storeEntityLookup } from '../entities/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
-import { BoundedMap } from '../util/bounded-map.ts';
+import { BoundedMap } from '../util/index.ts';
 import { loadDedustPools, type ContextMessage, type DedustPoolAssets } from './context-dedust.ts';
 import { dataRequestAccounts, jvaultReach, poolLockWalletOf, stakeWalletPool } from './context-jvault.ts';
 import { loadTelemintContents, TELEITEM_DEPLOY_OPCODE, type ItemContent } from './context-telemint.ts';

@@ -1,4 +1,4 @@
-import { crc16 } from '../format/address.ts';
+import { crc16 } from '../format/index.ts';
 
 /**
  * Get-method id: a name is `(crc16(name) & 0xffff) | 0x10000` (FunC/Tact convention); a string that

@@ -1,7 +1,7 @@
 // The comparison semantics of toncenter's YAML tests, as reimplemented by the conformance runner.
 import { describe, expect, it } from 'vitest';
-import { checkEntry, checkValue, getPath, Mismatch } from '../../src/actions/conformance/check.ts';
-import { evalTemplate } from '../../src/actions/conformance/expr.ts';
+import { checkEntry, checkValue, getPath, Mismatch } from './conformance/check.ts';
+import { evalTemplate } from './conformance/expr.ts';
 
 const fails = (f: () => void) => expect(f).toThrow(Mismatch);
 

@@ -2,7 +2,7 @@
 // Cases listed in KNOWN_GAPS (./known-gaps.ts: families not ported yet) run with `it.fails`,
 // so the suite stays green, and a gap that starts passing shows up as a failure to un-list.
 import { describe, expect, it } from 'vitest';
-import { loadCases, runCase } from '../../src/actions/conformance/runner.ts';
+import { loadCases, runCase } from './conformance/runner.ts';
 import { KNOWN_GAPS } from './known-gaps.ts';
 
 const DIR = new URL('../fixtures/traces/toncenter-indexer/', import.meta.url).pathname;

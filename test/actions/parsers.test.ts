@@ -4,11 +4,11 @@ import { type Address, beginCell, Cell, loadMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { extractPayloadFromWalletMessage } from '../../src/actions/messages/externals.ts';
 import { accountId } from '../../src/actions/ton-utils.ts';
-import { commentText, decodeComment } from '../../src/actions/toolkit/cells.ts';
+import { commentText, decodeComment } from '../../src/contracts/cells.ts';
 import {
   parseExcesses, parseJettonBurn, parseJettonBurnNotification, parseJettonInternalTransfer, parseJettonNotify, parseJettonTransfer,
-} from '../../src/actions/toolkit/jetton.ts';
-import { parseNftOwnershipAssigned, parseNftTransfer } from '../../src/actions/toolkit/nft.ts';
+} from '../../src/contracts/jetton.ts';
+import { parseNftOwnershipAssigned, parseNftTransfer } from '../../src/contracts/nft.ts';
 
 const DIR = new URL('../fixtures/msgs/', import.meta.url);
 function body(name: string): string {

@@ -5,7 +5,7 @@ import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace } from '../../src/actions/classify.ts';
 import type { JettonSwapData } from '../../src/actions/block-data.ts';
-import { toApiAction } from '../../src/actions/api.ts';
+import { toApiAction } from '../../src/actions/index.ts';
 import { STONFI_SWAP_NO_LIQ_EXIT_CODE } from '../../src/actions/families/swaps.ts';
 import { actionsOf, data, load, withBody, withoutInterface, withoutLogs } from './dex-helpers.ts';
 

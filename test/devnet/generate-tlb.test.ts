@@ -12,9 +12,9 @@ import {
   shardChildren,
   shardParent,
   shardPrefixBits,
-  storeShardIdent,
   type AugKind,
 } from '../../src/devnet/tlb-write/index.ts';
+import { storeShardIdent } from '../../src/ton/index.ts';
 
 /** An augmentation of zero bits: HashmapAug then has exactly the layout of a plain Hashmap. */
 const noExtra: AugKind<null> = { store: () => undefined, add: () => null, zero: null };

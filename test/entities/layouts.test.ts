@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, internal, storeMessageRelaxed } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { entityStateRows, parseOrderActions } from '../../src/entities/index.ts';
+import { parseOrderActions } from '../../src/contracts/index.ts';
+import { entityStateRows } from '../../src/entities/index.ts';
 import { addrOfItem, cellOfItem, code, getMethod, int, memoryLookup, prunedBranch, raw, stateOf } from './helpers.ts';
 
 const A = (n: number, wc = 0) => new Address(wc, Buffer.alloc(32, n));

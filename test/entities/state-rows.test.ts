@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, loadShardAccount, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { entityStateRows, parseTokenContent } from '../../src/entities/index.ts';
+import { parseTokenContent } from '../../src/contracts/index.ts';
+import { entityStateRows } from '../../src/entities/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { cellOfItem, code, FIX, fixtureCodes, getMethod, int, memoryLookup, raw, stateOf } from './helpers.ts';
 

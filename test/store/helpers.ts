@@ -1,7 +1,7 @@
 // Shared imports and fixture helpers of the store suites (tests read only test/fixtures/).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
+import { MIGRATIONS_DIR } from '../../src/store/clickhouse-dir.ts';
 
 export { loadMigrations, migrate, openClient, openStore, type StoreClient } from '../../src/store/index.ts';
 export { splitStatements as splitStatementsForTest } from '../../src/store/migrate.ts';

@@ -1,6 +1,6 @@
 // The store suite, run on chdb (store.chdb.test.ts) and on a ClickHouse server (store.server.test.ts).
 import { readFileSync } from 'node:fs';
-import { methodIdsOfBoc } from '../../src/entities/code-methods.ts';
+import { methodIdsOfBoc } from '../../src/contracts/code-methods.ts';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -12,8 +12,8 @@ import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, lo
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
-import { checkEntry, Mismatch } from '../../src/actions/conformance/check.ts';
-import { comparableBlock, comparableRow, loadCases, traceFile, type ConformanceCase } from '../../src/actions/conformance/runner.ts';
+import { checkEntry, Mismatch } from '../actions/conformance/check.ts';
+import { comparableBlock, comparableRow, loadCases, traceFile, type ConformanceCase } from '../actions/conformance/runner.ts';
 import { KNOWN_GAPS, PIPELINE_GAPS } from '../actions/known-gaps.ts';
 import { dedustPools } from '../../src/actions/dedust-pools.ts';
 import type { ActionRow, Trace } from '../../src/actions/model.ts';

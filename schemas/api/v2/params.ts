@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { tryParseAddress, tryParseHash, type ParsedAddress } from '../../../src/format/index.ts';
-import { parseShard } from '../../../src/format/shard.ts';
+import { parseShard } from '../../../src/format/index.ts';
 
 function fail(ctx: z.RefinementCtx, input: unknown, message: string): never {
   ctx.addIssue({ code: 'custom', message, input });

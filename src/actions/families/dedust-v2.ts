@@ -18,7 +18,7 @@ import { CallContractBlock } from '../basic-blocks.ts';
 import type { JettonTransferData } from '../block-data.ts';
 import { findCallContracts, getLabeled, getLabeledSorted } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
-import { Block, unique } from '../core.ts';
+import { Block, unique, type PostProcessor } from '../core.ts';
 import { labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, OrMatcher } from '../matchers.ts';
 import { addrAccount, ExcessMessage } from '../messages/common.ts';
@@ -28,7 +28,6 @@ import {
   DedustV2PayNative, DedustV2PayoutMessage, DedustV2PayoutPositionFees, DedustV2PayoutReward, DedustV2SwapEvent, DedustV2SwapPayload,
   DedustV2SwapStep, DedustV2Withdraw, DedustV2WithdrawalEvent, DedustV2WithdrawLiquidity,
 } from '../messages/dedust-v2.ts';
-import type { PostProcessor } from '../processing.ts';
 import { accountId, Asset, type AccountId, type Amount } from '../ton-utils.ts';
 import { JettonTransferBlock } from './jettons.ts';
 import { JettonSwapBlock } from './swaps.ts';

@@ -23,7 +23,7 @@ import {
   EvaaWithdrawCollateralized, EvaaWithdrawFail, EvaaWithdrawFailExcess, EvaaWithdrawMaster, EvaaWithdrawNoFundsExcess, EvaaWithdrawSuccess,
   EvaaWithdrawUser, loadUserHeader, TON_ASSET_ID,
 } from '../messages/evaa.ts';
-import { cellFromBoc } from '../toolkit/cells.ts';
+import { cellFromBoc } from '../../contracts/index.ts';
 import { accountId, Asset, type AccountId } from '../ton-utils.ts';
 import { JettonTransferBlock } from './jettons.ts';
 

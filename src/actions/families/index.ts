@@ -7,7 +7,7 @@
  * the family's header in both; headers keep slots apart, so parallel ports merge cleanly. See ../PORTING.md.
  */
 import type { BlockMatcher } from '../matchers.ts';
-import type { PostProcessor } from '../processing.ts';
+import type { PostProcessor } from '../core.ts';
 
 // ---- imports: one slot per upstream file (header line, then the import) ----
 // -- auction.py

@@ -19,7 +19,7 @@ import { CallContractBlock } from '../basic-blocks.ts';
 import type { JettonBurnData, JettonTransferData } from '../block-data.ts';
 import { findCallContract, getLabeled, getMultipleLabeled } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
-import { Block, EmptyBlock, unique } from '../core.ts';
+import { Block, EmptyBlock, unique, type PostProcessor } from '../core.ts';
 import { LabelBlock, labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, OrMatcher } from '../matchers.ts';
 import {
@@ -40,7 +40,6 @@ import {
   ToncoPoolV3Init, ToncoPoolV3MinAndRefund, ToncoPoolV3StartBurn, ToncoPositionNftV3PositionBurn, ToncoPositionNftV3PositionInit, ToncoRouterV3CreatePool,
   ToncoRouterV3PayTo,
 } from '../messages/swaps.ts';
-import type { PostProcessor } from '../processing.ts';
 import { accountId, Asset, type AccountId, type Amount } from '../ton-utils.ts';
 import { JettonBurnBlock, JettonTransferBlock, JettonTransferBlockMatcher, PTonTransferMatcher } from './jettons.ts';
 

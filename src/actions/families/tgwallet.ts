@@ -17,7 +17,7 @@ import { Block } from '../core.ts';
 import { BlockMatcher } from '../matchers.ts';
 import type { TraceTransaction } from '../model.ts';
 import { TG_WALLET_CHANGE_PUBLIC_KEY_EXTERNAL, TG_WALLET_CHANGE_PUBLIC_KEY_INTERNAL, tgWalletRequestOpcode, TgWalletChangePublicKeyRequest } from '../messages/tgwallet.ts';
-import { cellFromBoc } from '../toolkit/cells.ts';
+import { cellFromBoc } from '../../contracts/index.ts';
 import { accountId, type AccountId, type Amount } from '../ton-utils.ts';
 
 /** KeyRotationProofPayload's tag ("KEY_ROTATION"): the new key signs it with the wallet's address */

@@ -13,7 +13,7 @@ import { BlockMatcher, ContractMatcher } from '../matchers.ts';
 import { addrAccount } from '../messages/common.ts';
 import { VestingAddWhiteList, VestingSendMessage } from '../messages/vesting.ts';
 import type { TraceTransaction } from '../model.ts';
-import { cellFromBoc } from '../toolkit/cells.ts';
+import { cellFromBoc } from '../../contracts/index.ts';
 import { accountId } from '../ton-utils.ts';
 
 /** pytoniq's `Cell.to_boc()`: no index, no crc32c. */

@@ -4,7 +4,7 @@
  * failed before it sent anything: its intended messages become ghost nodes (processing.ts).
  */
 import { type Address, type Cell, type ExternalAddress, loadStateInit, type Slice, type StateInit } from '@ton/core';
-import { cellFromBoc } from '../toolkit/cells.ts';
+import { cellFromBoc } from '../../contracts/index.ts';
 import { loadAddress } from './common.ts';
 
 /**

@@ -4,7 +4,7 @@
  * the sale's price update message.
  */
 import { loadStateInit, type Address, type ExternalAddress, type Slice } from '@ton/core';
-import { cellFromBoc } from '../toolkit/cells.ts';
+import { cellFromBoc } from '../../contracts/index.ts';
 import { loadAddress } from './common.ts';
 
 type Addr = Address | ExternalAddress | null;

@@ -5,7 +5,7 @@
  * someone else pays the gas, as internal messages ("I" opcodes).
  */
 import type { Slice } from '@ton/core';
-import { cellFromBoc } from '../toolkit/cells.ts';
+import { cellFromBoc } from '../../contracts/index.ts';
 
 export const TG_WALLET_SEND_ONE_MESSAGE_INTERNAL = 0x63896e74;
 export const TG_WALLET_SEND_ONE_MESSAGE_EXTERNAL = 0x63896e75;

@@ -100,8 +100,8 @@ export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'final
     const sorted = [...t.actions].sort((x, y) => cmpActions(x.row, y.row));
     const actions: RenderedAction[] = sorted.map((a) => {
       // `actions` notifications: as /api/v3/actions with include_accounts; `trace` ones: as /api/v3/traces (without)
-      const json = actionJson(a.row, { accounts: a.accounts });
-      const bare = actionJson(a.row);
+      const json: Record<string, unknown> = { ...actionJson(a.row, { accounts: a.accounts }) };
+      const bare: Record<string, unknown> = { ...actionJson(a.row) };
       if (finality !== 'finalized') json.finality = bare.finality = finality;
       return { json, bare, type: String(a.row.type), ancestors: (a.row.ancestor_type as string[] | undefined) ?? [], accounts: a.accounts, addrs: actionAddresses(a.row) };
     });

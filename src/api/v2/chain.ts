@@ -8,7 +8,7 @@ import type { TlObject } from '../../tl/index.ts';
 import type { AccountAddress } from '../../format/index.ts';
 import { LiteServerError, type NodeClient } from './node.ts';
 import { configFromProof, genUtimeFromAccountProof, lastTxFromStateProof } from './tlb.ts';
-import { BoundedMap } from '../../util/bounded-map.ts';
+import { BoundedMap } from '../../util/index.ts';
 
 export const MASTER_SHARD_SIGNED = -(1n << 63n);
 

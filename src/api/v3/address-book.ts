@@ -4,7 +4,7 @@
  * address_metadata (token info).
  */
 import { formatFriendly, highloadTypeOfCodeHash, isBounceableByDefault, tryParseAddress, walletTypeOfCodeHash } from '../../format/index.ts';
-import type { Db } from './db.ts';
+import type { BookRow, Db, FactRow } from './db.ts';
 
 /**
  * Entity tables that hold rows, cached for a few seconds: most deployments fill only some of them,
@@ -52,13 +52,6 @@ const METADATA_TYPES = ['jetton_masters', 'nft_collections', 'nft_items'];
 /** The facts the metadata block reads; the address book asks for these too, so the block need not. */
 const METADATA_FACTS = ['jetton_wallets', ...METADATA_TYPES, ...METADATA_TYPES.map((t) => `address_metadata:${t}`)];
 
-/** One row of address_facts_kv (clickhouse/0014): that `address` has a row in the table `fact` names. */
-export interface FactRow {
-  address: string;
-  fact: string;
-  value: string | null;
-}
-
 /** address_facts_kv keys of `facts` for each address. */
 function factKeys(addresses: Iterable<string>, facts: readonly string[]): string[] {
   const keys: string[] = [];
@@ -76,13 +69,6 @@ function factsOf(db: Db, addresses: Iterable<string>, facts: readonly string[]):
 /** Raw addresses among `values` (other forms and nulls left out), once each. */
 export function rawAddresses(values: Iterable<string | null | undefined>): string[] {
   return [...new Set([...values].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
-}
-
-/** One row of the address book's sources: a code hash or a fact (address_facts_kv) of an address. */
-export interface BookRow {
-  address: string;
-  value: string | null;
-  kind: string;
 }
 
 /**

@@ -6,11 +6,24 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient, QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
-import type { BookRow, FactRow } from './address-book.ts';
 
 export type Row = Record<string, unknown>;
 
 export const DEFAULT_TIMEOUT_MS = 3000;
+
+/** One row of address_facts_kv (clickhouse/0014): that `address` has a row in the table `fact` names. */
+export interface FactRow {
+  address: string;
+  fact: string;
+  value: string | null;
+}
+
+/** One row of the address book's sources: a code hash or a fact (address_facts_kv) of an address. */
+export interface BookRow {
+  address: string;
+  value: string | null;
+  kind: string;
+}
 
 /** Address-book source rows (address-book.ts) read ahead in another statement, for the addresses in `raws`. */
 export interface BookPrefetch {
@@ -46,11 +59,25 @@ export class Db {
     return new Db(this.store, ms, log ?? this.log);
   }
 
+  /** The statement settings of this request: its timeout, which fails the statement rather than truncating it. */
+  get settings(): Record<string, unknown> {
+    return { max_execution_time: Math.max(0.001, this.timeoutMs / 1000), timeout_overflow_mode: 'throw' };
+  }
+
   async q<T = Row>(sql: string, params?: QueryParams): Promise<T[]> {
     try {
-      return await this.store.query<T>(sql, params && tuples(params), { max_execution_time: Math.max(0.001, this.timeoutMs / 1000), timeout_overflow_mode: 'throw' });
+      return await this.store.query<T>(sql, params && tuples(params), this.settings);
     } catch (err) {
       throw mapDbError(err, (e) => this.log?.(e, sql));
+    }
+  }
+
+  /** A reading of src/store (`what` names it in the log) under this request's statement settings, its errors mapped as q maps them. */
+  async read<T>(what: string, fn: (store: StoreClient, settings: Record<string, unknown>) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.store, this.settings);
+    } catch (err) {
+      throw mapDbError(err, (e) => this.log?.(e, what));
     }
   }
 }

@@ -6,7 +6,7 @@
 import { formatOpcode, hashToBase64 } from '../../format/index.ts';
 import { MAX_ENCODED_BOC_BYTES, constructorName, decodeMessageBody } from './decode/index.ts';
 import type { Row } from './db.ts';
-import { BoundedMap } from '../../util/bounded-map.ts';
+import { BoundedMap } from '../../util/index.ts';
 import { ACCOUNT_NONE_HASH } from '../../ton/index.ts';
 
 const NONEXIST_STATE: Row = { balance: '0', extra_currencies: {}, account_status: 'nonexist', frozen_hash: null, data_hash: null, code_hash: null };

@@ -8,11 +8,11 @@ import pino from 'pino';
 import { z } from 'zod';
 import YAML from 'yaml';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
-import type { NetworkContext } from '../../api/server.ts';
-import { buildGateway } from '../../api/gateway.ts';
+import type { NetworkContext } from '../../api/index.ts';
+import { buildGateway } from '../../api/index.ts';
 import { metricsRegistry } from '../../../pipelines/metrics.ts';
-import { KeyConfigError, KeyStore, MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/auth/index.ts';
-import { LiteNode } from '../../api/v2/index.ts';
+import { KeyConfigError, KeyStore, MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/index.ts';
+import { LiteNode } from '../../api/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { KafkaNotificationFeed } from '../../streaming/index.ts';
@@ -109,7 +109,7 @@ export const serveCommand: Command = {
       else if (a === '--network') network = val();
       else if (a === '--keys') keysPath = val();
       else if (a === '--hash-key') {
-        const { hashApiKey } = await import('../../api/auth/keys.ts');
+        const { hashApiKey } = await import('../../api/index.ts');
         console.log(hashApiKey(val()));
         return 0;
       } else throw new CliError(`unknown option "${a}" (see --help)`);

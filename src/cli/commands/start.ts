@@ -5,9 +5,9 @@
  */
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
-import { buildGateway } from '../../api/gateway.ts';
-import { KeyConfigError, KeyStore } from '../../api/auth/index.ts';
-import { LiteNode } from '../../api/v2/index.ts';
+import { buildGateway } from '../../api/index.ts';
+import { KeyConfigError, KeyStore } from '../../api/index.ts';
+import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';

@@ -1,93 +1,7 @@
 import { CliError, type Command } from '../command.ts';
-import { CHECKPOINT_NAME } from '../../../pipelines/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { getCheckpoint, readIngestState, type StoreClient } from '../../store/index.ts';
+import { indexStatusDetail, type IndexStatusDetail } from '../../store/index.ts';
 import { openIndexerStore } from './index-chain.ts';
-
-export interface IndexStatus {
-  first: number | null;
-  last: number | null;
-  checkpoint: number | null;
-  /**
-   * Masterchain seqnos missing between the first requested one (or the first indexed) and the last indexed
-   * (ranges, inclusive): a range that was asked for and not indexed is a gap too.
-   */
-  mcGaps: [number, number][];
-  /** The lowest masterchain seqno ever requested (the start of the first range ingest was given). */
-  requestedFrom: number | null;
-  /** The range ingest works on (until null: the tip), null when the last one was done. */
-  range: { from: number; until: number | null } | null;
-  /** A masterchain seqno no liteserver gives valid: where ingest stands still, and why. */
-  stall: { seqno: number; reason: string; since: number } | null;
-  /** Shard blocks whose prev block is not stored (a hole between consecutive masterchain blocks). */
-  shardGaps: { block: string; missingPrev: string; mcSeqno: number }[];
-  blocks: number;
-  transactions: number;
-  /** Blocks and transactions per second over the last minute of ingestion. */
-  recent: { blocksPerSec: number; txPerSec: number } | null;
-}
-
-/** Reads what is indexed, and where the holes are, from the store alone. */
-export async function indexStatus(store: StoreClient): Promise<IndexStatus> {
-  const [mc] = await store.query<{ first: string; last: string; n: string }>(
-    'SELECT min(seqno) AS first, max(seqno) AS last, uniqExact(seqno) AS n FROM ingested_blocks WHERE workchain = -1',
-  );
-  const n = Number(mc?.n ?? 0);
-  const first = n ? Number(mc.first) : null;
-  const last = n ? Number(mc.last) : null;
-  const mcGaps: [number, number][] = [];
-  if (first !== null && last !== null && last - first + 1 > n) {
-    const rows = await store.query<{ s: string; next: string }>(
-      `SELECT seqno AS s, next FROM (
-         SELECT seqno, leadInFrame(seqno) OVER (ORDER BY seqno ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS next
-         FROM (SELECT DISTINCT seqno FROM ingested_blocks WHERE workchain = -1)
-       ) WHERE next > seqno + 1 ORDER BY seqno LIMIT 1000`,
-    );
-    for (const r of rows) mcGaps.push([Number(r.s) + 1, Number(r.next) - 1]);
-  }
-  const state = await readIngestState(store);
-  const requestedFrom = state?.firstRequested ?? null;
-  // a hole below the first indexed block that was asked for (history that a restart must not skip silently)
-  if (requestedFrom !== null && first !== null && requestedFrom < first) mcGaps.unshift([requestedFrom, first - 1]);
-  // A shard block committed after the first indexed masterchain block must find each prev block stored
-  // (seqno 0 is the zero state). Blocks committed by the first one may legitimately start mid-chain.
-  const shardGaps =
-    first === null
-      ? []
-      : (
-          await store.query<{ wc: number; shard: string; seqno: number; mc: number; pwc: number; pshard: string; pseqno: number }>(
-            `SELECT b.workchain AS wc, b.shard AS shard, b.seqno AS seqno, b.mc_block_seqno AS mc, p.1 AS pwc, p.2 AS pshard, p.3 AS pseqno
-             FROM (SELECT DISTINCT workchain, shard, seqno, mc_block_seqno, prev_blocks FROM blocks WHERE workchain != -1 AND mc_block_seqno > {first:UInt32}) AS b
-             ARRAY JOIN b.prev_blocks AS p
-             WHERE p.3 > 0 AND (p.1, p.2, p.3) NOT IN (SELECT workchain, shard, seqno FROM ingested_blocks)
-             ORDER BY mc LIMIT 1000`,
-            { first },
-          )
-        ).map((r) => ({
-          block: `${r.wc}:${BigInt(r.shard).toString(16).toUpperCase().padStart(16, '0')}:${r.seqno}`,
-          missingPrev: `${r.pwc}:${BigInt(r.pshard).toString(16).toUpperCase().padStart(16, '0')}:${r.pseqno}`,
-          mcSeqno: Number(r.mc),
-        }));
-  const [counts] = await store.query<{ b: string; t: string }>('SELECT (SELECT uniqExact(workchain, shard, seqno) FROM ingested_blocks) AS b, (SELECT sum(tx_count) FROM (SELECT workchain, shard, seqno, any(tx_count) AS tx_count FROM ingested_blocks GROUP BY workchain, shard, seqno)) AS t');
-  const [recent] = await store.query<{ b: string; t: string; span: string }>(
-    `SELECT count() AS b, sum(tx_count) AS t, greatest(1, dateDiff('millisecond', min(ingested_at), max(ingested_at))) AS span
-     FROM ingested_blocks WHERE ingested_at > (SELECT max(ingested_at) FROM ingested_blocks) - INTERVAL 60 SECOND`,
-  );
-  const span = Number(recent?.span ?? 0) / 1000;
-  return {
-    first,
-    last,
-    checkpoint: await getCheckpoint(store, CHECKPOINT_NAME),
-    mcGaps,
-    shardGaps,
-    requestedFrom,
-    range: state?.range ?? null,
-    stall: state?.stall ?? null,
-    blocks: Number(counts?.b ?? 0),
-    transactions: Number(counts?.t ?? 0),
-    recent: Number(recent?.b ?? 0) > 1 && span > 0 ? { blocksPerSec: Number(recent.b) / span, txPerSec: Number(recent.t) / span } : null,
-  };
-}
 
 export const statusCommand: Command = {
   async run(argv) {
@@ -113,9 +27,9 @@ export const statusCommand: Command = {
       else throw new CliError(`unknown option "${a}" (see --help)`);
     }
     const store = await openIndexerStore(dataDir);
-    let st: IndexStatus;
+    let st: IndexStatusDetail;
     try {
-      st = await indexStatus(store);
+      st = await indexStatusDetail(store);
     } finally {
       await store.close();
     }

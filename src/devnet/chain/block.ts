@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Cell, Dictionary, loadCurrencyCollection, type Slice } from '@ton/core';
+import { readBlockInfoCell, type BlockInfo as TonBlockInfo, type ExtBlkRef as TonExtBlkRef } from '../../ton/index.ts';
 
 export interface BlockRef {
   workchain: number;
@@ -18,7 +19,7 @@ export interface BlockIdExt extends BlockRef {
   fileHash: Buffer;
 }
 
-/** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
+/** A block reference as the liteserver answers with it (src/ton's ExtBlkRef, hashes as bytes). */
 export interface ExtBlkRef {
   endLt: bigint;
   seqno: number;
@@ -106,87 +107,44 @@ export function shardHex(shard: bigint): string {
 }
 
 /** Whether one shard contains the other (split/merge ancestry) or they are equal. */
-export { shardsIntersect as shardOverlaps } from '../../format/shard.ts';
+export { shardsIntersect as shardOverlaps } from '../../format/index.ts';
 
 export function blockKey(ref: BlockRef): string {
   return `${ref.workchain}:${shardHex(ref.shard)}:${ref.seqno}`;
 }
 
-/** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
-function loadExtBlkRef(s: Slice): ExtBlkRef {
-  return { endLt: s.loadUintBig(64), seqno: s.loadUint(32), rootHash: s.loadBuffer(32), fileHash: s.loadBuffer(32) };
+/** The liteserver's view of src/ton's ExtBlkRef (hashes as bytes, as its answers carry them). */
+function extRef(r: TonExtBlkRef): ExtBlkRef {
+  return { endLt: r.end_lt, seqno: r.seqno, rootHash: Buffer.from(r.root_hash, 'hex'), fileHash: Buffer.from(r.file_hash, 'hex') };
 }
 
-/** shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64 = ShardIdent; */
-function loadShardIdent(s: Slice): { workchain: number; shard: bigint } {
-  if (s.loadUint(2) !== 0) throw new BlockParseError('bad ShardIdent tag');
-  const bits = s.loadUint(6);
-  const workchain = s.loadInt(32);
-  const prefix = s.loadUintBig(64);
-  return { workchain, shard: prefix | (1n << BigInt(63 - bits)) };
-}
-
-/**
- * block_info#9bc7a987 version:uint32 not_master:(## 1) after_merge:(## 1) before_split:(## 1) after_split:(## 1)
- *   want_split:Bool want_merge:Bool key_block:Bool vert_seqno_incr:(## 1) flags:(## 8) seq_no:# vert_seq_no:#
- *   shard:ShardIdent gen_utime:uint32 start_lt:uint64 end_lt:uint64 gen_validator_list_hash_short:uint32
- *   gen_catchain_seqno:uint32 min_ref_mc_seqno:uint32 prev_key_block_seqno:uint32 gen_software:flags.0?GlobalVersion
- *   master_ref:not_master?^BlkMasterRef prev_ref:^(BlkPrevInfo after_merge) prev_vert_ref:vert_seqno_incr?^(BlkPrevInfo 0)
- */
+/** The header facts of a BlockInfo cell, read by src/ton's BlockInfo reader. */
 export function loadBlockInfo(infoCell: Cell, globalId: number): BlockHeader {
-  const s = infoCell.beginParse();
-  if (s.loadUint(32) !== 0x9bc7a987) throw new BlockParseError('bad BlockInfo tag');
-  const version = s.loadUint(32);
-  const notMaster = s.loadBit();
-  const afterMerge = s.loadBit();
-  const beforeSplit = s.loadBit();
-  const afterSplit = s.loadBit();
-  s.loadBit(); // want_split
-  s.loadBit(); // want_merge
-  const keyBlock = s.loadBit();
-  s.loadBit(); // vert_seqno_incr
-  const flags = s.loadUint(8);
-  const seqno = s.loadUint(32);
-  const vertSeqno = s.loadUint(32);
-  const { workchain, shard } = loadShardIdent(s);
-  const genUtime = s.loadUint(32);
-  const startLt = s.loadUintBig(64);
-  const endLt = s.loadUintBig(64);
-  s.loadUint(32); // gen_validator_list_hash_short
-  s.loadUint(32); // gen_catchain_seqno
-  const minRefMcSeqno = s.loadUint(32);
-  const prevKeyBlockSeqno = s.loadUint(32);
-  if (flags & 1) s.skip(8 + 32 + 64); // capabilities#c4 version:uint32 capabilities:uint64
-  const masterRef = notMaster ? loadExtBlkRef(s.loadRef().beginParse()) : null;
-  const prevCell = s.loadRef();
-  let prev: ExtBlkRef[];
-  if (afterMerge) {
-    // prev_blks_info$_ prev1:^ExtBlkRef prev2:^ExtBlkRef = BlkPrevInfo 1;
-    const ps = prevCell.beginParse();
-    prev = [loadExtBlkRef(ps.loadRef().beginParse()), loadExtBlkRef(ps.loadRef().beginParse())];
-  } else {
-    // prev_blk_info$_ prev:ExtBlkRef = BlkPrevInfo 0;
-    prev = [loadExtBlkRef(prevCell.beginParse())];
+  let info: TonBlockInfo;
+  try {
+    info = readBlockInfoCell(infoCell);
+  } catch (err) {
+    throw new BlockParseError((err as Error).message);
   }
   return {
     globalId,
-    version,
-    notMaster,
-    afterMerge,
-    beforeSplit,
-    afterSplit,
-    keyBlock,
-    vertSeqno,
-    seqno,
-    workchain,
-    shard,
-    genUtime,
-    startLt,
-    endLt,
-    minRefMcSeqno,
-    prevKeyBlockSeqno,
-    masterRef,
-    prev,
+    version: info.version,
+    notMaster: info.not_master,
+    afterMerge: info.after_merge,
+    beforeSplit: info.before_split,
+    afterSplit: info.after_split,
+    keyBlock: info.key_block,
+    vertSeqno: info.vert_seqno,
+    seqno: info.seqno,
+    workchain: info.workchain,
+    shard: BigInt('0x' + info.shard),
+    genUtime: info.gen_utime,
+    startLt: info.start_lt,
+    endLt: info.end_lt,
+    minRefMcSeqno: info.min_ref_mc_seqno,
+    prevKeyBlockSeqno: info.prev_key_block_seqno,
+    masterRef: info.master_ref ? extRef(info.master_ref) : null,
+    prev: info.prev_ref.map(extRef),
   };
 }
 

@@ -18,7 +18,6 @@ import {
 import {
   blockCell,
   blockExtraCell,
-  blockInfoCell,
   inMsgDescrCell,
   inShard,
   mcBlockExtraCell,
@@ -28,6 +27,7 @@ import {
   shardAccountBlocksCell,
   shardChildren,
   blockProofCell,
+  fullRef,
   msgEnvelopeCell,
   shardStateCell,
   splitStateCell,
@@ -37,9 +37,10 @@ import {
   type InMsg,
   type OutMsg,
   type QueuedMsg,
-  type ShardDescr,
   type StateAccount,
 } from '../tlb-write/index.ts';
+import { blockInfoCell, type BlockInfo, type ShardDescr } from '../../ton/index.ts';
+import { formatShardHex, shardPrefixLength } from '../../format/index.ts';
 import { Emulator, defaultConfig } from './emulator.ts';
 import { CATCHAIN_SEQNO, DevnetValidators } from './validators.ts';
 
@@ -520,22 +521,29 @@ export class Devnet {
     const isKey = r === 1;
     const descrs: ShardDescr[] = this.chains.map((c) => ({
       workchain: 0,
-      shard: c.shard,
+      shard: formatShardHex(c.shard),
       seqno: c.last.seqno,
-      regMcSeqno: r,
-      startLt: c.last.startLt,
-      endLt: c.last.endLt,
-      rootHash: c.last.rootHash,
-      fileHash: c.last.fileHash,
-      beforeSplit: c.beforeSplit,
-      beforeMerge: c.wantMerge,
-      wantSplit: c.beforeSplit,
-      wantMerge: c.wantMerge,
-      nextCatchainSeqno: 0,
-      minRefMcSeqno: c.minRefMcSeqno,
-      genUtime: c.genUtime,
-      feesCollected: c.feesCollected,
-      fundsCreated: 0n,
+      reg_mc_seqno: r,
+      start_lt: c.last.startLt,
+      end_lt: c.last.endLt,
+      root_hash: c.last.rootHash.toString('hex'),
+      file_hash: c.last.fileHash.toString('hex'),
+      before_split: c.beforeSplit,
+      before_merge: c.wantMerge,
+      want_split: c.beforeSplit,
+      want_merge: c.wantMerge,
+      nx_cc_updated: false,
+      flags: 0,
+      next_catchain_seqno: 0,
+      next_validator_shard: formatShardHex(c.shard),
+      min_ref_mc_seqno: c.minRefMcSeqno,
+      gen_utime: c.genUtime,
+      split_merge_at: { type: 'none', utime: null, interval: null },
+      fees_collected: c.feesCollected,
+      fees_collected_extra_currencies: null,
+      funds_created: 0n,
+      funds_created_extra_currencies: null,
+      descr_tag: 'b',
     }));
     const maxShardLt = this.chains.reduce((m, c) => (c.last.endLt > m ? c.last.endLt : m), 0n);
     const mcStart = (maxShardLt > this.mcLast.endLt ? maxShardLt : this.mcLast.endLt) + 1n;
@@ -546,29 +554,28 @@ export class Devnet {
     this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
     const mcStateBuilt = this.mcStateCell(r, now, mcEnd, descrs, isKey);
     const mcState = mcStateBuilt.cell;
-    const info = blockInfoCell({
-      version: 0,
-      workchain: -1,
-      shard: SHARD_ALL,
-      seqno: r,
-      vertSeqno: 0,
-      afterMerge: false,
-      beforeSplit: false,
-      afterSplit: false,
-      wantSplit: false,
-      wantMerge: false,
-      keyBlock: isKey,
-      genUtime: now,
-      startLt: mcStart,
-      endLt: mcEnd,
-      genValidatorListHashShort: this.validators.group(-1, SHARD_ALL).hash,
-      genCatchainSeqno: CATCHAIN_SEQNO,
-      minRefMcSeqno: Math.max(0, r - 1),
-      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
-      globalVersion: this.globalVersion,
-      masterRef: null,
-      prev: [this.mcLast],
-    });
+    const info = blockInfoCell(
+      devnetBlockInfo({
+        workchain: -1,
+        shard: SHARD_ALL,
+        seqno: r,
+        afterMerge: false,
+        beforeSplit: false,
+        afterSplit: false,
+        wantSplit: false,
+        wantMerge: false,
+        keyBlock: isKey,
+        genUtime: now,
+        startLt: mcStart,
+        endLt: mcEnd,
+        genValidatorListHashShort: this.validators.group(-1, SHARD_ALL).hash,
+        minRefMcSeqno: Math.max(0, r - 1),
+        prevKeyBlockSeqno: this.lastKeyBlock.seqno,
+        globalVersion: this.globalVersion,
+        masterRef: null,
+        prev: [this.mcLast],
+      }),
+    );
     const vf = valueFlowCell({
       fromPrevBlk: this.mcTotal,
       toNextBlk: mcStateBuilt.totalBalance,
@@ -730,29 +737,28 @@ export class Devnet {
       outQueue: this.outQueue(0, shard),
     });
     const { keep: touched, accounts: touchedAccounts } = this.touched(0, accBlocks);
-    const info = blockInfoCell({
-      version: 0,
-      workchain: 0,
-      shard,
-      seqno,
-      vertSeqno: 0,
-      afterMerge: prev.length === 2,
-      beforeSplit,
-      afterSplit,
-      wantSplit: beforeSplit,
-      wantMerge,
-      keyBlock: false,
-      genUtime: now,
-      startLt,
-      endLt,
-      genValidatorListHashShort: this.validators.group(0, shard).hash,
-      genCatchainSeqno: CATCHAIN_SEQNO,
-      minRefMcSeqno: this.mcLast.seqno,
-      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
-      globalVersion: this.globalVersion,
-      masterRef: this.mcLast,
-      prev: prev.map((p) => p.last),
-    });
+    const info = blockInfoCell(
+      devnetBlockInfo({
+        workchain: 0,
+        shard,
+        seqno,
+        afterMerge: prev.length === 2,
+        beforeSplit,
+        afterSplit,
+        wantSplit: beforeSplit,
+        wantMerge,
+        keyBlock: false,
+        genUtime: now,
+        startLt,
+        endLt,
+        genValidatorListHashShort: this.validators.group(0, shard).hash,
+        minRefMcSeqno: this.mcLast.seqno,
+        prevKeyBlockSeqno: this.lastKeyBlock.seqno,
+        globalVersion: this.globalVersion,
+        masterRef: this.mcLast,
+        prev: prev.map((p) => p.last),
+      }),
+    );
     const vf = valueFlowCell({
       fromPrevBlk: fromPrev,
       toNextBlk: state.totalBalance,
@@ -791,4 +797,60 @@ export class Devnet {
       },
     };
   }
+}
+
+/** What a devnet block's header varies in; the rest of BlockInfo is fixed (version 0, no vertical seqno, the one catchain). */
+interface DevnetHeader {
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  afterMerge: boolean;
+  beforeSplit: boolean;
+  afterSplit: boolean;
+  wantSplit: boolean;
+  wantMerge: boolean;
+  keyBlock: boolean;
+  genUtime: number;
+  startLt: bigint;
+  endLt: bigint;
+  genValidatorListHashShort: number;
+  minRefMcSeqno: number;
+  prevKeyBlockSeqno: number;
+  globalVersion: { version: number; capabilities: bigint } | null;
+  /** shard blocks only */
+  masterRef: BlockRef | null;
+  /** one previous block, or two after a merge (left, right) */
+  prev: BlockRef[];
+}
+
+/** src/ton's BlockInfo of a devnet block (written by src/ton's blockInfoCell). */
+function devnetBlockInfo(h: DevnetHeader): BlockInfo {
+  return {
+    version: 0,
+    not_master: h.workchain !== -1,
+    after_merge: h.afterMerge,
+    before_split: h.beforeSplit,
+    after_split: h.afterSplit,
+    want_split: h.wantSplit,
+    want_merge: h.wantMerge,
+    key_block: h.keyBlock,
+    vert_seqno_incr: false,
+    flags: h.globalVersion ? 1 : 0,
+    seqno: h.seqno,
+    vert_seqno: 0,
+    workchain: h.workchain,
+    shard: formatShardHex(h.shard),
+    shard_pfx_bits: shardPrefixLength(h.shard),
+    gen_utime: h.genUtime,
+    start_lt: h.startLt,
+    end_lt: h.endLt,
+    gen_validator_list_hash_short: h.genValidatorListHashShort,
+    gen_catchain_seqno: CATCHAIN_SEQNO,
+    min_ref_mc_seqno: h.minRefMcSeqno,
+    prev_key_block_seqno: h.prevKeyBlockSeqno,
+    gen_software: h.globalVersion,
+    master_ref: h.masterRef ? fullRef(h.masterRef) : null,
+    prev_ref: h.prev.map(fullRef),
+    prev_vert_ref: null,
+  };
 }

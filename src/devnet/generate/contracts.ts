@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Address, beginCell, Cell, contractAddress, external, internal, storeMessage, storeMessageRelaxed, type StateInit } from '@ton/core';
 import { createPrivateKey, sign as nodeSign, type KeyObject } from 'node:crypto';
 import type { KeyPair } from '@ton/crypto';
-import { packagePath } from '../../util/package-root.ts';
+import { packagePath } from '../../util/index.ts';
 
 const keyObjects = new WeakMap<Buffer, KeyObject>();
 /** Ed25519 signature (deterministic, same bytes as tweetnacl) with node's native implementation. */

@@ -1,85 +1,9 @@
 /** Block writers (crypto/block/block.tlb, ton-blockchain/ton). */
 import { beginCell, type Builder, type Cell } from '@ton/core';
-import { currencyAug, extBlkRefCell, storeCurrencyCollection, storeExtBlkRef, storeGlobalVersion, storeShardIdent, type BlockRef } from './common.ts';
+import { currencyAug, storeCurrencyCollection } from './common.ts';
 import { hashmapAugECell, storeHashmapAug, type AugEntry, type AugKind } from './hashmap-aug.ts';
-import { storeShardHashes, type ShardDescr } from './shard-hashes.ts';
-
-export interface BlockInfo {
-  version: number;
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  vertSeqno: number;
-  afterMerge: boolean;
-  beforeSplit: boolean;
-  afterSplit: boolean;
-  wantSplit: boolean;
-  wantMerge: boolean;
-  keyBlock: boolean;
-  genUtime: number;
-  startLt: bigint;
-  endLt: bigint;
-  genValidatorListHashShort: number;
-  genCatchainSeqno: number;
-  minRefMcSeqno: number;
-  prevKeyBlockSeqno: number;
-  globalVersion: { version: number; capabilities: bigint } | null;
-  /** Shard blocks only: the masterchain block they refer to. */
-  masterRef: BlockRef | null;
-  /** One previous block, or two after a merge (left, right). */
-  prev: BlockRef[];
-}
-
-/**
- * block_info#9bc7a987 version:uint32 not_master:(## 1) after_merge:(## 1) before_split:(## 1)
- *   after_split:(## 1) want_split:Bool want_merge:Bool key_block:Bool vert_seqno_incr:(## 1)
- *   flags:(## 8) { flags <= 1 } seq_no:# vert_seq_no:# { vert_seq_no >= vert_seqno_incr }
- *   { prev_seq_no:# } { ~prev_seq_no + 1 = seq_no } shard:ShardIdent gen_utime:uint32
- *   start_lt:uint64 end_lt:uint64 gen_validator_list_hash_short:uint32 gen_catchain_seqno:uint32
- *   min_ref_mc_seqno:uint32 prev_key_block_seqno:uint32 gen_software:flags . 0?GlobalVersion
- *   master_ref:not_master?^BlkMasterInfo prev_ref:^(BlkPrevInfo after_merge)
- *   prev_vert_ref:vert_seqno_incr?^(BlkPrevInfo 0) = BlockInfo;
- * master_info$_ master:ExtBlkRef = BlkMasterInfo;
- * prev_blk_info$_ prev:ExtBlkRef = BlkPrevInfo 0;
- * prev_blks_info$_ prev1:^ExtBlkRef prev2:^ExtBlkRef = BlkPrevInfo 1;
- */
-export function blockInfoCell(i: BlockInfo): Cell {
-  const notMaster = i.workchain !== -1;
-  if (i.afterMerge !== (i.prev.length === 2)) throw new Error('after_merge needs exactly two previous blocks');
-  const b = beginCell()
-    .storeUint(0x9bc7a987, 32)
-    .storeUint(i.version, 32)
-    .storeBit(notMaster)
-    .storeBit(i.afterMerge)
-    .storeBit(i.beforeSplit)
-    .storeBit(i.afterSplit)
-    .storeBit(i.wantSplit)
-    .storeBit(i.wantMerge)
-    .storeBit(i.keyBlock)
-    .storeBit(0)
-    .storeUint(i.globalVersion ? 1 : 0, 8)
-    .storeUint(i.seqno, 32)
-    .storeUint(i.vertSeqno, 32);
-  storeShardIdent(b, i.workchain, i.shard);
-  b.storeUint(i.genUtime, 32)
-    .storeUint(i.startLt, 64)
-    .storeUint(i.endLt, 64)
-    .storeUint(i.genValidatorListHashShort, 32)
-    .storeUint(i.genCatchainSeqno, 32)
-    .storeUint(i.minRefMcSeqno, 32)
-    .storeUint(i.prevKeyBlockSeqno, 32);
-  if (i.globalVersion) storeGlobalVersion(b, i.globalVersion.version, i.globalVersion.capabilities);
-  if (notMaster) {
-    if (!i.masterRef) throw new Error('a shard block needs master_ref');
-    b.storeRef(extBlkRefCell(i.masterRef));
-  }
-  if (i.afterMerge) {
-    b.storeRef(beginCell().storeRef(extBlkRefCell(i.prev[0])).storeRef(extBlkRefCell(i.prev[1])).endCell());
-  } else {
-    b.storeRef(extBlkRefCell(i.prev[0]));
-  }
-  return b.endCell();
-}
+import type { ShardDescr } from '../../ton/index.ts';
+import { storeShardHashes } from './shard-hashes.ts';
 
 export interface ValueFlow {
   fromPrevBlk: bigint;
@@ -281,4 +205,3 @@ export function blockCell(globalId: number, info: Cell, valueFlow: Cell, stateUp
   return beginCell().storeUint(0x11ef55aa, 32).storeInt(globalId, 32).storeRef(info).storeRef(valueFlow).storeRef(stateUpdate).storeRef(extra).endCell();
 }
 
-export { storeExtBlkRef };

@@ -1,6 +1,7 @@
-/** Small shared TL-B writers (crypto/block/block.tlb, ton-blockchain/ton). */
-import { beginCell, type Builder, type Cell } from '@ton/core';
-import { shardPrefixLength } from '../../format/shard.ts';
+/** Small shared TL-B writers (crypto/block/block.tlb, ton-blockchain/ton); ExtBlkRef, ShardIdent, GlobalVersion and BlockInfo are src/ton's. */
+import type { Builder } from '@ton/core';
+import type { BlockRefFull, ExtBlkRef } from '../../ton/index.ts';
+import { formatShardHex, shardPrefixLength } from '../../format/index.ts';
 import type { AugKind } from './hashmap-aug.ts';
 
 /**
@@ -17,12 +18,6 @@ export const currencyAug: AugKind<bigint> = {
   add: (a, b) => a + b,
   zero: 0n,
 };
-
-/** shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64 = ShardIdent; */
-export function storeShardIdent(b: Builder, workchain: number, shard: bigint): void {
-  const pfxBits = shardPrefixBits(shard);
-  b.storeUint(0, 2).storeUint(pfxBits, 6).storeInt(workchain, 32).storeUint(shard & ~(1n << BigInt(63 - pfxBits)), 64);
-}
 
 /** Number of prefix bits of a shard id (position of its lowest set bit). */
 export function shardPrefixBits(shard: bigint): number {
@@ -41,20 +36,14 @@ export interface BlockRef {
   endLt: bigint;
 }
 
-/** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
-export function storeExtBlkRef(b: Builder, r: BlockRef): void {
-  b.storeUint(r.endLt, 64).storeUint(r.seqno, 32).storeBuffer(r.rootHash, 32).storeBuffer(r.fileHash, 32);
+/** The chain's reference to a block (ExtBlkRef, src/ton's type and writer). */
+export function extRef(r: BlockRef): ExtBlkRef {
+  return { end_lt: r.endLt, seqno: r.seqno, root_hash: r.rootHash.toString('hex'), file_hash: r.fileHash.toString('hex') };
 }
 
-export function extBlkRefCell(r: BlockRef): Cell {
-  const b = beginCell();
-  storeExtBlkRef(b, r);
-  return b.endCell();
-}
-
-/** capabilities#c4 version:uint32 capabilities:uint64 = GlobalVersion; */
-export function storeGlobalVersion(b: Builder, version: number, capabilities: bigint): void {
-  b.storeUint(0xc4, 8).storeUint(version, 32).storeUint(capabilities, 64);
+/** `r` as a BlockInfo's master_ref / prev_ref (src/ton's BlockRefFull; the writer stores only its ExtBlkRef part). */
+export function fullRef(r: BlockRef): BlockRefFull {
+  return { workchain: r.workchain, shard: formatShardHex(r.shard), ...extRef(r) };
 }
 
 /** Shard id as the 16 lower-case hex digits used in file names and chain.json. */
@@ -70,4 +59,4 @@ export function inShard(addr: bigint, shard: bigint): boolean {
   return addr >> BigInt(256 - bits) === prefix;
 }
 
-export { shardChildren, shardParent } from '../../format/shard.ts';
+export { shardChildren, shardParent } from '../../format/index.ts';

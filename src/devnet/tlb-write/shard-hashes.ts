@@ -1,65 +1,14 @@
-/** ShardHashes writers (crypto/block/block.tlb, ton-blockchain/ton). */
+/** ShardHashes writers (crypto/block/block.tlb, ton-blockchain/ton); the ShardDescr type and writer are src/ton's. */
 import { beginCell, Dictionary, type Builder, type Cell } from '@ton/core';
-import { shardChildren, storeCurrencyCollection } from './common.ts';
-
-export interface ShardDescr {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  regMcSeqno: number;
-  startLt: bigint;
-  endLt: bigint;
-  rootHash: Buffer;
-  fileHash: Buffer;
-  beforeSplit: boolean;
-  beforeMerge: boolean;
-  wantSplit: boolean;
-  wantMerge: boolean;
-  nextCatchainSeqno: number;
-  minRefMcSeqno: number;
-  genUtime: number;
-  feesCollected: bigint;
-  fundsCreated: bigint;
-}
-
-/**
- * shard_descr#b seq_no:uint32 reg_mc_seqno:uint32 start_lt:uint64 end_lt:uint64
- *   root_hash:bits256 file_hash:bits256 before_split:Bool before_merge:Bool
- *   want_split:Bool want_merge:Bool nx_cc_updated:Bool flags:(## 3) { flags = 0 }
- *   next_catchain_seqno:uint32 next_validator_shard:uint64 min_ref_mc_seqno:uint32 gen_utime:uint32
- *   split_merge_at:FutureSplitMerge fees_collected:CurrencyCollection
- *   funds_created:CurrencyCollection = ShardDescr;
- * fsm_none$0 = FutureSplitMerge;
- */
-export function storeShardDescr(b: Builder, d: ShardDescr): void {
-  b.storeUint(0xb, 4)
-    .storeUint(d.seqno, 32)
-    .storeUint(d.regMcSeqno, 32)
-    .storeUint(d.startLt, 64)
-    .storeUint(d.endLt, 64)
-    .storeBuffer(d.rootHash, 32)
-    .storeBuffer(d.fileHash, 32)
-    .storeBit(d.beforeSplit)
-    .storeBit(d.beforeMerge)
-    .storeBit(d.wantSplit)
-    .storeBit(d.wantMerge)
-    .storeBit(0)
-    .storeUint(0, 3)
-    .storeUint(d.nextCatchainSeqno, 32)
-    .storeUint(d.shard, 64)
-    .storeUint(d.minRefMcSeqno, 32)
-    .storeUint(d.genUtime, 32)
-    .storeBit(0);
-  storeCurrencyCollection(b, d.feesCollected);
-  storeCurrencyCollection(b, d.fundsCreated);
-}
+import { storeShardDescr, type ShardDescr } from '../../ton/index.ts';
+import { shardChildren } from './common.ts';
 
 /**
  * bt_leaf$0 {X:Type} leaf:X = BinTree X;
  * bt_fork$1 {X:Type} left:^(BinTree X) right:^(BinTree X) = BinTree X;
  */
 function binTree(descrs: ShardDescr[], shard: bigint): Cell {
-  const own = descrs.find((d) => d.shard === shard);
+  const own = descrs.find((d) => BigInt('0x' + d.shard) === shard);
   const b = beginCell();
   if (own) {
     b.storeBit(0);

@@ -1,8 +1,9 @@
 /** Shard state writers (crypto/block/block.tlb, ton-blockchain/ton). */
 import { beginCell, type Builder, type Cell } from '@ton/core';
-import { currencyAug, storeCurrencyCollection, storeExtBlkRef, storeShardIdent, type BlockRef } from './common.ts';
+import { storeExtBlkRef, storeShardIdent, type ShardDescr } from '../../ton/index.ts';
+import { currencyAug, extRef, storeCurrencyCollection, type BlockRef } from './common.ts';
 import { hashmapAugECell, storeHashmapAugE, type AugEntry, type AugKind } from './hashmap-aug.ts';
-import { storeShardHashes, type ShardDescr } from './shard-hashes.ts';
+import { storeShardHashes } from './shard-hashes.ts';
 
 /** depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection = DepthBalanceInfo; */
 export const depthBalanceAug: AugKind<bigint> = {
@@ -140,14 +141,14 @@ export function mcStateExtraCell(m: McStateInfo): Cell {
       extra: { key: p.isKey, maxEndLt: p.ref.endLt },
       value: (vb: Builder) => {
         vb.storeBit(p.isKey);
-        storeExtBlkRef(vb, p.ref);
+        storeExtBlkRef(vb, extRef(p.ref));
       },
     })),
   );
   inner.storeBit(m.afterKeyBlock);
   if (m.lastKeyBlock) {
     inner.storeBit(1);
-    storeExtBlkRef(inner, m.lastKeyBlock);
+    storeExtBlkRef(inner, extRef(m.lastKeyBlock));
   } else {
     inner.storeBit(0);
   }
@@ -201,7 +202,7 @@ export function shardStateCell(s: ShardStateInfo): { cell: Cell; totalBalance: b
   inner.storeBit(0);
   if (s.masterRef) {
     inner.storeBit(1);
-    storeExtBlkRef(inner, s.masterRef);
+    storeExtBlkRef(inner, extRef(s.masterRef));
   } else {
     inner.storeBit(0);
   }

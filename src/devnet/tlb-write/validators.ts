@@ -2,7 +2,7 @@
  * Validator set (config param 34) and block signature writers (crypto/block/block.tlb, ton-blockchain/ton).
  */
 import { beginCell, convertToMerkleProof, Dictionary, type Builder, type Cell, type DictionaryValue } from '@ton/core';
-import { storeShardIdent } from './common.ts';
+import { storeShardIdent } from '../../ton/index.ts';
 import { prunedBranch } from './merkle.ts';
 
 /** Dictionary values the devnet only writes. */

@@ -1,7 +1,7 @@
 /**
  * Building small new cells on top of an arena (inline message bodies / StateInits rebuilt as their own cells,
- * the normalized external message of API v3 §7.1), hashing them, and serializing any subtree as a BoC the way
- * the node does (./std-boc.ts).
+ * the normalized external message of API v3 §7.1) and hashing them; ./std-boc.ts serializes them (and any subtree)
+ * as a BoC the way the node does.
  */
 import type { Cells } from './boc.ts';
 import { sha256Input, sha256Scratch } from './sha256.ts';
@@ -100,5 +100,3 @@ export function hashNewCell(cells: Cells, c: NewCell, extra?: { hash: Uint8Array
   sha256Scratch(len, out, 0);
   return { hash: out, depth };
 }
-
-export { serializeBoc, serializeCellTree, type BocMode, type CellTreeView } from './std-boc.ts';

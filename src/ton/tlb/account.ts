@@ -10,7 +10,7 @@
  * account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64 = ShardAccount;
  */
 import { CELL_PRUNED, type Cells } from '../cell/boc.ts';
-import { serializeBoc } from '../cell/builder.ts';
+import { serializeBoc } from '../cell/std-boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { AccountStatus, ExtraCurrencies } from '../block/types.ts';

@@ -1,8 +1,14 @@
-/** BlockInfo and the block references it holds (crypto/block/block.tlb). */
-import type { Cells } from '../cell/boc.ts';
+/**
+ * BlockInfo and the block references it holds (crypto/block/block.tlb): the readers (over a `Cells` arena, the
+ * decoder's; `readBlockInfoCell` for a @ton/core cell, e.g. inside a Merkle proof) and the writers the devnet
+ * builds its blocks with, side by side so they cannot drift (test/ton/tlb-write.test.ts round-trips them).
+ */
+import { beginCell, type Builder, type Cell } from '@ton/core';
+import { parseBoc, type Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { BlockInfo, BlockRefFull, ExtBlkRef, GlobalVersion } from '../block/types.ts';
+import { shardPrefixLength } from '../../format/index.ts';
 import { loadShardIdent, shardChild, shardHex, shardParent } from './common.ts';
 
 /** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
@@ -14,11 +20,31 @@ export function loadExtBlkRef(s: Slice): ExtBlkRef {
   return { end_lt, seqno, root_hash, file_hash };
 }
 
+export function storeExtBlkRef(b: Builder, r: ExtBlkRef): void {
+  b.storeUint(r.end_lt, 64).storeUint(r.seqno, 32).storeBuffer(Buffer.from(r.root_hash, 'hex'), 32).storeBuffer(Buffer.from(r.file_hash, 'hex'), 32);
+}
+
+export function extBlkRefCell(r: ExtBlkRef): Cell {
+  const b = beginCell();
+  storeExtBlkRef(b, r);
+  return b.endCell();
+}
+
 /** capabilities#c4 version:uint32 capabilities:uint64 = GlobalVersion; */
 function loadGlobalVersion(s: Slice): GlobalVersion {
   const tag = s.uint(8);
   if (tag !== 0xc4) throw new DecodeError(`GlobalVersion: bad tag 0x${tag.toString(16)}`);
   return { version: s.uint(32), capabilities: s.uint64() };
+}
+
+export function storeGlobalVersion(b: Builder, v: GlobalVersion): void {
+  b.storeUint(0xc4, 8).storeUint(v.version, 32).storeUint(v.capabilities, 64);
+}
+
+/** shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64 = ShardIdent; (shard: with its terminating bit) */
+export function storeShardIdent(b: Builder, workchain: number, shard: bigint, pfxBits = shardPrefixLength(shard)): void {
+  if (BigInt.asUintN(64, shard) === 0n) throw new Error('shard id 0 is invalid');
+  b.storeUint(0, 2).storeUint(pfxBits, 6).storeInt(workchain, 32).storeUint(shard & ~(1n << BigInt(63 - pfxBits)), 64);
 }
 
 function full(workchain: number, shard: bigint, r: ExtBlkRef): BlockRefFull {
@@ -103,4 +129,46 @@ export function readBlockInfo(cells: Cells, cell: number): BlockInfo {
     prev_ref,
     prev_vert_ref,
   };
+}
+
+/** readBlockInfo of a BlockInfo cell held as a @ton/core cell (its refs may sit in a Merkle proof: only the ones read must be there). */
+export function readBlockInfoCell(info: Cell): BlockInfo {
+  const cells = parseBoc(info.toBoc({ idx: false, crc32: false }));
+  return readBlockInfo(cells, cells.roots[0]);
+}
+
+/** The BlockInfo cell of `info` (the writer of readBlockInfo; every branch: master_ref, a merge's two prev refs, prev_vert_ref, gen_software). */
+export function blockInfoCell(info: BlockInfo): Cell {
+  if (info.not_master !== (info.master_ref !== null)) throw new Error('BlockInfo: master_ref is present exactly when not_master');
+  if (info.after_merge !== (info.prev_ref.length === 2) || info.prev_ref.length < 1 || info.prev_ref.length > 2) throw new Error('BlockInfo: after_merge needs two prev refs, otherwise one');
+  if (info.vert_seqno_incr !== (info.prev_vert_ref !== null)) throw new Error('BlockInfo: prev_vert_ref is present exactly when vert_seqno_incr');
+  if (Boolean(info.flags & 1) !== (info.gen_software !== null)) throw new Error('BlockInfo: gen_software is present exactly when flags & 1');
+  const b = beginCell()
+    .storeUint(0x9bc7a987, 32)
+    .storeUint(info.version, 32)
+    .storeBit(info.not_master)
+    .storeBit(info.after_merge)
+    .storeBit(info.before_split)
+    .storeBit(info.after_split)
+    .storeBit(info.want_split)
+    .storeBit(info.want_merge)
+    .storeBit(info.key_block)
+    .storeBit(info.vert_seqno_incr)
+    .storeUint(info.flags, 8)
+    .storeUint(info.seqno, 32)
+    .storeUint(info.vert_seqno, 32);
+  storeShardIdent(b, info.workchain, BigInt('0x' + info.shard), info.shard_pfx_bits);
+  b.storeUint(info.gen_utime, 32)
+    .storeUint(info.start_lt, 64)
+    .storeUint(info.end_lt, 64)
+    .storeUint(info.gen_validator_list_hash_short, 32)
+    .storeUint(info.gen_catchain_seqno, 32)
+    .storeUint(info.min_ref_mc_seqno, 32)
+    .storeUint(info.prev_key_block_seqno, 32);
+  if (info.gen_software) storeGlobalVersion(b, info.gen_software);
+  if (info.master_ref) b.storeRef(extBlkRefCell(info.master_ref));
+  if (info.after_merge) b.storeRef(beginCell().storeRef(extBlkRefCell(info.prev_ref[0])).storeRef(extBlkRefCell(info.prev_ref[1])).endCell());
+  else b.storeRef(extBlkRefCell(info.prev_ref[0]));
+  if (info.prev_vert_ref) b.storeRef(extBlkRefCell(info.prev_vert_ref));
+  return b.endCell();
 }

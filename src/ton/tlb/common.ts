@@ -1,4 +1,5 @@
 /** Small TL-B types shared by every reader (crypto/block/block.tlb). */
+import { Dictionary, type Builder } from '@ton/core';
 import type { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { AccStatusChange, AccountStatus, ExtraCurrencies, MsgSize } from '../block/types.ts';
@@ -73,6 +74,18 @@ export function loadCurrencyCollection(s: Slice): CurrencyCollection {
   return { grams, extra };
 }
 
+/** The writer of loadCurrencyCollection (currencies$_ grams:Grams other:ExtraCurrencyCollection). */
+export function storeCurrencyCollection(b: Builder, grams: bigint, extra: ExtraCurrencies = null): void {
+  b.storeCoins(grams);
+  if (extra === null || Object.keys(extra).length === 0) {
+    b.storeBit(0);
+    return;
+  }
+  const dict = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.BigVarUint(5));
+  for (const [id, amount] of Object.entries(extra)) dict.set(Number(id), amount);
+  b.storeDict(dict);
+}
+
 /** Skip a CurrencyCollection (its extra dict is one bit and maybe one ref). */
 export function skipCurrencyCollection(s: Slice): void {
   s.skip(s.uint(4) * 8);
@@ -133,4 +146,4 @@ export function loadShardIdent(s: Slice): { workchain: number; shard: bigint; pf
   return { workchain, shard, pfx_bits: pfxBits };
 }
 
-export { shardChild, shardParent } from '../../format/shard.ts';
+export { shardChild, shardParent } from '../../format/index.ts';

@@ -1,10 +1,14 @@
-/** Masterchain block extra: shard descriptors and (key blocks) config params (crypto/block/block.tlb). */
+/**
+ * Masterchain block extra: shard descriptors and (key blocks) config params (crypto/block/block.tlb); beside the
+ * ShardDescr reader, its writer (the devnet's; test/ton/tlb-write.test.ts round-trips them).
+ */
+import { beginCell, type Builder } from '@ton/core';
 import type { Cells } from '../cell/boc.ts';
-import { serializeBoc } from '../cell/builder.ts';
+import { serializeBoc } from '../cell/std-boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { BlockConfig, ConfigParamCell, FutureSplitMerge, ShardDescr, ValidatorSetSummary } from '../block/types.ts';
-import { loadCurrencyCollection, rawAddress, shardChild, shardHex, skipCurrencyCollection } from './common.ts';
+import { loadCurrencyCollection, rawAddress, shardChild, shardHex, skipCurrencyCollection, storeCurrencyCollection } from './common.ts';
 import { keyToNumber, keyToSigned, walkHashmap, walkHashmapE } from './hashmap.ts';
 
 /**
@@ -18,6 +22,15 @@ function loadFutureSplitMerge(s: Slice): FutureSplitMerge {
   return { type, utime: s.uint(32), interval: s.uint(32) };
 }
 
+export function storeFutureSplitMerge(b: Builder, f: FutureSplitMerge): void {
+  if (f.type === 'none') {
+    b.storeBit(0);
+    return;
+  }
+  if (f.utime === null || f.interval === null) throw new Error(`FutureSplitMerge: fsm_${f.type} needs utime and interval`);
+  b.storeUint(f.type === 'merge' ? 0b11 : 0b10, 2).storeUint(f.utime, 32).storeUint(f.interval, 32);
+}
+
 /**
  * shard_descr#b seq_no:uint32 reg_mc_seqno:uint32 start_lt:uint64 end_lt:uint64 root_hash:bits256 file_hash:bits256
  *   before_split:Bool before_merge:Bool want_split:Bool want_merge:Bool nx_cc_updated:Bool flags:(## 3) { flags = 0 }
@@ -26,7 +39,7 @@ function loadFutureSplitMerge(s: Slice): FutureSplitMerge {
  * shard_descr_new#a … split_merge_at:FutureSplitMerge
  *   ^[ fees_collected:CurrencyCollection funds_created:CurrencyCollection ] = ShardDescr;
  */
-function loadShardDescr(s: Slice, workchain: number, shard: bigint): ShardDescr {
+export function loadShardDescr(s: Slice, workchain: number, shard: bigint): ShardDescr {
   const tag = s.uint(4);
   if (tag !== 0xb && tag !== 0xa) throw new DecodeError(`ShardDescr: bad tag 0x${tag.toString(16)}`);
   const seqno = s.uint(32);
@@ -75,6 +88,33 @@ function loadShardDescr(s: Slice, workchain: number, shard: bigint): ShardDescr 
     funds_created_extra_currencies: funds.extra,
     descr_tag: tag === 0xa ? 'a' : 'b',
   };
+}
+
+/** The writer of loadShardDescr, either constructor (`descr_tag`); workchain and shard are the BinTree's, not stored here. */
+export function storeShardDescr(b: Builder, d: ShardDescr): void {
+  if (d.flags !== 0) throw new Error('ShardDescr: flags must be 0');
+  b.storeUint(d.descr_tag === 'a' ? 0xa : 0xb, 4)
+    .storeUint(d.seqno, 32)
+    .storeUint(d.reg_mc_seqno, 32)
+    .storeUint(d.start_lt, 64)
+    .storeUint(d.end_lt, 64)
+    .storeBuffer(Buffer.from(d.root_hash, 'hex'), 32)
+    .storeBuffer(Buffer.from(d.file_hash, 'hex'), 32)
+    .storeBit(d.before_split)
+    .storeBit(d.before_merge)
+    .storeBit(d.want_split)
+    .storeBit(d.want_merge)
+    .storeBit(d.nx_cc_updated)
+    .storeUint(d.flags, 3)
+    .storeUint(d.next_catchain_seqno, 32)
+    .storeUint(BigInt('0x' + d.next_validator_shard), 64)
+    .storeUint(d.min_ref_mc_seqno, 32)
+    .storeUint(d.gen_utime, 32);
+  storeFutureSplitMerge(b, d.split_merge_at);
+  const fees = d.descr_tag === 'a' ? beginCell() : b;
+  storeCurrencyCollection(fees, d.fees_collected, d.fees_collected_extra_currencies);
+  storeCurrencyCollection(fees, d.funds_created, d.funds_created_extra_currencies);
+  if (fees !== b) b.storeRef(fees.endCell());
 }
 
 /** bt_leaf$0 {X:Type} leaf:X = BinTree X; bt_fork$1 {X:Type} left:^(BinTree X) right:^(BinTree X) = BinTree X; */

@@ -10,7 +10,8 @@
  * _ split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell) data:(Maybe ^Cell)
  *   library:(HashmapE 256 SimpleLib) = StateInit;
  */
-import { BitWriter, hashNewCell, serializeBoc, sliceRange, type NewCell } from '../cell/builder.ts';
+import { BitWriter, hashNewCell, sliceRange, type NewCell } from '../cell/builder.ts';
+import { serializeBoc } from '../cell/std-boc.ts';
 import type { Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';

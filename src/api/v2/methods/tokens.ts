@@ -5,7 +5,7 @@
  * Content follows TEP-64 (on-chain dictionary of sha256(key) -> snake/chunked data, or off-chain URI).
  */
 import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
-import { readFullContent, snakeBytes, tep64KeyName, type FullContent } from '../../../format/tep64.ts';
+import { readFullContent, snakeBytes, tep64KeyName, type FullContent } from '../../../format/index.ts';
 import type { AccountAddress } from '../../../format/index.ts';
 import { tokenDataParams } from '../../../../schemas/api/v2/params.ts';
 import { ApiError } from '../../errors.ts';

@@ -1,6 +1,6 @@
 /** The reference's schemes (./schemes.tlb) parsed and analysed once, and the parser types ton-marker tries. */
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../../../util/package-root.ts';
+import { packagePath } from '../../../util/index.ts';
 import { analyzeScheme } from './tlb/analyze.ts';
 import type { Constructor, TypeDef } from './tlb/model.ts';
 import { parseScheme, type Scheme } from './tlb/parse.ts';

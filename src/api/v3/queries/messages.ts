@@ -6,7 +6,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, type TxDoc } from '../../../store/docs.ts';
+import { contentHashes, type TxDoc } from '../../../store/index.ts';
 import { keysWithDocs } from './transactions.ts';
 
 export interface MessagesFromDocs {

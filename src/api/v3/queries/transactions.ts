@@ -14,11 +14,11 @@
  * Order is total: (lt, account, hash), so offset paging never skips or repeats a row as long as no
  * rows are inserted inside the window; use start_lt/end_lt windows for deep history.
  */
-import type { Db, Row } from '../db.ts';
+import type { BookRow, Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/docs.ts';
+import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/index.ts';
 import { transactionJson, type TxContext } from '../render.ts';
-import { bookQuery, rawAddresses, type BookRow } from '../address-book.ts';
+import { bookQuery, rawAddresses } from '../address-book.ts';
 
 const TX_COLUMNS = '*';
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
-import { parseOrderActions } from '../../../entities/index.ts';
+import { parseOrderActions } from '../../../contracts/index.ts';
 import { ApiError } from '../../errors.ts';
 import { bookAndMetadata } from '../address-book.ts';
 import type { Ctx } from '../route.ts';

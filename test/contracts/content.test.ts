@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { beginCell, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { parseTokenContent } from '../../src/entities/index.ts';
+import { parseTokenContent } from '../../src/contracts/index.ts';
 
 const key = (name: string) => BigInt('0x' + createHash('sha256').update(name).digest('hex'));
 

@@ -6,12 +6,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { hashToBase64, hashToBase64Url, tryParseHash } from '../../format/index.ts';
-import { traceFromToncenterJson, parseJsonExact } from '../adapters/toncenter-json.ts';
-import { classifyTrace } from '../classify.ts';
-import type { Block } from '../core.ts';
-import type { ActionRow } from '../model.ts';
-import { Asset } from '../ton-utils.ts';
+import { hashToBase64, hashToBase64Url, tryParseHash } from '../../../src/format/index.ts';
+import { traceFromToncenterJson, parseJsonExact } from '../../../src/actions/adapters/toncenter-json.ts';
+import { classifyTrace } from '../../../src/actions/classify.ts';
+import type { Block } from '../../../src/actions/core.ts';
+import type { ActionRow } from '../../../src/actions/model.ts';
+import { Asset } from '../../../src/actions/ton-utils.ts';
 import { checkEntry, Mismatch, type ExpectedEntry } from './check.ts';
 
 export class ConformanceInputError extends Error {}

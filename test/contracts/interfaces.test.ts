@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { detectInterfaces, parseMethodIds } from '../../src/entities/index.ts';
+import { detectInterfaces, parseMethodIds } from '../../src/contracts/index.ts';
 import { methodIdOf } from '../../src/tvm/index.ts';
 
 const CODES = join(import.meta.dirname, '../fixtures/codes');

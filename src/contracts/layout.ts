@@ -1,6 +1,6 @@
 /** Helpers for reading contract data by exact layout from a block's (possibly pruned) data cell. */
 import { Address, Cell, Dictionary, type Slice } from '@ton/core';
-import { rawAddress } from './contract-reader.ts';
+import { rawAddress } from './cells.ts';
 
 /** True when the whole tree under `cell` is in the block (no pruned branch below it). */
 export function whole(cell: Cell): boolean {

@@ -1,10 +1,15 @@
 /** Small helpers over @ton/core cells for the message body parsers. */
 import { Address, Cell, type Slice } from '@ton/core';
-import '../../format/ton-core-sha256.ts'; // native SHA-256 under @ton/core's cell hashing
+import '../format/ton-core-sha256.ts'; // native SHA-256 under @ton/core's cell hashing
 
 /** Raw upper-case form `wc:HEX` of an internal address (API v3 style). */
 export function rawAddr(a: Address | null | undefined): string | null {
   return a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null;
+}
+
+/** Raw upper-case form `wc:HEX` of an internal address. */
+export function rawAddress(a: Address): string {
+  return `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 }
 
 /** Loads MsgAddress; internal -> raw form, addr_none / external -> null. */

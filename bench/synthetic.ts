@@ -1,8 +1,5 @@
-import type { StoreClient } from './client.ts';
-import { blockDocRows } from './docs.ts';
-import { blockToRows, BLOCK_TABLES, emptyRows, type Row, type StoreRows } from './rows.ts';
-import { StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
-import type { DecodedBlock } from '../ton/block/types.ts';
+import { blockDocRows, blockToRows, BLOCK_TABLES, emptyRows, StoreWriter, type FlushStats, type Row, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
+import type { DecodedBlock } from '../src/ton/index.ts';
 
 /**
  * Synthetic store data for benchmarks: real decoded blocks, copied N times with every id rewritten

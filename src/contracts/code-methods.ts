@@ -5,6 +5,7 @@
  * methods `crc16(name) | 0x10000`). Same reading as toncenter's worker (`parse_contract_methods.cpp`).
  */
 import { Cell, Dictionary, type DictionaryValue } from '@ton/core';
+import { BoundedMap } from '../util/index.ts';
 
 // Values (the method bodies) are not needed: a parser that reads nothing.
 const SKIP: DictionaryValue<null> = {
@@ -43,4 +44,23 @@ export function methodIdsOfBoc(boc: string): number[] | null {
     return null;
   }
   return parseMethodIds(code);
+}
+
+/**
+ * Method ids per code hash, parsed once per process, for every reader (the store's `contract_methods` rows,
+ * interface detection in the entities and traces stages, codes fetched from a liteserver): a code is carried by
+ * every block that deploys or changes an account with it (on the devnet, by every block), and parsing it costs far
+ * more than the lookup. A code's method table never changes, so an answer is never stale.
+ */
+const methodsByCode = new BoundedMap<string, number[] | null>(50_000);
+
+/** Method ids of the code whose hash is `codeHash` (hex, either case); `code` (the cell or its base64 BoC) is parsed on a miss only. */
+export function methodsOfCode(codeHash: string, code: Cell | string): number[] | null {
+  const key = codeHash.toLowerCase();
+  let m = methodsByCode.get(key);
+  if (m === undefined) {
+    m = typeof code === 'string' ? methodIdsOfBoc(code) : parseMethodIds(code);
+    methodsByCode.set(key, m);
+  }
+  return m;
 }

@@ -11,7 +11,7 @@
  * contracts store them). `image_data` is base64; other values must be UTF-8 text or they are left out.
  */
 import type { Cell } from '@ton/core';
-import { readFullContent, tep64KeyName } from '../format/tep64.ts';
+import { readFullContent, tep64KeyName } from '../format/index.ts';
 
 /** The attributes the reference keeps (parse_token_data.cpp); other keys are left out. */
 const ATTRIBUTES: ReadonlySet<string> = new Set(['uri', 'name', 'description', 'image', 'image_data', 'symbol', 'decimals', 'amount_style', 'render_type']);

@@ -12,7 +12,7 @@
  * vesting internal transfers are reported as `unknown`.
  */
 import { Address, Cell, Dictionary, loadMessageRelaxed, type Slice } from '@ton/core';
-import { rawAddress } from './contract-reader.ts';
+import { rawAddress } from './cells.ts';
 import { addressList } from './layout.ts';
 
 export interface OrderAction {

@@ -5,7 +5,7 @@
  */
 import { Cell, type Slice } from '@ton/core';
 import '../format/ton-core-sha256.ts'; // native SHA-256 under @ton/core's cell hashing
-import { loadAddr } from '../actions/toolkit/cells.ts';
+import { loadAddr } from './cells.ts';
 
 export interface JettonWalletData {
   balance: bigint;

@@ -7,7 +7,7 @@
  */
 import { highloadTypeOfCodeHash, walletTypeOfCodeHash } from '../format/index.ts';
 import { methodIdOf } from '../tvm/index.ts';
-import { parseMethodIds } from './code-methods.ts';
+import { methodsOfCode } from './code-methods.ts';
 import type { Cell } from '@ton/core';
 
 export type Interface =
@@ -86,7 +86,7 @@ export function detectInterfaces(codeHash: string, code: Cell | null): Interface
   const out = new Set<Interface>();
   const known = KNOWN_CODE_HASHES[h];
   if (known) out.add(known);
-  const methods = code ? parseMethodIds(code) : null;
+  const methods = code ? methodsOfCode(h, code) : null;
   if (methods) for (const i of interfacesOfMethods(methods)) out.add(i);
   return [...out];
 }
