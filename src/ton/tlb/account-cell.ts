@@ -18,6 +18,7 @@ import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import type { AccountStatus, ExtraCurrencies } from '../block/types.ts';
 import { loadExtraCurrencies } from './common.ts';
+import { skipAddrAndStorageUsed } from './account.ts';
 
 /** A referenced cell as hashing sees it: level-0 hash and depth (pruned branches carry the original's). */
 export interface RefHash {
@@ -64,20 +65,7 @@ function readLayout(cells: Cells, cell: number, newLayout: boolean): AccountTemp
   const s = Slice.of(cells, cell, 'Account');
   if (!s.bit()) return null;
   const headFrom = s.pos;
-  const t = s.uint(2);
-  if (t < 2) throw new DecodeError('Account: address is not MsgAddressInt');
-  if (s.bit()) s.skip(s.uint(5));
-  if (t === 2) s.skip(8 + 256);
-  else s.skip(32 + s.uint(9));
-  s.varUint(7);
-  s.varUint(7);
-  if (newLayout) {
-    const extra = s.uint(3);
-    if (extra === 1) s.skip(256);
-    else if (extra !== 0) throw new DecodeError('Account: bad StorageExtraInfo');
-  } else {
-    s.varUint(7);
-  }
+  skipAddrAndStorageUsed(s, newLayout);
   const headTo = s.pos;
   const last_paid = s.uint(32);
   const due_payment = s.bit() ? s.grams() : null;

@@ -94,18 +94,16 @@ export function readAccount(cells: Cells, cell: number): AccountInfo {
   }
 }
 
-function readAccountLayout(cells: Cells, cell: number, newLayout: boolean): AccountInfo {
-  const s = Slice.of(cells, cell, 'Account');
-  if (!s.bit()) {
-    return { status: 'nonexist', balance: 0n, extra: null, frozen_hash: null, code_hash: null, data_hash: null, code_boc: null, data_boc: null, data_root_boc: null };
-  }
-  // addr:MsgAddressInt
+/**
+ * Past `addr:MsgAddressInt` and the storage used (with `storage_extra` in the newer StorageInfo layout, the third
+ * VarUInteger of the older one), up to `last_paid`. Shared with the account template (account-cell.ts).
+ */
+export function skipAddrAndStorageUsed(s: Slice, newLayout: boolean): void {
   const t = s.uint(2);
   if (t < 2) throw new DecodeError('Account: address is not MsgAddressInt');
   if (s.bit()) s.skip(s.uint(5));
   if (t === 2) s.skip(8 + 256);
   else s.skip(32 + s.uint(9));
-  // storage_stat
   s.varUint(7);
   s.varUint(7);
   if (newLayout) {
@@ -115,6 +113,14 @@ function readAccountLayout(cells: Cells, cell: number, newLayout: boolean): Acco
   } else {
     s.varUint(7);
   }
+}
+
+function readAccountLayout(cells: Cells, cell: number, newLayout: boolean): AccountInfo {
+  const s = Slice.of(cells, cell, 'Account');
+  if (!s.bit()) {
+    return { status: 'nonexist', balance: 0n, extra: null, frozen_hash: null, code_hash: null, data_hash: null, code_boc: null, data_boc: null, data_root_boc: null };
+  }
+  skipAddrAndStorageUsed(s, newLayout);
   s.skip(32); // last_paid
   if (s.bit()) s.grams(); // due_payment
   s.uint64(); // last_trans_lt
