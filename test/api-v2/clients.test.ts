@@ -4,8 +4,7 @@
  * liteserver over ADNL. Expected values come from the devnet itself (its account states and chain.json),
  * read with @ton/core and ton-lite-client, never from the gateway.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -14,12 +13,12 @@ import { JettonMaster, JettonWallet, TonClient, WalletContractV4, WalletContract
 import type { FastifyInstance } from 'fastify';
 import { LiteClient, type LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveChain, loadChainDir } from '../../src/devnet/chain/index.ts';
-import { comment, createDevnet, generateDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
+import { LiveChain } from '../../src/devnet/chain/index.ts';
+import { comment, createDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
-import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
+import { startLiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
-import { apiOver, connectEngine } from './helpers.ts';
+import { apiOver, connectEngine, devnetV2, type DevnetV2 } from './helpers.ts';
 
 // tonweb is CommonJS without types: loaded as its users load it.
 const TonWeb = createRequire(import.meta.url)('tonweb') as TonWebModule;
@@ -68,9 +67,9 @@ interface TwWallet {
 
 const BLOCKS = 16;
 
+let net: DevnetV2 | undefined;
 let dir: string;
 let gen: GenerateResult;
-let server: LiteServer;
 let engine: LiteSingleEngine;
 let app: FastifyInstance;
 let endpoint: string;
@@ -88,12 +87,9 @@ const historyOf = (a: Address) =>
     .map((t) => Buffer.from(t.hash, 'hex').toString('base64'));
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'api-v2-clients-'));
-  gen = await generateDevnet(dir, { seed: 'clients', blocks: BLOCKS, bulkWallets: 2, splitAt: null, mergeAt: null });
+  net = await devnetV2('api-v2-clients-', { seed: 'clients', blocks: BLOCKS, bulkWallets: 2, splitAt: null, mergeAt: null });
+  ({ dir, gen, engine, app } = net);
   chainTxs = (JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as { transactions: typeof chainTxs }).transactions;
-  server = await startLiteServer({ source: loadChainDir(dir), key: readServerKeyFile(dir)!, port: 0 });
-  engine = await connectEngine(server.port, server.publicKey);
-  app = await apiOver(LiteNode.fromEngine(engine, { timeoutMs: 10_000 }), { testnet: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   endpoint = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/jsonRPC`;
   client = new TonClient({ endpoint });
@@ -101,10 +97,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await app?.close();
-  engine?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await net?.close();
 });
 
 describe('@ton/ton TonClient', () => {

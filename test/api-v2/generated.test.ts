@@ -4,31 +4,28 @@
  * in our TVM emulator on states fetched over ADNL; expected values come from the scenario the generator ran.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, loadTransaction, toNano, type Slice } from '@ton/core';
 import * as ed from '@noble/ed25519';
 import type { FastifyInstance } from 'fastify';
-import type { LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveChain, loadChainDir, type BlockRef, type ChainSource } from '../../src/devnet/chain/index.ts';
-import { comment, createDevnet, generateDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
+import { comment, createDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
-import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
+import { startLiteServer } from '../../src/devnet/liteserver/index.ts';
 import { formatFriendly, formatRaw } from '../../src/format/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
-import { apiOver, call, connectEngine } from './helpers.ts';
+import { apiOver, call, connectEngine, devnetV2, type DevnetV2 } from './helpers.ts';
 import * as R from '../../schemas/api/v2/responses.ts';
 
 const BLOCKS = 16; // one full scenario cycle: mint (round 3), transfers (7), burn (11) all complete
 const SHARD = '-9223372036854775808';
 
+let net: DevnetV2 | undefined;
 let dir: string;
 let gen: GenerateResult;
-let server: LiteServer;
-let engine: LiteSingleEngine;
 let app: FastifyInstance;
 interface TxJson {
   hash: string;
@@ -44,20 +41,14 @@ const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex')}`;
 const fr = (a: Address) => formatFriendly({ workchain: a.workChain, hash: a.hash.toString('hex') }, { bounceable: true, testOnly: true, urlSafe: true });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'api-v2-gen-'));
   // 12 bulk wallets x 4 transfers: blocks with more than 40 transactions; one shard keeps them together.
-  gen = await generateDevnet(dir, { seed: 'api-v2', blocks: BLOCKS, bulkWallets: 12, splitAt: null, mergeAt: null });
+  net = await devnetV2('api-v2-gen-', { seed: 'api-v2', blocks: BLOCKS, bulkWallets: 12, splitAt: null, mergeAt: null });
+  ({ dir, gen, app } = net);
   txs = (JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as { transactions: TxJson[] }).transactions;
-  server = await startLiteServer({ source: loadChainDir(dir), key: readServerKeyFile(dir)!, port: 0 });
-  engine = await connectEngine(server.port, server.publicKey);
-  app = await apiOver(LiteNode.fromEngine(engine, { timeoutMs: 10_000 }), { testnet: true });
 }, 600_000);
 
 afterAll(async () => {
-  await app?.close();
-  engine?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await net?.close();
 });
 
 describe('get-methods in the TVM emulator', () => {

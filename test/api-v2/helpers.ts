@@ -1,9 +1,15 @@
 /** Shared setup: the API server over a real devnet liteserver (ADNL over TCP, ton-lite-client). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LiteSingleEngine } from 'ton-lite-client';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore, MemoryRateLimiter } from '../../src/api/auth/index.ts';
 import { LiteNode, v2Group } from '../../src/api/v2/index.ts';
+import { loadChainDir } from '../../src/devnet/chain/index.ts';
+import { generateDevnet, type GenerateOptions, type GenerateResult } from '../../src/devnet/generate/index.ts';
+import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 
 export { FIX, ACTON, ACTON_IDS } from '../helpers/acton.ts';
 
@@ -37,4 +43,35 @@ export async function call(app: FastifyInstance, method: string, params: Record<
       : await app.inject({ method: 'POST', url: `/api/v2/${method}`, payload: params });
   const body = res.json() as { ok: boolean; result?: unknown; error?: string; code?: number };
   return { status: res.statusCode, body, result: body.result as Record<string, unknown> & unknown[] & string };
+}
+
+/** A generated devnet in a temporary directory, served by a devnet liteserver, with API v2 over it. */
+export interface DevnetV2 {
+  dir: string;
+  gen: GenerateResult;
+  server: LiteServer;
+  engine: LiteSingleEngine;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function devnetV2(prefix: string, opts: GenerateOptions): Promise<DevnetV2> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const gen = await generateDevnet(dir, opts);
+  const server = await startLiteServer({ source: loadChainDir(dir), key: readServerKeyFile(dir)!, port: 0 });
+  const engine = await connectEngine(server.port, server.publicKey);
+  const app = await apiOver(LiteNode.fromEngine(engine, { timeoutMs: 10_000 }), { testnet: true });
+  return {
+    dir,
+    gen,
+    server,
+    engine,
+    app,
+    async close() {
+      await app.close();
+      engine.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -4,40 +4,30 @@
  * (getShardAccountCell, sendBocReturnHashNoError, dnsResolve) plus the reference's sendQuery; over a devnet
  * liteserver (and a live devnet where a message has to land).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, contractAddress, loadMessage, loadShardAccount } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
-import type { LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveChain, loadChainDir } from '../../src/devnet/chain/index.ts';
-import { comment, createDevnet, generateDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
-import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
+import { LiveChain } from '../../src/devnet/chain/index.ts';
+import { comment, createDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
+import { startLiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteNode } from '../../src/api/v2/index.ts';
-import { apiOver, call, connectEngine, FIX as FIXTURES } from './helpers.ts';
+import { apiOver, call, connectEngine, FIX as FIXTURES, devnetV2, type DevnetV2 } from './helpers.ts';
 
-let dir: string;
+let net: DevnetV2 | undefined;
 let gen: GenerateResult;
-let server: LiteServer;
-let engine: LiteSingleEngine;
 let app: FastifyInstance;
 const MASTER = '-9223372036854775808';
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex')}`;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'api-v2-validation-'));
-  gen = await generateDevnet(dir, { seed: 'validation', blocks: 8, bulkWallets: 2, splitAt: null, mergeAt: null });
-  server = await startLiteServer({ source: loadChainDir(dir), key: readServerKeyFile(dir)!, port: 0 });
-  engine = await connectEngine(server.port, server.publicKey);
-  app = await apiOver(LiteNode.fromEngine(engine, { timeoutMs: 10_000 }), { testnet: true });
+  net = await devnetV2('api-v2-validation-', { seed: 'validation', blocks: 8, bulkWallets: 2, splitAt: null, mergeAt: null });
+  ({ gen, app } = net);
 }, 600_000);
 
 afterAll(async () => {
-  await app?.close();
-  engine?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await net?.close();
 });
 
 describe('bad input is refused before the liteserver', () => {
