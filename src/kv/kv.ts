@@ -87,6 +87,12 @@ export class Kv {
     return this.info.get('complete') === true && this.info.get('format') === KV_FORMAT;
   }
 
+  /** Whether the entries were written in another layout (KV_FORMAT): they are removed and written again. */
+  hasOtherFormat(): boolean {
+    const f = this.info.get('format');
+    return f !== undefined && f !== KV_FORMAT;
+  }
+
   async markComplete(): Promise<void> {
     await this.info.put('format', KV_FORMAT);
     await this.info.put('complete', true);

@@ -63,6 +63,9 @@ function versionOf(v: unknown): bigint {
   if (v instanceof Date) return BigInt(v.getTime());
   const s = String(v ?? '0');
   if (/^\d+$/.test(s)) return BigInt(s);
+  // DateTime64(3) input as "seconds.millis" since the epoch (src/metadata)
+  const epoch = /^(\d+)\.(\d{1,3})$/.exec(s);
+  if (epoch) return BigInt(epoch[1]) * 1000n + BigInt(epoch[2].padEnd(3, '0'));
   const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
   if (!Number.isFinite(ms)) throw new Error(`kv: version "${s}" is neither an integer nor a time`);
   return BigInt(ms);

@@ -3,9 +3,14 @@
  * ClickHouse server (CLICKHOUSE_URL), versioned migrations, the idempotent block writer and lookups.
  */
 import { openClient, type StoreClient, type StoreConfig } from './client.ts';
-import { migrate } from './migrate.ts';
+import { prepareKv } from './kv-fill.ts';
+import { migrate, MIGRATIONS_DIR } from './migrate.ts';
 
-export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
+/** The migration that drops the RocksDB point-read tables where the key-value store replaces them: it is filled first. */
+const KV_TABLES_DROPPED = 17;
+
+export { openClient, storeConfigFromEnv, type PointReadsMode, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
+export { fillKvFromStore, prepareKv, VISIBLE_CHECKPOINT, type KvFillResult } from './kv-fill.ts';
 export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, MIGRATIONS_DIR, type MigrateResult } from './migrate.ts';
 export { PriorStates, blockDocRows, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
@@ -17,16 +22,20 @@ export { dedupRows, duplicateReport, openIntents, tableIdentity, withoutStored, 
 export * from './read.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 
-/** Opens the store and applies pending migrations (run at every start; a no-op when up to date). */
-export async function openStore(config: StoreConfig & { migrate?: boolean } = {}): Promise<StoreClient> {
+/**
+ * Opens the store and applies pending migrations (run at every start; a no-op when up to date). An embedded store's
+ * key-value store is filled from ClickHouse first when it lacks rows (kv-fill.ts), before the migration that drops
+ * the tables it reads them from. `log`: progress of that fill.
+ */
+export async function openStore(config: StoreConfig & { migrate?: boolean; log?: (msg: string) => void } = {}): Promise<StoreClient> {
   const store = await openClient(config);
-  if (config.migrate !== false) {
-    try {
-      await migrate(store);
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
+  try {
+    if (config.migrate !== false) await migrate(store, MIGRATIONS_DIR, { below: KV_TABLES_DROPPED });
+    if (store.kv) await prepareKv(store, store.kv, config.log);
+    if (config.migrate !== false) await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
   }
   return store;
 }
