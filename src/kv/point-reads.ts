@@ -62,6 +62,8 @@ export interface PointReads {
   traceTxs(ids: readonly string[]): Promise<TraceTx[]>;
   /** Latest account states (every latest_account_states column) of these accounts; unknown ones left out. */
   latestStates(accounts: readonly string[]): Promise<PointRow[]>;
+  /** The code hash (null: none) of each account whose latest state is known: the address book's. */
+  codeHashes(accounts: readonly string[]): Promise<Map<string, string | null>>;
   /** Code BoCs by code hash. */
   codes(codeHashes: readonly string[]): Promise<Map<string, string>>;
   /** Get-method ids by code hash. */
@@ -74,6 +76,11 @@ export interface PointReads {
   jettonWallets(addresses: readonly string[]): Promise<PointRow[]>;
   /** Latest address_metadata rows of these addresses, every type. */
   addressMetadata(addresses: readonly string[]): Promise<PointRow[]>;
+  /**
+   * Those of `keys` a reader may see: the key-value store's behind the checkpoint (a transaction found in the
+   * flattened tables by hash, having no document, is shown only then); the tables see every stored row.
+   */
+  visibleTxs(keys: readonly TxKeyRow[]): Promise<TxKeyRow[]>;
   /**
    * An account's transactions in lt order (one per lt), paged; null when this implementation leaves lists to
    * ClickHouse.

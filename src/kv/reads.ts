@@ -3,7 +3,7 @@
  * entries whose tag is at most `visible` (kv.ts), read once per call.
  */
 import type { Database } from 'lmdb';
-import { addrKey, hashKey, prefixEnd, readAddr } from './keys.ts';
+import { addrKey, hashKey, prefixEnd, readAddr, u64 } from './keys.ts';
 import type { Kv } from './kv.ts';
 import { METADATA_TYPES } from './mirror.ts';
 import type { FactRow, LtPage, MessageTx, PointReads, PointRow, TraceTx, TxKeyRow } from './point-reads.ts';
@@ -116,6 +116,11 @@ export function kvPointReads(kv: Kv): PointReads {
     async latestStates(accounts) {
       return heads(db.latest, accounts, kv.visible());
     },
+    async codeHashes(accounts) {
+      const out = new Map<string, string | null>();
+      for (const s of heads(db.latest, accounts, kv.visible())) out.set(String(s.account), (s.code_hash as string | null) ?? null);
+      return out;
+    },
     async codes(codeHashes) {
       const out = new Map<string, string>();
       for (const h of new Set(codeHashes)) {
@@ -181,6 +186,13 @@ export function kvPointReads(kv: Kv): PointReads {
         }
       }
       return out;
+    },
+    async visibleTxs(keys) {
+      const visible = kv.visible();
+      return keys.filter((k) => {
+        const v = db.txs.get(Buffer.concat([addrKey(k.account), u64(BigInt(k.lt))])) as [number, string] | undefined;
+        return v !== undefined && v[0] <= visible && v[1] === k.hash;
+      });
     },
     async accountTxKeys(account, page) {
       const visible = kv.visible();

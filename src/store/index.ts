@@ -41,3 +41,4 @@ export async function openStore(config: StoreConfig & { migrate?: boolean; log?:
 }
 export { copyBlockRows, fillSyntheticStore, syntheticBlocks, templatesFromBlocks, type FillResult, type SyntheticOptions } from './synthetic.ts';
 export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
+export { tablePointReads, type Query as PointQuery } from './point-reads.ts';
