@@ -8,12 +8,13 @@ import tseslint from 'typescript-eslint';
  */
 const FLOORS = [
   ['util', 'format'],
-  ['tl', 'ton', 'bus', 'schemas'],
+  ['tl', 'ton', 'bus', 'kv', 'schemas'],
   ['tvm', 'proofs'],
   ['contracts', 'source'],
   ['store', 'actions'],
   ['entities', 'metadata'],
   ['traces'],
+  ['streaming'],
   ['api', 'devnet'],
   ['pipelines'],
   ['cli'],

@@ -147,7 +147,8 @@ export async function startStoreStage(
   opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions } = {},
 ): Promise<Stoppable & { writer: StoreWriter }> {
   const stats = opts.stats ?? newStats();
-  const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, ...opts.writer });
+  // gate: the key-value store's entries become visible with the checkpoint (src/kv)
+  const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, gate: true, ...opts.writer });
   let writer = newWriter();
   const sub = await bus.subscribe<DecodedBlockMessage & { tx_count?: number }>(
     TOPICS.decodedBlocks,

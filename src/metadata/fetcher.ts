@@ -9,6 +9,7 @@
  * Rows are what the API's `metadata` blocks read (src/api/v3/address-book.ts).
  */
 import type { StoreClient } from '../store/index.ts';
+import { mirrorRows } from '../kv/index.ts';
 import { metadataFields, parseStoredContent, type TokenContent } from './content.ts';
 import { FetchError, fetchJsonObject, HostRateLimiter, realClock, resolveUri, type Clock } from './fetch.ts';
 
@@ -129,11 +130,10 @@ export class MetadataFetcher {
       this.o.logger?.warn({ address: c.address, type: c.type, uri: c.content.uri, reason }, 'metadata invalid');
       row = { valid: false, name: null, description: null, symbol: null, image: null, extra: JSON.stringify({ error: reason, uri: c.content.uri }), expires_at: dt(now() + this.o.failureTtlMs) };
     }
-    await this.store.insertFormatted(
-      'address_metadata',
-      JSON.stringify({ address: c.address, type: c.type, is_nsfw: false, is_scam: false, updated_at: dt(now()), ...row }),
-      'JSONEachRow',
-    );
+    const stored = { address: c.address, type: c.type, is_nsfw: false, is_scam: false, updated_at: dt(now()), ...row };
+    await this.store.insertFormatted('address_metadata', JSON.stringify(stored), 'JSONEachRow');
+    // the key-value store's copy (src/kv), read by the API's metadata blocks; not chain data: visible at once
+    if (this.store.kv) await mirrorRows(this.store.kv, [{ table: 'address_metadata', rows: [stored], tag: 0 }]);
     return row.valid === true;
   }
 

@@ -10,6 +10,15 @@ import { encodeNative, type TableSchema } from './native.ts';
 import type { Row } from './row.ts';
 import { lockDataDir, type DataDirLock } from './lock.ts';
 import { MIGRATIONS_DIR } from './clickhouse-dir.ts';
+import { Kv } from '../kv/index.ts';
+
+/**
+ * Where the API's lookups by key are served from (issue 22): `kv`, the key-value store under `<dataDir>/kv` (the
+ * embedded default: many reader processes beside the one engine session); `tables`, ClickHouse's own tables (a
+ * server, which runs statements concurrently: the RocksDB tables of clickhouse/0013 and 0014); `both` keeps both
+ * written (tests compare the two read paths on one store).
+ */
+export type PointReadsMode = 'kv' | 'tables' | 'both';
 
 /** Where the store lives: embedded chdb under a data dir, or a ClickHouse server. */
 export interface StoreConfig {
@@ -26,6 +35,8 @@ export interface StoreConfig {
    * `ton-gateway sql` opens the store so; inserts through this client throw.
    */
   readonly?: boolean;
+  /** Embedded only (a server store is always `tables`). Default `kv`. */
+  pointReads?: PointReadsMode;
 }
 
 /** Store config from the environment (CLICKHOUSE_URL/USER/PASSWORD/DATABASE) plus a data dir. */
@@ -48,6 +59,10 @@ export interface StoreClient {
   readonly client: ClickHouseClient;
   /** Human-readable location (data dir or server URL + database). */
   readonly location: string;
+  /** Where point reads are served from (see PointReadsMode). */
+  readonly pointReads: PointReadsMode;
+  /** The key-value store this process writes (embedded, `kv` or `both`); null otherwise. */
+  readonly kv: Kv | null;
   /** SELECT returning JSON rows; 64-bit integers come back as decimal strings. */
   query<T = Record<string, unknown>>(sql: string, params?: QueryParams, settings?: Record<string, unknown>): Promise<T[]>;
   /** SELECT returning the raw text of `format` (CSV, Pretty, JSONEachRow, ...). */
@@ -103,7 +118,8 @@ function ident(name: string): string {
 /** Opens a client. Embedded mode locks `<dataDir>` for this process (see lock.ts). */
 export async function openClient(config: StoreConfig = {}): Promise<StoreClient> {
   if (config.url) return openServer(config);
-  return openEmbedded(resolve(config.dataDir ?? './data'), config.readonly === true);
+  if (config.pointReads && config.pointReads !== 'tables' && config.pointReads !== 'kv' && config.pointReads !== 'both') throw new Error(`invalid pointReads "${String(config.pointReads)}"`);
+  return openEmbedded(resolve(config.dataDir ?? './data'), config.readonly === true, config.pointReads ?? 'kv');
 }
 
 async function openServer(config: StoreConfig): Promise<StoreClient> {
@@ -129,7 +145,7 @@ async function openServer(config: StoreConfig): Promise<StoreClient> {
     const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
     return rs.text();
   };
-  return wrap('server', client, `${config.url} database ${database}`, read, async (table, body, format, columns) => {
+  return wrap('server', client, `${config.url} database ${database}`, 'tables', null, read, async (table, body, format, columns) => {
     if (config.readonly) throw new Error(`insert into ${table}: the store was opened read-only`);
     const rs = await client.exec({
       query: `INSERT INTO ${insertTarget(table, columns)} FORMAT ${format}`,
@@ -140,9 +156,13 @@ async function openServer(config: StoreConfig): Promise<StoreClient> {
   });
 }
 
-async function openEmbedded(dataDir: string, readonly = false): Promise<StoreClient> {
+async function openEmbedded(dataDir: string, readonly: boolean, pointReads: PointReadsMode): Promise<StoreClient> {
   const lock: DataDirLock = lockDataDir(dataDir);
+  let kv: Kv | null = null;
   try {
+    // the key-value store beside the engine, under the same lock (one writer process per data dir); a read-only
+    // store (`ton-gateway sql`) does not need it
+    if (pointReads !== 'tables' && !readonly) kv = Kv.open({ dataDir });
     const path = join(dataDir, 'clickhouse');
     mkdirSync(path, { recursive: true });
     // Reads go straight to a chdb session: @clickhouse/client's chdb connection turns every setting into
@@ -176,10 +196,13 @@ async function openEmbedded(dataDir: string, readonly = false): Promise<StoreCli
       mkdirSync(staging, { recursive: true });
     }
     let seq = 0;
+    const kvOfStore = kv;
     return wrap(
       'embedded',
       client,
       dataDir,
+      readonly ? 'tables' : pointReads,
+      kv,
       read,
       async (table, body, format, columns) => {
         if (readonly) throw new Error(`insert into ${table}: the store was opened read-only`);
@@ -195,12 +218,14 @@ async function openEmbedded(dataDir: string, readonly = false): Promise<StoreCli
           await unlink(file).catch(() => undefined);
         }
       },
-      () => {
+      async () => {
         session.close();
+        await kvOfStore?.close();
         lock.release();
       },
     );
   } catch (err) {
+    await kv?.close();
     lock.release();
     throw err;
   }
@@ -246,9 +271,11 @@ function wrap(
   kind: 'embedded' | 'server',
   client: ClickHouseClient,
   location: string,
+  pointReads: PointReadsMode,
+  kv: Kv | null,
   read: Reader,
   send: (table: string, body: string | Buffer, format: InsertFormat | 'Native', columns?: readonly string[]) => Promise<void>,
-  onClose?: () => void,
+  onClose?: () => void | Promise<void>,
 ): StoreClient {
   let closed = false;
   const killAt = killPoint();
@@ -286,6 +313,8 @@ function wrap(
     kind,
     client,
     location,
+    pointReads,
+    kv,
     async query<T>(sql: string, params?: QueryParams, settings?: Record<string, unknown>) {
       return jsonLines<T>(await read(sql, 'JSONEachRow', params, settings));
     },
@@ -315,7 +344,7 @@ function wrap(
       try {
         await client.close();
       } finally {
-        onClose?.();
+        await onClose?.();
       }
     },
   };

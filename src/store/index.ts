@@ -3,9 +3,15 @@
  * ClickHouse server (CLICKHOUSE_URL), versioned migrations, the idempotent block writer and lookups.
  */
 import { openClient, type StoreClient, type StoreConfig } from './client.ts';
+import { prepareKv } from './kv-fill.ts';
 import { migrate } from './migrate.ts';
+import { MIGRATIONS_DIR } from './clickhouse-dir.ts';
 
-export { openClient, storeConfigFromEnv, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
+/** The migration that drops the RocksDB point-read tables where the key-value store replaces them: it is filled first. */
+const KV_TABLES_DROPPED = 17;
+
+export { openClient, storeConfigFromEnv, type PointReadsMode, type QueryParams, type StoreClient, type StoreConfig } from './client.ts';
+export { fillKvFromStore, prepareKv, VISIBLE_CHECKPOINT, type KvFillResult } from './kv-fill.ts';
 export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, type MigrateResult } from './migrate.ts';
 export { MIGRATIONS_DIR } from './clickhouse-dir.ts';
@@ -19,17 +25,22 @@ export * from './read.ts';
 export { indexStatus, indexStatusDetail, INGEST_CHECKPOINT, type IndexStatus, type IndexStatusDetail } from './status.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 
-/** Opens the store and applies pending migrations (run at every start; a no-op when up to date). */
-export async function openStore(config: StoreConfig & { migrate?: boolean } = {}): Promise<StoreClient> {
+/**
+ * Opens the store and applies pending migrations (run at every start; a no-op when up to date). An embedded store's
+ * key-value store is filled from ClickHouse first when it lacks rows (kv-fill.ts), before the migration that drops
+ * the tables it reads them from. `log`: progress of that fill.
+ */
+export async function openStore(config: StoreConfig & { migrate?: boolean; log?: (msg: string) => void } = {}): Promise<StoreClient> {
   const store = await openClient(config);
-  if (config.migrate !== false) {
-    try {
-      await migrate(store);
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
+  try {
+    if (config.migrate !== false) await migrate(store, MIGRATIONS_DIR, { below: KV_TABLES_DROPPED });
+    if (store.kv) await prepareKv(store, store.kv, config.log);
+    if (config.migrate !== false) await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
   }
   return store;
 }
 export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
+export { forgetNonEmptyTables, tablePointReads, type Query as PointQuery } from './point-reads.ts';

@@ -8,6 +8,19 @@ export interface Migration {
   name: string;
   checksum: string;
   statements: string[];
+  /**
+   * Which stores it applies to, from a first line `-- applies to: kv`: `kv`, only stores whose point reads are the
+   * key-value store alone (src/store/client.ts PointReadsMode); `all` otherwise. A migration that does not apply is
+   * not recorded, so a store opened later in that mode gets it.
+   */
+  appliesTo: 'all' | 'kv';
+}
+
+function appliesTo(text: string): 'all' | 'kv' {
+  const m = /^--\s*applies to:\s*(\S+)\s*$/m.exec(text.split('\n', 1)[0]);
+  if (!m) return 'all';
+  if (m[1] !== 'kv') throw new Error(`unknown "applies to: ${m[1]}" in a migration`);
+  return 'kv';
 }
 
 /** Splits a migration file into statements (`;` at end of line); `--` comment lines are dropped. */
@@ -31,6 +44,7 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
       name: m[2],
       checksum: createHash('sha256').update(text).digest('hex'),
       statements: splitStatements(text),
+      appliesTo: appliesTo(text),
     });
   }
   const seen = new Set<number>();
@@ -47,10 +61,10 @@ export interface MigrateResult {
 }
 
 /**
- * Applies pending migrations in version order and records each in `schema_migrations`.
- * Statements are idempotent (IF NOT EXISTS), so a run interrupted mid-file is re-applied whole.
+ * Applies pending migrations in version order and records each in `schema_migrations` (`below`: only those of
+ * lower versions). Statements are idempotent (IF NOT EXISTS), so a run interrupted mid-file is re-applied whole.
  */
-export async function migrate(store: StoreClient, dir = MIGRATIONS_DIR): Promise<MigrateResult> {
+export async function migrate(store: StoreClient, dir = MIGRATIONS_DIR, opts: { below?: number } = {}): Promise<MigrateResult> {
   await store.command(
     `CREATE TABLE IF NOT EXISTS schema_migrations
      (version UInt32, name String, checksum String, applied_at DateTime64(3) DEFAULT now64(3))
@@ -62,6 +76,8 @@ export async function migrate(store: StoreClient, dir = MIGRATIONS_DIR): Promise
   const done = new Map(rows.map((r) => [Number(r.version), r]));
   const applied: MigrateResult['applied'] = [];
   for (const m of loadMigrations(dir)) {
+    if (opts.below !== undefined && m.version >= opts.below) break;
+    if (m.appliesTo === 'kv' && store.pointReads !== 'kv') continue;
     const prev = done.get(m.version);
     if (prev) {
       if (prev.checksum !== m.checksum) {

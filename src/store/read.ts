@@ -1,5 +1,6 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient } from './client.ts';
+import { kvPointReads } from '../kv/index.ts';
 import { DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from './docs.ts';
 
 /**
@@ -49,9 +50,13 @@ export async function transactionsByHash(store: StoreClient, hashes: string[]): 
   );
 }
 
-/** Transaction documents (clickhouse/0012) by hash, parsed: what the API renders a transaction by hash from. */
+/**
+ * Transaction documents (clickhouse/0012) by hash, parsed: what the API renders a transaction by hash from (the
+ * key-value store's, src/kv, where it serves point reads).
+ */
 export async function transactionDocsByHash(store: StoreClient, hashes: string[]): Promise<TxDoc[]> {
   if (hashes.length === 0) return [];
+  if (store.kv && store.pointReads === 'kv') return (await kvPointReads(store.kv).docs(hashes.map((h) => hash(h)))).map(parseTxDoc);
   const rows = await store.query<{ doc: string }>(DOCS_BY_HASH_SQL, { h: hashes.map((h) => hash(h)) });
   return rows.map((r) => parseTxDoc(r.doc));
 }
@@ -102,8 +107,15 @@ export async function messagesByHash(store: StoreClient, hashes: string[], direc
   );
 }
 
-/** Latest state of an account (null when never seen), with its code from contract_code. */
+/** Latest state of an account (null when never seen), with its code from contract_code (or the key-value store, src/kv). */
 export async function latestAccountState(store: StoreClient, account: string): Promise<DbRow | null> {
+  if (store.kv && store.pointReads === 'kv') {
+    const reads = kvPointReads(store.kv);
+    const [s] = await reads.latestStates([rawAddress(account)]);
+    if (!s) return null;
+    const code = typeof s.code_hash === 'string' ? (await reads.codes([s.code_hash])).get(s.code_hash) : undefined;
+    return { ...s, code_boc: code ?? null };
+  }
   const rows = await store.query(
     `SELECT s.*, c.code_boc AS code_boc
      FROM (SELECT * FROM latest_account_states_kv WHERE account = {a:String}) AS s
@@ -147,6 +159,11 @@ export async function tableCounts(store: StoreClient, tables: readonly string[])
   const out: Record<string, number> = {};
   for (const t of tables) {
     if (!/^[a-z_]+$/.test(t)) throw new Error(`invalid table name "${t}"`);
+    if (t === 'transaction_docs_kv' && store.kv && store.pointReads === 'kv') {
+      // the documents live in the key-value store alone there (clickhouse/0017)
+      out[t] = store.kv.db.docs.getCount();
+      continue;
+    }
     const [r] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${t}${t.endsWith('_kv') ? '' : ' FINAL'}`);
     out[t] = Number(r.c);
   }

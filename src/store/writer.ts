@@ -3,6 +3,8 @@ import type { StoreClient } from './client.ts';
 import { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 import { RowEncodeError } from './native.ts';
 import { randomUUID } from 'node:crypto';
+import { mirrorRows, type MirrorInput } from '../kv/index.ts';
+import { VISIBLE_CHECKPOINT } from './kv-fill.ts';
 import { clearIntent, dedupRows, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored } from './replay.ts';
 import { appendBlockRows, BLOCK_TABLES, emptyRows, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 
@@ -25,6 +27,12 @@ export interface WriterOptions {
    * re-import): the new rows replace the old at the next merge; until then plain `count()` sees both.
    */
   rewrite?: boolean;
+  /**
+   * Key-value store entries (src/kv) carry each block's masterchain seqno, so readers see them once the checkpoint
+   * passes it: the pipeline's store stage. Default false: visible at once (imports, the bench's fill), for writers
+   * that no checkpoint follows.
+   */
+  gate?: boolean;
 }
 
 export interface FlushStats {
@@ -158,6 +166,7 @@ export class StoreWriter {
       format: opts.format ?? 'Native',
       onFlush: opts.onFlush,
       rewrite: opts.rewrite ?? false,
+      gate: opts.gate ?? false,
     };
   }
 
@@ -347,6 +356,10 @@ export class StoreWriter {
       this.intentVersion = nextIntentVersion(this.intentVersion);
       await recordIntent(this.store, this.intentName, this.intentVersion, ids);
     }
+    // the key-value store's entries of the batch, committed before the markers (in parallel with the inserts)
+    const kv = this.store.kv;
+    const kvDone = kv ? mirrorRows(kv, this.mirrorInputs(rows, plan, segments.length)) : null;
+    kvDone?.catch(() => undefined);
     const m = BLOCK_TABLES.indexOf('ingested_blocks');
     const markerTxs = (s: Segment) => rows.ingested_blocks.slice(s.from[m], s.to[m]).reduce((n, r) => n + Number(r.tx_count ?? 0), 0);
     const written = plan.keep.length === segments.length ? { blocks, txs } : { blocks: plan.keep.length, txs: plan.keep.reduce((n, s) => n + markerTxs(s), 0) };
@@ -354,18 +367,39 @@ export class StoreWriter {
     // Data tables go in parallel (independent tables); markers strictly after them.
     await Promise.all(
       DATA_TABLES.map(async (t) => {
+        // documents live in the key-value store alone where it serves point reads (clickhouse/0017)
+        if (t === 'transaction_docs_kv' && this.store.pointReads === 'kv') return;
         const list = await this.rowsFor(t, rows, plan, segments.length);
         total += list.length;
         await this.insert(t, list);
         this.remember(t, list);
       }),
     );
+    await kvDone;
     for (const t of MARKER_TABLES) {
       const list = await this.rowsFor(t, rows, plan, segments.length);
       total += list.length;
       await this.insert(t, list);
     }
     this.opts.onFlush?.({ blocks: written.blocks, transactions: written.txs, rows: total, ms: performance.now() - t0, skipped: plan.skipped });
+  }
+
+  /**
+   * The rows of the segments the batch writes, per table, with their tags: each block's masterchain seqno (`gate`),
+   * else 0. Entries are idempotent, so a segment a crash cut is simply written again whole.
+   */
+  private mirrorInputs(rows: StoreRows, plan: BatchPlan, all: number): MirrorInput[] {
+    if (!this.opts.gate && plan.keep.length === all) return BLOCK_TABLES.map((table) => ({ table, rows: rows[table], tag: 0 }));
+    const m = BLOCK_TABLES.indexOf('ingested_blocks');
+    const out: MirrorInput[] = [];
+    for (const seg of plan.keep) {
+      let tag = 0;
+      if (this.opts.gate) for (let r = seg.from[m]; r < seg.to[m]; r++) tag = Math.max(tag, Number(rows.ingested_blocks[r].mc_block_seqno ?? 0));
+      BLOCK_TABLES.forEach((table, i) => {
+        if (seg.to[i] > seg.from[i]) out.push({ table, rows: rows[table].slice(seg.from[i], seg.to[i]), tag });
+      });
+    }
+    return out;
   }
 
   private async insert(table: BlockTable, all: Row[]): Promise<void> {
@@ -416,9 +450,14 @@ export function firstLine(err: unknown, max = 300): string {
   return line.length > max ? line.slice(0, max) + '…' : line;
 }
 
-/** Records a named checkpoint (e.g. 'ingest' = last masterchain seqno whose blocks are all written). */
+/**
+ * Records a named checkpoint (e.g. 'ingest' = last masterchain seqno whose blocks are all written). The ingest
+ * checkpoint also makes the key-value store's entries of seqnos up to it visible (src/kv): after ClickHouse has it,
+ * so a crash between the two leaves `visible` behind, and the next open moves it up (kv-fill.ts prepareKv).
+ */
 export async function setCheckpoint(store: StoreClient, name: string, mcSeqno: number): Promise<void> {
   await store.command('INSERT INTO checkpoints (name, mc_seqno) VALUES ({name:String}, {seqno:UInt32})', { name, seqno: mcSeqno });
+  if (name === VISIBLE_CHECKPOINT) await store.kv?.setVisible(mcSeqno);
 }
 
 export async function getCheckpoint(store: StoreClient, name: string): Promise<number | null> {

@@ -10,9 +10,10 @@
  */
 import type { Logger } from 'pino';
 import type { FeedEvent, FeedSeqno, FeedTrace } from '../../schemas/bus/index.ts';
-import type { Row, StoreClient } from '../store/index.ts';
+import { kvPointReads } from '../kv/index.ts';
+import { parseTxDoc, tablePointReads, type Row, type StoreClient } from '../store/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
-import type { McBatchOutput } from '../traces/stage.ts';
+import type { McBatchOutput } from '../traces/index.ts';
 import type { NotificationSink } from './feed.ts';
 
 /** What the pipeline tells the streaming API (pipelines/index.ts calls these). */
@@ -54,19 +55,23 @@ interface Doc {
   account: string;
 }
 
-/** The documents of a written trace's transactions, from the store (trace_txs_kv -> transaction_docs_kv gets). */
+/**
+ * The documents of a written trace's transactions, from the store's point reads: the key-value store (every entry
+ * written, the checkpoint not waited for: this process wrote them) or, on a server, its tables.
+ */
 async function storedTraceDocs(store: StoreClient, traceIds: string[]): Promise<Map<string, Map<string, Doc>>> {
-  const rows = await store.query<{ trace_id: string; hash: string; account: string; doc: string }>(
-    `SELECT k.trace_id AS trace_id, k.tx_hash AS hash, k.account AS account, d.doc AS doc
-     FROM (SELECT trace_id, x.hash AS tx_hash, x.account AS account FROM trace_txs_kv ARRAY JOIN txs AS x WHERE trace_id IN {t:Array(FixedString(64))}) AS k
-     INNER JOIN transaction_docs_kv AS d ON d.hash = k.tx_hash`,
-    { t: traceIds },
-  );
+  const points = store.kv && store.pointReads === 'kv' ? kvPointReads(store.kv, { everything: true }) : tablePointReads((sql, params) => store.query(sql, params), store);
+  const txs = await points.traceTxs(traceIds);
+  const traceOf = new Map(txs.map((t) => [t.hash, t.trace_id]));
   const out = new Map<string, Map<string, Doc>>();
-  for (const r of rows) {
-    let m = out.get(r.trace_id);
-    if (!m) out.set(r.trace_id, (m = new Map()));
-    m.set(r.hash, { doc: r.doc, account: r.account });
+  for (const text of await points.docs([...traceOf.keys()])) {
+    const tx = parseTxDoc(text).tx;
+    const hash = String(tx.hash);
+    const id = traceOf.get(hash);
+    if (id === undefined) continue;
+    let m = out.get(id);
+    if (!m) out.set(id, (m = new Map()));
+    m.set(hash, { doc: text, account: String(tx.account) });
   }
   return out;
 }

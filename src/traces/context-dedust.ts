@@ -17,6 +17,7 @@
 import { Cell, type Slice } from '@ton/core';
 import type { DedustPoolAssets } from '../actions/index.ts';
 import { ContractReader } from '../entities/index.ts';
+import { latestStatesAnyTag } from '../kv/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { BoundedMap } from '../util/index.ts';
 
@@ -100,11 +101,14 @@ export async function readStoredSwapEvents(store: StoreClient, pools: readonly s
 /** The full data cells the store holds for these accounts (`latest_account_states_kv.data_boc`, set after a deploy). */
 export async function readStoredFullData(store: StoreClient, accounts: readonly string[]): Promise<Map<string, { dataBoc: string; balance: bigint; timestamp: number }>> {
   if (!accounts.length) return new Map();
-  const rows = await store.query<{ account: string; data_boc: string; balance: string; timestamp: number }>(
-    'SELECT account, data_boc, balance, timestamp FROM latest_account_states_kv WHERE account IN {a:Array(String)} AND data_boc IS NOT NULL',
-    { a: [...accounts] },
-  );
-  return new Map(rows.map((r) => [r.account, { dataBoc: r.data_boc, balance: BigInt(r.balance), timestamp: Number(r.timestamp) }]));
+  type FullData = { account: string; data_boc: string | null; balance: string; timestamp: number };
+  // the key-value store where this process has one (src/kv; its RocksDB table is gone there, clickhouse/0017)
+  const rows = store.kv
+    ? (latestStatesAnyTag(store.kv, accounts) as FullData[]).filter((r) => r.data_boc !== null && r.data_boc !== undefined)
+    : await store.query<FullData>('SELECT account, data_boc, balance, timestamp FROM latest_account_states_kv WHERE account IN {a:Array(String)} AND data_boc IS NOT NULL', {
+        a: [...accounts],
+      });
+  return new Map(rows.map((r) => [r.account, { dataBoc: r.data_boc!, balance: BigInt(r.balance), timestamp: Number(r.timestamp) }]));
 }
 
 // ---------------------------------------------------------------- per batch (I/O)

@@ -9,6 +9,7 @@ import type { ActionRow } from '../actions/index.ts';
 import type { Row, StoreClient } from '../store/index.ts';
 import { blockToRows, openIntents, PriorStates, TRACED_TABLES, withoutStored } from '../store/index.ts';
 import { nextIntentVersion, recordIntent } from '../store/index.ts';
+import { mirrorRows } from '../kv/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/index.ts';
 import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/index.ts';
@@ -252,11 +253,24 @@ export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSe
     const end = Math.max(mcSeqno, progress.suspectUpTo);
     await recordIntent(store, INTENT, progress.intentVersion, [String(progress.written + 1), String(end)]);
   }
+  // the key-value store's entries (src/kv), tagged with the write's last seqno: committed in parallel with the
+  // inserts, before the state (the checkpoint never passes a seqno before the state covers it)
+  const kv = store.kv;
+  const kvDone = kv
+    ? mirrorRows(kv, [
+        ...ENTITY_TABLES.map((table) => ({ table, rows: out.entities[table], tag: mcSeqno })),
+        ...TRACED_TABLES.map((table) => ({ table, rows: out.traced[table], tag: mcSeqno })),
+        ...TRACE_TABLES.map((table) => ({ table, rows: out.tables[table], tag: mcSeqno })),
+      ])
+    : null;
+  kvDone?.catch(() => undefined);
   const put = async (table: string, rows: Row[]) => store.insertRows(table, suspect ? await withoutStored(store, table, rows) : rows);
   for (const t of ENTITY_TABLES) await put(t, out.entities[t]);
-  // trace_version makes these rows win over the ones the store stage wrote without trace_id
-  for (const t of TRACED_TABLES) await put(t, out.traced[t]);
+  // trace_version makes these rows win over the ones the store stage wrote without trace_id; documents live in the
+  // key-value store alone where it serves point reads (clickhouse/0017)
+  for (const t of TRACED_TABLES) if (t !== 'transaction_docs_kv' || store.pointReads !== 'kv') await put(t, out.traced[t]);
   for (const t of TRACE_TABLES) await put(t, out.tables[t]);
+  await kvDone;
   await saveAssemblerState(store, mcSeqno, asm);
   if (progress) progress.written = mcSeqno;
 }

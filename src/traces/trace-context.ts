@@ -30,6 +30,7 @@ import type { KnownEntities } from '../entities/index.ts';
 import { parseOrderData } from '../contracts/index.ts';
 import { storeEntityLookup } from '../entities/index.ts';
 import type { StoreClient } from '../store/index.ts';
+import { latestStatesAnyTag } from '../kv/index.ts';
 import { CELL_ORDINARY, parseBoc, Slice, type AccountStateRow, type Cells, type TransactionRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import { loadDedustPools, type ContextMessage, type DedustPoolAssets } from './context-dedust.ts';
@@ -525,12 +526,14 @@ async function readChunked<T>(addresses: readonly string[], read: (chunk: string
 
 async function readStates(store: StoreClient, addresses: readonly string[]): Promise<Map<string, AccountSnapshot>> {
   const out = new Map<string, AccountSnapshot>();
-  const rows = await readChunked(addresses, (a) =>
-    store.query<{ account: string; account_status: string; balance: string; code_hash: string | null; data_boc: string | null; last_trans_lt: string }>(
-      'SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states_kv WHERE account IN {a:Array(String)}',
-      { a },
-    ),
-  );
+  type StateRow = { account: string; account_status: string; balance: string; code_hash: string | null; data_boc: string | null; last_trans_lt: string };
+  // the key-value store where this process has one (src/kv; its RocksDB table is gone there, clickhouse/0017)
+  const kv = store.kv;
+  const rows = kv
+    ? (latestStatesAnyTag(kv, addresses) as StateRow[])
+    : await readChunked(addresses, (a) =>
+        store.query<StateRow>('SELECT account, account_status, balance, code_hash, data_boc, last_trans_lt FROM latest_account_states_kv WHERE account IN {a:Array(String)}', { a }),
+      );
   for (const r of rows) {
     out.set(r.account, { status: r.account_status, balance: BigInt(r.balance), codeHash: r.code_hash?.toLowerCase() ?? null, dataBoc: r.data_boc, lastTransLt: BigInt(r.last_trans_lt) });
   }

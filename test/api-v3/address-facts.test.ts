@@ -1,6 +1,7 @@
-// The address book's interfaces and the metadata block read what an address is from address_facts_kv
-// (clickhouse/0014): one address per entity table, metadata of several types, a jetton wallet whose master is not
-// asked for, and the statements each block costs.
+// The address book's interfaces and the metadata block read what an address is from its facts (the key-value
+// store, src/kv; address_facts_kv on ClickHouse's tables, clickhouse/0014): one address per entity table, metadata
+// of several types, a jetton wallet whose master is not asked for, the same answers from both read paths, and the
+// statements each block costs on the tables (none on the key-value store).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../../schemas/api/v3/entities.ts';
 import type { StoreClient } from '../../src/store/index.ts';
@@ -92,11 +93,34 @@ describe('address book and metadata from address_facts_kv', () => {
     });
   });
 
-  it('statements: a plain address costs the metadata block one get; the entity tables are read only for what the facts name', async () => {
+  it('both read paths answer the same; the key-value store sends no statement', async () => {
+    const urls = [
+      query('addressBook', Object.values(addr)),
+      query('metadata', Object.values(addr)),
+      query('metadata', [addr.wallet]),
+      query('addressBook', [addr.item, addr.plain]),
+      query('jetton/wallets', [addr.wallet]),
+    ];
+    for (const u of urls) {
+      const rec = recordQueries(fx.store);
+      let kv;
+      try {
+        kv = await get(fx.app, u);
+      } finally {
+        rec.restore();
+      }
+      expect(kv.status, u).toBe(200);
+      // only the list (jetton/wallets) is a statement; the book and metadata are key-value reads
+      expect(rec.sql.filter((q) => !/^SELECT \* FROM jetton_wallets FINAL /.test(q)), u).toEqual([]);
+      expect((await get(fx.tablesApp, u)).body, u).toEqual(kv.body);
+    }
+  });
+
+  it('statements on the tables: a plain address costs the metadata block one get; the entity tables are read only for what the facts name', async () => {
     const statementsOf = async (url: string) => {
       const rec = recordQueries(fx.store);
       try {
-        expect((await get(fx.app, url)).status).toBe(200);
+        expect((await get(fx.tablesApp, url)).status).toBe(200);
       } finally {
         rec.restore();
       }
@@ -108,20 +132,21 @@ describe('address book and metadata from address_facts_kv', () => {
     expect(plain[0]).toMatch(/FROM address_facts_kv/);
     const wallet = await statementsOf(query('metadata', [addr.wallet]));
     expect(wallet.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['address_facts_kv', 'jetton_wallets', 'address_facts_kv', 'address_metadata']);
-    // the book: code hashes and facts in one statement; dns_entries only for a DNS wallet
+    // the book: code hashes and facts (RocksDB gets, sent together); dns_entries only for a DNS wallet
+    const from = (sql: string[]) => sql.map((s) => s.match(/FROM (\w+)/)![1]);
     const book = await statementsOf(query('addressBook', [addr.item, addr.multisig]));
-    expect(book).toHaveLength(1);
-    expect(book[0]).toMatch(/FROM address_facts_kv/);
-    expect(book[0]).not.toMatch(/FROM (jetton|nft|multisig|vesting|dns)/);
+    expect(from(book).sort()).toEqual(['address_facts_kv', 'latest_account_states_kv']);
+    for (const q of book) expect(q).not.toMatch(/FROM (jetton|nft|multisig|vesting|dns)/);
     const named = await statementsOf(query('addressBook', [addr.item, addr.plain]));
-    expect(named.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['latest_account_states_kv', 'dns_entries']);
+    expect(from(named.slice(0, 2)).sort()).toEqual(['address_facts_kv', 'latest_account_states_kv']);
+    expect(from(named.slice(2))).toEqual(['dns_entries']);
   });
 
-  it('a response with both blocks: the book reads the facts the metadata block uses, which asks for none again', async () => {
+  it('a response with both blocks (tables): the book reads the facts the metadata block uses, which asks for none again', async () => {
     const rec = recordQueries(fx.store);
     let r;
     try {
-      r = await get(fx.app, query('jetton/wallets', [addr.wallet]));
+      r = await get(fx.tablesApp, query('jetton/wallets', [addr.wallet]));
     } finally {
       rec.restore();
     }
@@ -129,7 +154,8 @@ describe('address book and metadata from address_facts_kv', () => {
     const sql = rec.sql.filter((q) => !/FROM system\.parts/.test(q));
     // the wallet, its owner and its master are in the book, with their facts: one get in all
     expect(sql.filter((q) => /FROM address_facts_kv/.test(q))).toHaveLength(1);
-    expect(sql.map((s) => s.match(/FROM (\w+)/)![1])).toEqual(['jetton_wallets', 'latest_account_states_kv', 'dns_entries', 'jetton_wallets', 'address_metadata']);
+    const from = sql.map((s) => s.match(/FROM (\w+)/)![1]);
+    expect([from[0], ...from.slice(1, 3).sort(), ...from.slice(3)]).toEqual(['jetton_wallets', 'address_facts_kv', 'latest_account_states_kv', 'dns_entries', 'jetton_wallets', 'address_metadata']);
     expect(Object.keys(r.body.metadata as object).sort()).toEqual([addr.wallet, addr.otherMaster].sort());
     const book = S.AddressBook.parse(r.body.address_book);
     expect([book[addr.wallet].interfaces, book[addr.otherMaster].interfaces, book[addr.plain].interfaces]).toEqual([['jetton_wallet'], ['jetton_master'], []]);

@@ -29,6 +29,28 @@ describe('jettons', () => {
     expect(r.body.metadata).toHaveProperty(t.wallet);
   });
 
+  it('jetton/transfers by owner (the key-value list) and traces by id answer as ClickHouse\'s tables do', async () => {
+    const owners = [...new Set(ref.seeded.wallets.map((w) => w.owner))].slice(0, 6);
+    const t = ref.seeded.transfer;
+    expect(owners.length).toBeGreaterThan(0);
+    const urls = [
+      ...owners.flatMap((o) => ['', '&direction=in', '&direction=out', '&sort=asc&limit=2&offset=1'].map((q) => `/api/v3/jetton/transfers?owner_address=${o}${q}`)),
+      `/api/v3/jetton/transfers?${owners.map((o) => `owner_address=${o}`).join('&')}&limit=1000`,
+      `/api/v3/jetton/transfers?owner_address=${t.source}&start_lt=${t.lt}&end_lt=${t.lt}`,
+      `/api/v3/jetton/transfers?address=${t.destination}&end_lt=${t.lt}&sort=asc`,
+      `/api/v3/traces?trace_id=${ref.seeded.trace.traceId}`,
+      `/api/v3/traces?trace_id=${ref.seeded.trace.traceId}&trace_id=${ref.seeded.pendingTrace.traceId}&sort=asc`,
+    ];
+    let rows = 0;
+    for (const u of urls) {
+      const kv = await get(ref.fx.app, u);
+      expect(kv.status, u).toBe(200);
+      expect(kv.body, u).toEqual((await get(ref.fx.tablesApp, u)).body);
+      rows += ((kv.body.jetton_transfers ?? kv.body.traces) as unknown[]).length;
+    }
+    expect(rows).toBeGreaterThan(urls.length);
+  });
+
   it('jetton/transfers decode forward payloads as /decode does: comments checked against @ton/core', async () => {
     const all = S.JettonTransfer.array().parse((await get(ref.fx.app, `/api/v3/jetton/transfers?jetton_master=${ref.seeded.transfer.master}&limit=1000`)).body.jetton_transfers);
     const withPayload = all.filter((x) => x.forward_payload);

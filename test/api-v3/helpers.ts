@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { importBlocks, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { fillKvFromStore, importBlocks, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { kvPointReads } from '../../src/kv/index.ts';
 import { Db } from '../../src/api/v3/db.ts';
 import { renderByKeys, renderTransactions, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
@@ -43,18 +44,23 @@ export function mainnetBlockFiles(): string[] {
 export interface Fixture {
   dir: string;
   store: StoreClient;
+  /** The v3 API reading `points` (default the key-value store). */
   app: FastifyInstance;
+  /** The same store's v3 API with point reads from ClickHouse's tables (a server deployment's read path). */
+  tablesApp: FastifyInstance;
   blocks: string[];
   close(): Promise<void>;
 }
 
 /**
  * A chdb store filled with the decodable mainnet fixture blocks through the store's importer, and the
- * server shell with the v3 group on it.
+ * server shell with the v3 group on it. The store keeps both point-read paths (`both`): `extra` seeds rows by SQL,
+ * which the key-value store then takes from ClickHouse as an upgraded store does (fillKvFromStore); the API reads
+ * the key-value store (`points: 'kv'`, the embedded default) or ClickHouse's tables (`tables`, a server's).
  */
-export async function openFixture(opts: { extra?: (store: StoreClient) => Promise<void> } = {}): Promise<Fixture> {
+export async function openFixture(opts: { extra?: (store: StoreClient) => Promise<void>; points?: 'kv' | 'tables' } = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-api-v3-'));
-  const store = await openStore({ dataDir: dir });
+  const store = await openStore({ dataDir: dir, pointReads: 'both' });
   const blocks: string[] = [];
   const decoded = [];
   for (const f of mainnetBlockFiles()) {
@@ -68,24 +74,37 @@ export async function openFixture(opts: { extra?: (store: StoreClient) => Promis
   // the store's importer: the real writer, masterchain seqnos assigned from the blocks' shard descriptors
   await importBlocks(store, decoded);
   await opts.extra?.(store);
-  const app = buildServer({
-    networks: [{ name: 'mainnet', testnet: false, services: {} }],
-    // tests are not about rate limits: a generous anonymous plan
-    keys: new KeyStore({ anonymous: { rps: 1_000_000 } }),
-    groups: [v3Group({ store })],
-  });
-  await app.ready();
+  if (opts.extra) await fillKvFromStore(store, store.kv!);
+  const app = await v3App(store, (opts.points ?? 'kv') === 'kv' ? 'kv' : 'tables');
+  const tablesApp = await v3App(store, 'tables');
   return {
     dir,
     store,
     app,
+    tablesApp,
     blocks,
     async close() {
       await app.close();
+      await tablesApp.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The server shell with the v3 group over `store` (opened with pointReads 'both'), its lookups by key from the
+ * key-value store (`kv`) or from ClickHouse's tables (`tables`).
+ */
+export async function v3App(store: StoreClient, points: 'kv' | 'tables'): Promise<FastifyInstance> {
+  const app = buildServer({
+    networks: [{ name: 'mainnet', testnet: false, services: {} }],
+    // tests are not about rate limits: a generous anonymous plan
+    keys: new KeyStore({ anonymous: { rps: 1_000_000 } }),
+    groups: [v3Group({ store, points: points === 'kv' ? kvPointReads(store.kv!) : undefined })],
+  });
+  await app.ready();
+  return app;
 }
 
 export async function get(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
@@ -129,6 +148,8 @@ export function withDocStatesBefore(flat: Record<string, unknown>[], docs: Recor
   });
 }
 
+/** Every stored document: the key-value store's where it alone holds them (pointReads 'kv'), else transaction_docs_kv. */
 export async function docsOf(store: StoreClient): Promise<ReturnType<typeof parseTxDoc>[]> {
+  if (store.kv && store.pointReads === 'kv') return [...store.kv.db.docs.getRange({})].map(({ value }) => parseTxDoc((value as [number, number, string])[2]));
   return (await store.query<{ doc: string }>('SELECT doc FROM transaction_docs_kv')).map((r) => parseTxDoc(r.doc));
 }

@@ -1,12 +1,14 @@
 // Transaction documents (clickhouse/0012, src/store/docs.ts): the API renders a transaction from its document
 // exactly as from the flattened tables, on real mainnet blocks (a devnet chain: transaction-docs-devnet.test.ts); a transaction
-// without a document (stored before 0012) still answers the same; and a point read is one statement.
+// without a document (stored before 0012) still answers the same; a point read is no engine statement with the
+// key-value store (src/kv) and one with ClickHouse's tables, and both answer the same.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/store/docs.ts';
 import { blockDocRows, blockToRows, parseTxDoc, PriorStates, statesBeforeRows, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries } from '../helpers/store.ts';
+import type { FastifyInstance } from 'fastify';
 import { bothWays, docsOf, get, mainnetBlockFiles, withDocStatesBefore } from './helpers.ts';
 import { seededFixture } from './seed.ts';
 
@@ -29,6 +31,18 @@ async function withoutDocs<T>(store: StoreClient, where: string, params: Record<
 // mainnet fixture blocks, with the seeded trace (test/api-v3/seed.ts) for the traces endpoint
 const ref = seededFixture();
 
+/** The response and the statements it sent to the engine. */
+async function traced(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
+  const rec = recordQueries(ref.fx.store);
+  try {
+    const r = await get(app, url, headers);
+    // (which entity tables hold rows is cached for seconds, so that statement may or may not be among them)
+    return { r, sql: rec.sql.filter((q) => !q.includes('system.parts')) };
+  } finally {
+    rec.restore();
+  }
+}
+
 describe('transaction documents on mainnet fixture blocks', () => {
   it('render every transaction exactly as the flattened tables do', async () => {
     const { docs, flat } = await bothWays(ref.fx.store);
@@ -43,45 +57,39 @@ describe('transaction documents on mainnet fixture blocks', () => {
     expect(flat.filter((t) => (t.account_state_after as Row).balance !== null).length).toBeGreaterThan(300);
   });
 
-  it('a transaction by hash is one statement (its document, a get by hash)', async () => {
+  it('a transaction by hash: a key-value get and no statement; on the tables one statement (its document); the same answer', async () => {
     // a transaction whose states the document holds or knows absent (not first of its account in its block)
     const t = (await docsOf(ref.fx.store))
       .map((d) => ({ d, hash: String(d.tx.hash), account: String(d.tx.account) }))
       .find(({ d }) => [d.tx.account_state_hash_before, d.tx.account_state_hash_after].every((h) => d.states[String(h)] || d.absent.includes(String(h))))!;
     expect(t).toBeDefined();
-    const rec = recordQueries(ref.fx.store);
-    try {
-      const r = await get(ref.fx.app, `/api/v3/transactions?hash=${t.hash}`, { 'X-No-Address-Book': '1' });
-      expect(r.status).toBe(200);
-      expect((r.body.transactions as Row[]).map((x) => x.account)).toEqual([t.account]);
-    } finally {
-      rec.restore();
-    }
-    expect(rec.sql.length).toBe(1);
-    expect(rec.sql[0]).toMatch(/FROM transaction_docs_kv/);
+    const url = `/api/v3/transactions?hash=${t.hash}`;
+    const kv = await traced(ref.fx.app, url, { 'X-No-Address-Book': '1' });
+    expect(kv.r.status).toBe(200);
+    expect((kv.r.body.transactions as Row[]).map((x) => x.account)).toEqual([t.account]);
+    expect(kv.sql).toEqual([]);
+    const tables = await traced(ref.fx.tablesApp, url, { 'X-No-Address-Book': '1' });
+    expect(tables.sql).toHaveLength(1);
+    expect(tables.sql[0]).toMatch(/FROM transaction_docs_kv/);
+    expect(tables.r.body).toEqual(kv.r.body);
   });
 
-  it('a state the document lacks is read with the address book, in one more statement; the answer is the same without documents', async () => {
+  it('a state the document lacks is a key-value get (a statement on the tables), the address book too; the answer is the same without documents', async () => {
     const d = (await docsOf(ref.fx.store)).find((x) =>
       [x.tx.account_state_hash_before, x.tx.account_state_hash_after].some((h) => !x.states[String(h)] && !x.absent.includes(String(h))),
     )!;
     expect(d).toBeDefined();
     const url = `/api/v3/transactions?hash=${String(d.tx.hash)}`;
-    const rec = recordQueries(ref.fx.store);
-    let r;
-    try {
-      r = await get(ref.fx.app, url);
-    } finally {
-      rec.restore();
-    }
+    const { r, sql } = await traced(ref.fx.app, url);
     expect(r.status).toBe(200);
-    // (the list of entity tables holding rows is cached for a few seconds: its statement is left out)
-    const sql = rec.sql.filter((q) => !q.includes('system.parts'));
-    expect(sql).toHaveLength(2);
-    expect(sql[1]).toMatch(/FROM account_states_kv[\s\S]*UNION ALL[\s\S]*latest_account_states_kv/);
+    expect(sql).toEqual([]);
     expect(Object.keys(r.body.address_book as Row).length).toBeGreaterThan(0);
+    const tables = await traced(ref.fx.tablesApp, url);
+    expect(tables.sql.some((q) => /FROM account_states_kv/.test(q))).toBe(true);
+    expect(tables.r.body).toEqual(r.body);
+    // the tables' path without the document (stored before 0012): the flattened rows
     await withoutDocs(ref.fx.store, 'hash = {h:FixedString(64)}', { h: String(d.tx.hash) }, async () => {
-      expect((await get(ref.fx.app, url)).body).toEqual(r.body);
+      expect((await get(ref.fx.tablesApp, url)).body).toEqual(r.body);
     });
   });
 
@@ -92,15 +100,16 @@ describe('transaction documents on mainnet fixture blocks', () => {
     const url = `/api/v3/transactions?account=${t.account}&limit=20`;
     const before = await get(ref.fx.app, url);
     expect((before.body.transactions as Row[]).length).toBeGreaterThanOrEqual(3);
+    expect((await get(ref.fx.tablesApp, url)).body).toEqual(before.body);
     // as a store written before migration 0012 has them: no document for this account's transactions
     await withoutDocs(ref.fx.store, 'account = {a:String}', { a: t.account }, async () => {
       const [{ n }] = await ref.fx.store.query<{ n: string }>('SELECT count() AS n FROM transaction_docs_kv WHERE account = {a:String}', { a: t.account });
       expect(Number(n)).toBe(0);
-      const flat = (await get(ref.fx.app, url)).body;
+      const flat = (await get(ref.fx.tablesApp, url)).body;
       const docs = before.body.transactions as Row[];
       expect({ ...flat, transactions: withDocStatesBefore(flat.transactions as Row[], docs) }).toEqual(before.body);
       const one = (before.body.transactions as Row[])[1];
-      const byHash = await get(ref.fx.app, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
+      const byHash = await get(ref.fx.tablesApp, `/api/v3/transactions?hash=${encodeURIComponent(String(one.hash))}`);
       expect(withDocStatesBefore(byHash.body.transactions as Row[], docs)).toEqual([one]);
     });
   });
@@ -182,7 +191,7 @@ describe('blockDocRows (pure)', () => {
 });
 
 describe('messages by hash from documents', () => {
-  it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; one or two statements', async () => {
+  it('answer as the flattened tables do: both transaction hashes, normalized hashes, order and paging; no statement on the key-value store', async () => {
     // internal messages with both ends stored, external-ins by their normalized hash, and external-outs
     const both = await ref.fx.store.query<{ msg_hash: string }>(
       "SELECT msg_hash FROM messages GROUP BY msg_hash HAVING countDistinct(direction) = 2 ORDER BY msg_hash LIMIT 5",
@@ -201,26 +210,17 @@ describe('messages by hash from documents', () => {
       `/api/v3/messages?${[...both, ...extOut].map((r) => `msg_hash=${r.msg_hash}`).join('&')}`,
       `/api/v3/messages?msg_hash=${extIn[0].msg_hash}`,
     ];
+    const headers = { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' };
     const fromDocs: Awaited<ReturnType<typeof get>>[] = [];
-    const statements: string[][] = [];
     for (const u of urls) {
-      const rec = recordQueries(ref.fx.store);
-      try {
-        fromDocs.push(await get(ref.fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' }));
-      } finally {
-        rec.restore();
-      }
-      statements.push(rec.sql);
-    }
-    // by their own hashes: one statement (message_txs_kv gets joined to the documents); with normalized hashes
-    // among them, a second over message_hashes
-    for (const s of statements.slice(3)) {
-      expect(s).toHaveLength(1);
-      expect(s[0]).toMatch(/FROM message_txs_kv[\s\S]*JOIN transaction_docs_kv/);
-    }
-    for (const s of statements.slice(0, 3)) {
-      expect(s).toHaveLength(2);
-      expect(s[1]).toMatch(/FROM message_hashes[\s\S]*JOIN transaction_docs_kv/);
+      const kv = await traced(ref.fx.app, u, headers);
+      // the message index and the documents: key-value reads, no statement
+      expect(kv.sql, u).toEqual([]);
+      fromDocs.push(kv.r);
+      // on the tables: message_hashes (a primary-key range), then the documents (RocksDB gets); the same answer
+      const tables = await traced(ref.fx.tablesApp, u, headers);
+      expect(tables.sql.map((q) => q.match(/FROM (\w+)/)![1]), u).toEqual(['message_hashes', 'transaction_docs_kv']);
+      expect(tables.r.body, u).toEqual(kv.r.body);
     }
     expect((fromDocs[3].body.messages as Row[]).filter((m) => m.in_msg_tx_hash && m.out_msg_tx_hash)).toHaveLength(5);
     const first = fromDocs[0].body.messages as Row[];
@@ -229,29 +229,26 @@ describe('messages by hash from documents', () => {
     expect(first.filter((m) => m.hash_norm)).toHaveLength(3);
     // the same requests once the documents are gone (a store written before 0012) take the flattened tables
     await withoutDocs(ref.fx.store, '1', {}, async () => {
-      for (const [i, u] of urls.entries()) expect((await get(ref.fx.app, u, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body, u).toEqual(fromDocs[i].body);
+      for (const [i, u] of urls.entries()) expect((await get(ref.fx.tablesApp, u, headers)).body, u).toEqual(fromDocs[i].body);
     });
   });
 });
 
 describe('traces from documents', () => {
-  it('a trace reads its transaction keys and their documents in one statement, and answers as the flattened tables do', async () => {
+  it('a trace by id: its row, transactions and their documents are key-value reads (gets on the tables), and answer as the flattened tables do', async () => {
     const url = `/api/v3/traces?trace_id=${ref.seeded.trace.traceId}&include_actions=false`;
-    const rec = recordQueries(ref.fx.store);
-    let withDocs;
-    try {
-      withDocs = await get(ref.fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' });
-    } finally {
-      rec.restore();
-    }
+    const headers = { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' };
+    const { r: withDocs, sql } = await traced(ref.fx.app, url, headers);
     expect(withDocs.status).toBe(200);
     const trace = (withDocs.body.traces as Row[])[0];
     expect(Object.keys(trace.transactions as Row)).toHaveLength(ref.seeded.trace.txHashes.length);
-    // the trace row, then keys + documents; states before that the import did not hold are one more read
-    expect(rec.sql.filter((q) => /trace_transactions|transaction_docs_kv/.test(q))).toHaveLength(1);
-    expect(rec.sql.some((q) => /FROM transactions\b/.test(q))).toBe(false);
+    expect(sql).toEqual([]);
+    const tables = await traced(ref.fx.tablesApp, url, headers);
+    expect(tables.sql.filter((q) => /FROM (traces_kv|trace_txs_kv|transaction_docs_kv)\b/.test(q)).length).toBe(3);
+    expect(tables.sql.some((q) => /FROM transactions\b/.test(q))).toBe(false);
+    expect(tables.r.body).toEqual(withDocs.body);
     await withoutDocs(ref.fx.store, '1', {}, async () => {
-      const flat = (await get(ref.fx.app, url, { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' })).body;
+      const flat = (await get(ref.fx.tablesApp, url, headers)).body;
       const txsOf = (b: Record<string, unknown>) => (b.traces as Row[])[0].transactions as Record<string, Row>;
       const patched = withDocStatesBefore(Object.values(txsOf(flat)), Object.values(txsOf(withDocs.body)));
       const [t0] = flat.traces as Row[];

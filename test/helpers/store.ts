@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient, type StoreConfig } from '../../src/store/index.ts';
 
 /**
  * A fresh migrated chdb store in a temp dir for the enclosing describe block: opened before its tests,
  * closed and removed after. Read `ref.store` inside tests (it is set once beforeAll ran).
  */
-export function tempStore(prefix: string): { readonly dir: string; readonly store: StoreClient } {
+export function tempStore(prefix: string, config: Omit<StoreConfig, 'dataDir'> = {}): { readonly dir: string; readonly store: StoreClient } {
   const ref = { dir: mkdtempSync(join(tmpdir(), prefix)), store: undefined as unknown as StoreClient };
   beforeAll(async () => {
-    ref.store = await openStore({ dataDir: ref.dir });
+    ref.store = await openStore({ ...config, dataDir: ref.dir });
   });
   afterAll(async () => {
     await ref.store?.close();

@@ -14,7 +14,7 @@ import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { takeMetadataArgs } from '../../src/cli/metadata-args.ts';
 import { MetadataFetcher, parseContentCell, parseStoredContent, type Candidate, type Clock } from '../../src/metadata/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/index.ts';
 
 const ACCOUNTS = new URL('../fixtures/accounts/', import.meta.url).pathname;
 
@@ -163,6 +163,8 @@ describe('fetcher rounds over the store', () => {
       { address: addr(2), init: true, index: '2', collection_address: fragment.address, owner_address: null, real_owner: null, content: '{}', last_transaction_lt: '1', code_hash: '0'.repeat(64), data_hash: '0'.repeat(64) },
       { address: addr(3), init: true, index: '3', collection_address: fragment.address, owner_address: null, real_owner: null, content: JSON.stringify({ name: 'On-chain item', image: 'https://example.org/3.png' }), last_transaction_lt: '1', code_hash: '0'.repeat(64), data_hash: '0'.repeat(64) },
     ]);
+    // rows written by SQL reach the key-value store (src/kv) the way an upgraded store's do: filled from ClickHouse
+    if (store.kv) await fillKvFromStore(store, store.kv, { tables: ['jetton_masters', 'nft_collections', 'nft_items'] });
     fetcher = new MetadataFetcher(store, { clock, ipfsGateway: base, allowPrivateHosts: true, hostRps: 1000, successTtlMs: 86_400_000 });
   });
 

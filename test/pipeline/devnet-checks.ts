@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { ChainJson } from '../../src/devnet/chain/index.ts';
+import { kvPointReads } from '../../src/kv/index.ts';
 import { parseTxDoc, type StoreClient } from '../../src/store/index.ts';
 
 export type DevnetChain = { blocks: ChainJson['blocks']; transactions: { hash: string }[]; in_flight: { hash: string; external: boolean }[] };
@@ -92,6 +93,12 @@ async function checkTraces(store: StoreClient, chainJson: DevnetChain): Promise<
     `SELECT count() AS n FROM transactions AS t FINAL JOIN (SELECT hash, trace_id FROM trace_transactions FINAL) AS tt ON tt.hash = t.hash WHERE t.trace_id != tt.trace_id`,
   );
   expect(mismatch.n).toBe('0');
+  if (store.kv && store.pointReads === 'kv') await checkKv(store, chainJson);
+  else await checkRocksDbCopies(store, chainJson);
+}
+
+/** The RocksDB point-read tables (clickhouse/0012-0014: a store that keeps them) hold what their sources hold. */
+async function checkRocksDbCopies(store: StoreClient, chainJson: DevnetChain): Promise<void> {
   // one document per transaction, written with its trace_id by the traces stage
   const [docs] = await store.query<{ n: string; u: string; traced: string }>(
     'SELECT count() AS n, uniqExact(hash) AS u, countIf(traced = 1) AS traced FROM transaction_docs_kv',
@@ -119,6 +126,49 @@ async function checkTraces(store: StoreClient, chainJson: DevnetChain): Promise<
   }
 }
 
+/**
+ * The key-value store (src/kv: the embedded default, the RocksDB tables dropped by 0017) holds, visible through the
+ * checkpoint, exactly what ClickHouse holds: a document per transaction with its trace id, each trace and its
+ * transactions, each account's latest state, the facts of the entity tables; after the crashes and replays too.
+ */
+async function checkKv(store: StoreClient, chainJson: DevnetChain): Promise<void> {
+  const kv = store.kv!;
+  const [cp] = await store.query<{ mc: number }>("SELECT mc_seqno AS mc FROM checkpoints FINAL WHERE name = 'ingest'");
+  const reads = kvPointReads(kv);
+  const hashes = (await store.query<{ hash: string }>('SELECT DISTINCT hash FROM transactions')).map((r) => r.hash);
+  expect([...kv.db.docs.getKeys({})].length).toBe(chainJson.transactions.length);
+  if (!cp) {
+    // a run without the checkpoint stage: every entry is stored, none visible
+    expect(kv.visible()).toBe(0);
+    expect(await reads.docs(hashes)).toEqual([]);
+    return;
+  }
+  expect(kv.visible()).toBe(Number(cp.mc));
+  const docs = (await reads.docs(hashes)).map(parseTxDoc);
+  expect(docs.length).toBe(chainJson.transactions.length);
+  const traceOf = new Map((await store.query<{ hash: string; trace_id: string }>('SELECT hash, trace_id FROM trace_transactions FINAL')).map((r) => [r.hash, r.trace_id]));
+  expect(docs.filter((d) => d.tx.trace_id !== traceOf.get(String(d.tx.hash)))).toEqual([]);
+  const traceRows = 'trace_id, toString(end_lt) AS end_lt, state, nodes, edges, pending_edges, classification_state';
+  const traces = await store.query<Record<string, unknown>>(`SELECT ${traceRows} FROM traces FINAL ORDER BY trace_id`);
+  const ids = traces.map((t) => String(t.trace_id));
+  const pick = (r: Record<string, unknown>, cols: string[]) => Object.fromEntries(cols.map((c) => [c, String(r[c])]));
+  const tcols = ['trace_id', 'end_lt', 'state', 'nodes', 'edges', 'pending_edges', 'classification_state'];
+  expect((await reads.traces(ids)).map((t) => pick(t, tcols)).sort((a, b) => (a.trace_id < b.trace_id ? -1 : 1))).toEqual(traces.map((t) => pick(t, tcols)));
+  const key = (t: { trace_id: string; lt: string; hash: string }) => `${t.trace_id} ${t.lt} ${t.hash}`;
+  expect((await reads.traceTxs(ids)).map(key).sort()).toEqual(
+    (await store.query<{ trace_id: string; lt: string; hash: string }>('SELECT DISTINCT trace_id, toString(lt) AS lt, hash FROM trace_transactions')).map(key).sort(),
+  );
+  const scols = ['account', 'last_trans_lt', 'hash', 'balance', 'code_hash'];
+  const latest = await store.query<Record<string, unknown>>('SELECT account, last_trans_lt, hash, balance, code_hash FROM latest_account_states FINAL ORDER BY account');
+  expect((await reads.latestStates(latest.map((r) => String(r.account)))).map((r) => pick(r, scols)).sort((a, b) => (a.account < b.account ? -1 : 1))).toEqual(
+    latest.map((r) => pick(r, scols)),
+  );
+  for (const t of ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'multisig', 'multisig_orders', 'vesting_contracts']) {
+    const stored = (await store.query<{ address: string }>(`SELECT DISTINCT address FROM ${t} ORDER BY address`)).map((r) => r.address);
+    const all = (await store.query<{ a: string }>('SELECT DISTINCT account AS a FROM transactions')).map((r) => r.a);
+    expect((await reads.facts([...new Set([...all, ...stored])], [t])).map((f) => f.address).sort()).toEqual(stored);
+  }
+}
 
 /** The traces stage's output tables compared between a split run and the embedded one. */
 export const TRACES_TABLES = ['traces', 'trace_transactions', 'actions', 'action_accounts', 'jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;

@@ -31,7 +31,7 @@ describe('migration 0014 on a store written at 0013', () => {
   const facts = () => store.query<{ key: string; address: string; fact: string; value: string | null }>('SELECT key, address, toString(fact) AS fact, value FROM address_facts_kv ORDER BY key');
 
   beforeAll(async () => {
-    store = await openClient({ dataDir: join(dir, 'data') });
+    store = await openClient({ dataDir: join(dir, 'data'), pointReads: 'tables' });
     expect((await migrate(store, migrationsUpTo(dir, 13))).current).toBe(13);
     // one address per entity table (named after it), a version written twice, and metadata of two types
     for (const t of TABLES) await store.insertRows(t, [rowsOf(`0:${t}`)[t]]);

@@ -8,7 +8,7 @@ import { tempStore } from '../helpers/store.ts';
 import { decodedFixtures } from './suite.ts';
 
 describe('Native insert', () => {
-  const ref = tempStore('tg-store-native-');
+  const ref = tempStore('tg-store-native-', { pointReads: 'both' });
 
   /** Inserts `rows` into two copies of `like`, Native and JSONEachRow; returns both tables' rows, sorted. */
   async function both(like: string, rows: Row[], tag: string): Promise<[unknown[], unknown[]]> {

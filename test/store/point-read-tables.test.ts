@@ -29,7 +29,7 @@ const trace = (id: string, endLt: number, state: string, nodes: number) => ({
 describe('migration 0013 on a store written at 0012', () => {
   let store: StoreClient;
   beforeAll(async () => {
-    store = await openClient({ dataDir: join(dir, 'data') });
+    store = await openClient({ dataDir: join(dir, 'data'), pointReads: 'tables' });
     expect((await migrate(store, migrationsUpTo(dir, 12))).current).toBe(12);
     // documents as 0012 stored them: one transaction written untraced, then traced; another only untraced
     await store.insertRows('transaction_docs', [

@@ -7,4 +7,5 @@ import { storeSuite } from './suite.ts';
 const dir = mkdtempSync(join(tmpdir(), 'tg-store-chdb-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-storeSuite('chdb (embedded)', () => ({ dataDir: dir }));
+// `both`: the RocksDB point-read tables (a server's) and the key-value store (the embedded default) are both written
+storeSuite('chdb (embedded)', () => ({ dataDir: dir, pointReads: 'both' }));

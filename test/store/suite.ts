@@ -27,6 +27,7 @@ import {
 } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { FIXTURES, fixtureBlockFiles, txIndex } from './helpers.ts';
+import { kvPointReads } from '../../src/kv/index.ts';
 
 interface Fixture {
   file: string;
@@ -202,6 +203,26 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
       expect(kv).toEqual(await store.query(`SELECT ${cols} FROM latest_account_states FINAL WHERE ${clash} ORDER BY account`));
       const [{ n }] = await store.query<{ n: string }>(`SELECT count() AS n FROM latest_account_states_kv`);
       expect(Number(n)).toBe((await store.query('SELECT DISTINCT account FROM latest_account_states')).length);
+      if (store.kv) {
+        // the key-value store (src/kv) holds the same: latest states, states by hash, every message's transactions
+        const reads = kvPointReads(store.kv);
+        const accounts = (await store.query<{ account: string }>(`SELECT DISTINCT account FROM latest_account_states WHERE ${clash} ORDER BY account`)).map((r) => r.account);
+        const pick = (r: Record<string, unknown>) => Object.fromEntries(cols.split(', ').map((c) => [c, r[c]]));
+        expect((await reads.latestStates(accounts)).map(pick)).toEqual(kv);
+        const sc = 'account, hash, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash, last_trans_lt';
+        const stored = await store.query<Record<string, unknown>>(`SELECT ${sc} FROM account_states FINAL ORDER BY hash`);
+        const pickS = (r: Record<string, unknown>) => Object.fromEntries(sc.split(', ').map((c) => [c, r[c]]));
+        expect((await reads.statesByHash(stored.map((r) => String(r.hash)))).map(pickS)).toEqual(stored);
+        const index = await store.query<Record<string, unknown>>('SELECT hash, direction, is_norm, msg_hash, tx_account, toString(tx_lt) AS tx_lt, tx_hash FROM message_hashes ORDER BY hash, direction, is_norm, tx_hash');
+        const fromKv = await reads.messageTxs([...new Set(index.map((r) => String(r.hash)))]);
+        expect(fromKv.map((m) => ({ ...m })).sort((a, b) => (a.hash + a.direction + a.is_norm + a.tx_hash < b.hash + b.direction + b.is_norm + b.tx_hash ? -1 : 1))).toEqual(
+          index.map((r) => ({ ...r, is_norm: Number(r.is_norm) })),
+        );
+        const some = [...new Set(index.slice(0, 50).map((r) => String(r.tx_hash)))];
+        const docs = await store.query<{ doc: string }>('SELECT doc FROM transaction_docs_kv WHERE hash IN {h:Array(FixedString(64))}', { h: some });
+        expect(docs.length).toBe(some.length);
+        expect((await reads.docs(some)).sort()).toEqual(docs.map((r) => r.doc).sort());
+      }
       // an older state written late (a replay, or a block written after a later one) never takes an account back
       const before = await store.query(`SELECT ${cols} FROM latest_account_states_kv ORDER BY account`);
       await store.command(

@@ -13,7 +13,7 @@ import { beginCell, Cell, loadShardAccount, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
-import { blockToRows, encodeJsonLines, StoreWriter, type Row, type StoreClient } from '../../src/store/index.ts';
+import { blockToRows, encodeJsonLines, StoreWriter, type Row, type StoreClient, fillKvFromStore } from '../../src/store/index.ts';
 import { decodeBlock, type AccountStateRow } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { poolAssetsFromState, poolAssetsFromSwapEvent, DEDUST_SWAP_EVENT_OPCODE } from '../../src/traces/context-dedust.ts';
@@ -28,8 +28,11 @@ const FIX = join(import.meta.dirname, '../fixtures');
 const block = (f: string) => decodeBlock(readFileSync(join(FIX, 'blocks/mainnet', f)));
 const B71398501 = 'mainnet-wc0-8000000000000000-71398501.boc';
 
+/** Rows written by SQL; they reach the key-value store (src/kv, where the context reads states) as an upgraded store's do. */
 async function insert(store: StoreClient, table: string, rows: Row[]): Promise<void> {
-  if (rows.length) await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
+  if (rows.length === 0) return;
+  await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
+  if (store.kv) await fillKvFromStore(store, store.kv, { tables: [table] });
 }
 
 /** DeDust's Asset, read with @ton/core: native$0000 | jetton$0001 workchain_id:int8 address:bits256. */

@@ -17,7 +17,7 @@ import { comparableBlock, comparableRow, loadCases, traceFile, type ConformanceC
 import { KNOWN_GAPS, PIPELINE_GAPS } from '../actions/known-gaps.ts';
 import { dedustPools } from '../../src/actions/dedust-pools.ts';
 import type { ActionRow, Trace } from '../../src/actions/model.ts';
-import { encodeJsonLines, type Row, type StoreClient } from '../../src/store/index.ts';
+import { encodeJsonLines, fillKvFromStore, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { assembleBatch, processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
@@ -74,8 +74,11 @@ function storeRowsOf(doc: J): Record<string, Row[]> {
 /** DeDust's v1 pool code (mainnet, test/fixtures/codes; the code of pool 0:3E5FFCA8…, block 71398501). */
 const DEDUST_POOL_CODE = Cell.fromBoc(readFileSync(join(FIX, 'codes/mainnet-state-dedust-pool.mainnet-state.boc')))[0];
 
+/** Rows written by SQL; they reach the key-value store (src/kv, where the context reads states) as an upgraded store's do. */
 async function insert(store: StoreClient, table: string, rows: Row[]): Promise<void> {
-  if (rows.length) await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
+  if (rows.length === 0) return;
+  await store.insertFormatted(table, encodeJsonLines(rows), 'JSONEachRow');
+  if (store.kv) await fillKvFromStore(store, store.kv, { tables: [table] });
 }
 
 /** The case's expectations (toncenter's YAML) against a classification; the mismatches. */

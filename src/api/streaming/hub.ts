@@ -13,9 +13,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { FeedEvent } from '../../../schemas/bus/index.ts';
-import type { StoreClient } from '../../store/index.ts';
+import { forgetNonEmptyTables, type StoreClient } from '../../store/index.ts';
 import type { NotificationFeed } from '../../streaming/index.ts';
-import { Db, forgetNonEmptyTables } from '../v3/index.ts';
+import { Db } from '../v3/index.ts';
 import { CUT_GRACE_MS, type StreamConnection } from './connection.ts';
 import { streamingMetrics, type StreamingMetrics } from './metrics.ts';
 import { notesFor } from './notify.ts';

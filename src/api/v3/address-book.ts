@@ -1,38 +1,11 @@
 /**
- * `address_book` and `metadata` blocks (reference §1.8, §1.9), built from latest_account_states_kv
- * (code hash -> bounceable rule and wallet interface), dns_entries (domain), jetton/NFT tables and
- * address_metadata (token info).
+ * `address_book` and `metadata` blocks (reference §1.8, §1.9), built from point reads (db.points: the key-value
+ * store, or ClickHouse's tables on a server): latest states' code hashes (bounceable rule and wallet interface),
+ * address facts (what an address is, clickhouse/0014), DNS entries (domain), jetton wallets and address_metadata
+ * (token info).
  */
 import { formatFriendly, highloadTypeOfCodeHash, isBounceableByDefault, tryParseAddress, walletTypeOfCodeHash } from '../../format/index.ts';
-import type { BookRow, Db, FactRow } from './db.ts';
-
-/**
- * Entity tables that hold rows, cached for a few seconds: most deployments fill only some of them,
- * and a lookup in an empty table still costs a query per request.
- */
-const NON_EMPTY_TTL_MS = 5000;
-const nonEmptyCache = new WeakMap<object, { at: number; tables: Promise<Set<string>> }>();
-
-export function nonEmptyTables(db: Db): Promise<Set<string>> {
-  const key = db.store as object;
-  const hit = nonEmptyCache.get(key);
-  if (hit && Date.now() - hit.at < NON_EMPTY_TTL_MS) return hit.tables;
-  const tables = db
-    .q<{ table: string }>(
-      `SELECT table FROM system.parts WHERE active AND database = currentDatabase() AND rows > 0
-       AND table IN ('jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'multisig', 'multisig_orders', 'vesting_contracts', 'dns_entries', 'address_metadata')
-       GROUP BY table`,
-    )
-    .then((r) => new Set(r.map((x) => x.table)));
-  nonEmptyCache.set(key, { at: Date.now(), tables });
-  tables.catch(() => nonEmptyCache.delete(key));
-  return tables;
-}
-
-/** Drops the cached list for a store: a writer that just made a table non-empty (the streaming hub at a checkpoint). */
-export function forgetNonEmptyTables(store: object): void {
-  nonEmptyCache.delete(store);
-}
+import type { Db } from './db.ts';
 
 /** Entity tables and the address book interface each gives its addresses. */
 const KINDS: [table: string, kind: string][] = [
@@ -45,54 +18,16 @@ const KINDS: [table: string, kind: string][] = [
   ['vesting_contracts', 'lockup_vesting'],
 ];
 const KIND_OF = new Map(KINDS);
-/** The address book's rows of facts have kind `fact:NAME`. */
-const FACT_KIND = 'fact:';
 /** Metadata types (address_metadata.type) the metadata block reads. */
 const METADATA_TYPES = ['jetton_masters', 'nft_collections', 'nft_items'];
 /** The facts the metadata block reads; the address book asks for these too, so the block need not. */
 const METADATA_FACTS = ['jetton_wallets', ...METADATA_TYPES, ...METADATA_TYPES.map((t) => `address_metadata:${t}`)];
-
-/** address_facts_kv keys of `facts` for each address. */
-function factKeys(addresses: Iterable<string>, facts: readonly string[]): string[] {
-  const keys: string[] = [];
-  for (const a of addresses) for (const f of facts) keys.push(`${a}/${f}`);
-  return keys;
-}
-
-/** Facts of `addresses` among `facts`: RocksDB gets. */
-function factsOf(db: Db, addresses: Iterable<string>, facts: readonly string[]): Promise<FactRow[]> {
-  const keys = factKeys(addresses, facts);
-  if (keys.length === 0) return Promise.resolve([]);
-  return db.q<FactRow>('SELECT address, toString(fact) AS fact, value FROM address_facts_kv WHERE key IN {k:Array(String)}', { k: keys });
-}
+/** Every fact the address book asks for: the kinds, a DNS item's wallet, and the metadata block's. */
+const BOOK_FACTS = [...new Set([...KINDS.map(([t]) => t), 'dns_entries', ...METADATA_FACTS])];
 
 /** Raw addresses among `values` (other forms and nulls left out), once each. */
 export function rawAddresses(values: Iterable<string | null | undefined>): string[] {
   return [...new Set([...values].filter((v): v is string => !!v && /^-?\d+:[0-9A-F]{64}$/.test(v)))];
-}
-
-/**
- * The address book's sources for `raws` as one statement of `UNION ALL` parts with columns (address, value, kind),
- * each statement having a fixed cost in the engine: code hashes (for `askCodes`), and the addresses' facts (rows of kind
- * `fact:NAME`, from address_facts_kv) when an entity table or dns_entries holds rows. Null when there is nothing to ask.
- */
-export async function bookQuery(
-  db: Db,
-  raws: string[],
-  askCodes: string[],
-): Promise<{ sql: string; params: Record<string, unknown>; facts: boolean } | null> {
-  if (raws.length === 0) return null;
-  const live = await nonEmptyTables(db);
-  const parts: string[] = [];
-  if (askCodes.length) {
-    parts.push(`SELECT account AS address, CAST(code_hash AS Nullable(String)) AS value, 'code' AS kind FROM latest_account_states_kv WHERE account IN {c:Array(String)}`);
-  }
-  // entity kinds and DNS wallets: RocksDB gets of address_facts_kv (clickhouse/0014), kind = the fact; with the
-  // metadata block's facts, which it then need not ask (db.facts)
-  const facts = KINDS.some(([t]) => live.has(t)) || live.has('dns_entries');
-  if (facts) parts.push(`SELECT address, value, concat('${FACT_KIND}', toString(fact)) AS kind FROM address_facts_kv WHERE key IN {k:Array(String)}`);
-  const keys = facts ? factKeys(raws, [...new Set([...KINDS.map(([t]) => t), 'dns_entries', ...METADATA_FACTS])]) : [];
-  return parts.length ? { sql: parts.join(' UNION ALL '), params: { c: askCodes, k: keys }, facts } : null;
 }
 
 export interface AddressBookRow {
@@ -112,7 +47,7 @@ function interfaceName(codeHash: string | null): string[] {
 
 /**
  * Address book over raw addresses (keys as given). `inputs` maps the key -> raw address (null = unparseable).
- * `knownCodes`: code hashes the caller has just read from latest_account_states_kv (those addresses are not asked again).
+ * `knownCodes`: code hashes the caller has just read with the latest states (those addresses are not asked again).
  */
 export async function addressBook(
   db: Db,
@@ -125,34 +60,18 @@ export async function addressBook(
   const domains = new Map<string, string>();
   const kinds = new Map<string, string[]>();
   if (raws.length) {
-    // rows read ahead for this request (db.prefetchedBook), and a statement for the addresses they lack
-    const pre = db.prefetchedBook;
-    const ask = pre ? raws.filter((r) => !pre.raws.has(r)) : raws;
-    const q = await bookQuery(db, ask, ask.filter((r) => !codes.has(r)));
-    const rows = [...(pre?.rows ?? []), ...(q ? await db.q<BookRow>(q.sql, q.params) : [])];
-    const facts: FactRow[] = [];
-    for (const r of rows) {
-      if (r.kind === 'code') codes.set(r.address, r.value);
-      else if (r.kind.startsWith(FACT_KIND)) {
-        const fact = r.kind.slice(FACT_KIND.length);
-        facts.push({ address: r.address, fact, value: r.value });
-        const kind = KIND_OF.get(fact);
-        if (kind) kinds.set(r.address, [...(kinds.get(r.address) ?? []), kind]);
-      }
+    // code hashes and facts: gets of the key-value store, or a statement each on the RocksDB tables (a server)
+    const [known, facts] = await Promise.all([db.points.codeHashes(raws.filter((r) => !codes.has(r))), db.points.facts(raws, BOOK_FACTS)]);
+    for (const [a, h] of known) codes.set(a, h);
+    for (const f of facts) {
+      const kind = KIND_OF.get(f.fact);
+      if (kind) kinds.set(f.address, [...(kinds.get(f.address) ?? []), kind]);
     }
-    // domains: dns_entries is read only for the wallets a DNS item has named
+    // domains: dns entries are read only for the wallets a DNS item has named
     const dnsWallets = [...new Set(facts.filter((f) => f.fact === 'dns_entries').map((f) => f.address))];
-    if (dnsWallets.length) {
-      const named = await db.q<{ address: string; domain: string }>(
-        `SELECT dns_wallet AS address, argMin(domain, length(domain)) AS domain FROM dns_entries FINAL
-         WHERE dns_wallet IN {a:Array(String)} AND nft_item_owner = dns_wallet GROUP BY dns_wallet`,
-        { a: dnsWallets },
-      );
-      for (const r of named) domains.set(r.address, r.domain);
-    }
-    // the facts read for the metadata block (metadataOf), of the addresses asked with them
-    const covered = [...(pre?.facts ? pre.raws : []), ...(q?.facts ? ask : [])];
-    if (covered.length) db.facts = { covered: new Set([...(db.facts?.covered ?? []), ...covered]), rows: [...(db.facts?.rows ?? []), ...facts] };
+    if (dnsWallets.length) for (const [a, d] of await db.points.domains(dnsWallets)) domains.set(a, d);
+    // the facts read for the metadata block (metadataOf)
+    db.facts = { covered: new Set([...(db.facts?.covered ?? []), ...raws]), rows: [...(db.facts?.rows ?? []), ...facts] };
   }
   const out: Record<string, AddressBookRow> = {};
   for (const [key, raw] of keys) {
@@ -202,31 +121,22 @@ export type Metadata = Record<string, { is_indexed: boolean; token_info: TokenIn
 export async function metadataOf(db: Db, raws: Iterable<string | null | undefined>): Promise<Metadata> {
   const set = new Set(rawAddresses(raws));
   if (set.size === 0) return {};
-  const live = await nonEmptyTables(db);
-  if (!['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', 'address_metadata'].some((t) => live.has(t))) return {};
   const out: Metadata = {};
-  // what each address is (address_facts_kv gets, except those the address book read in this request); the entity
-  // and metadata tables are read only for the addresses that have rows there
+  // what each address is (facts, except those the address book read in this request); the entity and metadata rows
+  // are read only for the addresses that have some
   const had = db.facts;
   const facts = [...(had?.rows.filter((f) => set.has(f.address) && METADATA_FACTS.includes(f.fact)) ?? [])];
-  facts.push(...(await factsOf(db, had ? [...set].filter((a) => !had.covered.has(a)) : set, METADATA_FACTS)));
+  facts.push(...(await db.points.facts(had ? [...set].filter((a) => !had.covered.has(a)) : [...set], METADATA_FACTS)));
   const walletAddrs = facts.filter((f) => f.fact === 'jetton_wallets').map((f) => f.address);
-  const wallets = walletAddrs.length
-    ? await db.q<{ address: string; owner: string; jetton: string; balance: string }>(
-        'SELECT address, owner, jetton, balance FROM jetton_wallets FINAL WHERE address IN {a:Array(String)}',
-        { a: walletAddrs },
-      )
-    : [];
+  const wallets = walletAddrs.length ? ((await db.points.jettonWallets(walletAddrs)) as { address: string; owner: string; jetton: string; balance: string }[]) : [];
   const masters = new Set<string>();
   for (const w of wallets) {
     out[w.address] = { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }] };
     if (!set.has(w.jetton)) masters.add(w.jetton);
   }
-  if (masters.size) facts.push(...(await factsOf(db, masters, METADATA_FACTS.filter((f) => f !== 'jetton_wallets'))));
+  if (masters.size) facts.push(...(await db.points.facts([...masters], METADATA_FACTS.filter((f) => f !== 'jetton_wallets'))));
   const metaAddrs = [...new Set(facts.filter((f) => f.fact.startsWith('address_metadata:')).map((f) => f.address))];
-  const meta = metaAddrs.length
-    ? await db.q<Record<string, unknown>>('SELECT * FROM address_metadata FINAL WHERE address IN {a:Array(String)}', { a: metaAddrs })
-    : [];
+  const meta = metaAddrs.length ? await db.points.addressMetadata(metaAddrs) : [];
   const known = facts
     .filter((f) => METADATA_TYPES.includes(f.fact))
     .sort((x, y) => METADATA_TYPES.indexOf(x.fact) - METADATA_TYPES.indexOf(y.fact))

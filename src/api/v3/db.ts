@@ -4,59 +4,43 @@
  * leaking driver text to clients (it is logged instead).
  */
 import { TupleParam } from '@clickhouse/client';
-import type { StoreClient, QueryParams } from '../../store/index.ts';
+import { kvPointReads, type FactRow, type PointReads } from '../../kv/index.ts';
+import { tablePointReads, type StoreClient, type QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
 
 export type Row = Record<string, unknown>;
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 
-/** One row of address_facts_kv (clickhouse/0014): that `address` has a row in the table `fact` names. */
-export interface FactRow {
-  address: string;
-  fact: string;
-  value: string | null;
-}
-
-/** One row of the address book's sources: a code hash or a fact (address_facts_kv) of an address. */
-export interface BookRow {
-  address: string;
-  value: string | null;
-  kind: string;
-}
-
-/** Address-book source rows (address-book.ts) read ahead in another statement, for the addresses in `raws`. */
-export interface BookPrefetch {
-  raws: ReadonlySet<string>;
-  rows: readonly BookRow[];
-  /** Whether the rows include the addresses' facts (address_facts_kv). */
-  facts: boolean;
-}
-
-/** Facts (address_facts_kv) the address book read in this request, and the addresses it read them for. */
+/** Facts (address_facts_kv / the key-value store) the address book read in this request, and the addresses it read them for. */
 export interface FactsRead {
   covered: ReadonlySet<string>;
   rows: readonly FactRow[];
 }
 
 export class Db {
-  /**
-   * Set per request: whether the response carries an address book (so a statement made anyway may read its rows
-   * ahead, saving the book its own statement), and the rows so read.
-   */
-  wantsBook = false;
-  prefetchedBook: BookPrefetch | null = null;
+  /** Set per request: the facts the address book read, which the metadata block then need not read again. */
   facts: FactsRead | null = null;
+  private pointReads: PointReads | null;
 
   constructor(
     readonly store: StoreClient,
     /** Statement timeout in ms for this request. */
     readonly timeoutMs: number = DEFAULT_TIMEOUT_MS,
     private readonly log?: (err: unknown, sql: string) => void,
-  ) {}
+    /** Where lookups by key go (src/kv/point-reads.ts); default: the store's key-value store, else its tables. */
+    points?: PointReads,
+  ) {
+    this.pointReads = points ?? (store.kv && store.pointReads === 'kv' ? kvPointReads(store.kv) : null);
+  }
+
+  /** Lookups by key: the key-value store, or ClickHouse's tables through this request's runner (its timeout). */
+  get points(): PointReads {
+    return (this.pointReads ??= tablePointReads((sql, params) => this.q(sql, params), this.store));
+  }
 
   withTimeout(ms: number, log?: (err: unknown, sql: string) => void): Db {
-    return new Db(this.store, ms, log ?? this.log);
+    return new Db(this.store, ms, log ?? this.log, this.pointReads?.kind === 'kv' ? this.pointReads : undefined);
   }
 
   /** The statement settings of this request: its timeout, which fails the statement rather than truncating it. */

@@ -26,7 +26,7 @@ export { Db, type Row } from './db.ts';
 export { renderWithDocs } from './queries/transactions.ts';
 export { actionAddresses, actionJson, supportedTypes } from './actions.ts';
 export { accountStateJson, transactionAddresses } from './render.ts';
-export { bookAndMetadata, forgetNonEmptyTables, type Metadata } from './address-book.ts';
+export { bookAndMetadata, type Metadata } from './address-book.ts';
 export { MAX_TRACE_TXS, traceJson } from './routes/traces.ts';
 export { jettonWalletJson } from './routes/entities.ts';
 

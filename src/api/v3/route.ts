@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { StoreClient } from '../../store/index.ts';
+import type { PointReads } from '../../kv/index.ts';
 import { ApiError } from '../errors.ts';
 import { Db, DEFAULT_TIMEOUT_MS } from './db.ts';
 import { parseQuery, querySchema, type Parsed, type ParamSpec } from './params.ts';
@@ -21,6 +22,8 @@ export interface LegacyNode {
 
 export interface V3Deps {
   store: StoreClient;
+  /** Lookups by key (src/kv): given to API processes that read the key-value store beside an IPC store; default: the store's own. */
+  points?: PointReads;
   /** Friendly addresses get the testnet flag. */
   testnet?: boolean;
   node?: LegacyNode;
@@ -93,7 +96,7 @@ function debugStatements(db: Db, request: FastifyRequest): void {
 
 export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): void {
   const spec = def.params ?? {};
-  const baseDb = new Db(deps.store);
+  const baseDb = new Db(deps.store, undefined, undefined, deps.points);
   app.route({
     method: def.method ?? 'GET',
     url: def.url,
@@ -109,7 +112,6 @@ export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): voi
       const q = parseQuery(spec, request.query);
       const db = baseDb.withTimeout(timeoutOf(request, q), (err, sql) => request.log.error({ err, sql: sql.slice(0, 500) }, 'v3 query failed'));
       const noBook = headerFlag(request, 'x-no-address-book', q.x_no_address_book);
-      db.wantsBook = !noBook;
       if (headerFlag(request, 'x-debug-request', q.x_debug_request)) debugStatements(db, request);
       const result = await def.handler({
         q,

@@ -1,13 +1,12 @@
 /**
  * `/messages` by hash alone, from the documents of the transactions that sent and received them
- * (clickhouse/0012): one statement instead of the grouped read over `messages` plus `message_contents`. The
- * transactions come from `message_txs_kv` (RocksDB gets by hash and direction, clickhouse/0013); normalized hashes
- * and external-in messages received more than once from `message_hashes`.
+ * (clickhouse/0012): point reads (db.points) of the message's transactions (by its own or normalized hash) and their
+ * documents, instead of the grouped read over `messages` plus `message_contents`.
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, type TxDoc } from '../../../store/index.ts';
-import { keysWithDocs } from './transactions.ts';
+import { contentHashes } from '../../../store/index.ts';
+import { docsByTxKey } from './transactions.ts';
 
 export interface MessagesFromDocs {
   /** one row per message: the fields of its in / out rows (first non-null, as any() gives), plus in_tx / out_tx */
@@ -22,19 +21,19 @@ export interface MessagesFromDocs {
  */
 export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Page): Promise<MessagesFromDocs | null> {
   const wanted = new Set(hashes);
-  // the transaction keys and their documents in one statement: a key without a document sends the caller back
-  let { keys, docs } = await keysWithDocs(
-    db,
-    'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_txs_kv WHERE key IN {k:Array(String)}',
-    { k: hashes.flatMap((h) => [`${h}/in`, `${h}/out`]) },
-  );
-  if (!keysComplete(wanted, docs.values())) {
-    ({ keys, docs } = await keysWithDocs(db, 'SELECT tx_account AS account, tx_lt AS lt, tx_hash, 0 AS tag FROM message_hashes WHERE hash IN {h:Array(FixedString(64))}', { h: hashes }));
-  }
-  for (const k of keys) if (!docs.has(`${k.account}|${k.lt}`)) return null;
+  const keys = await db.points.messageTxs(hashes);
+  const docs = docsByTxKey(await db.points.docs([...new Set(keys.map((k) => k.tx_hash))]));
+  for (const k of keys) if (!docs.has(`${k.tx_account}|${k.tx_lt}`)) return null;
   const merged = new Map<string, Row>();
   const contents = new Map<string, string>();
-  for (const d of docs.values()) {
+  // in transaction order, so the first non-null field (and the first receiver of an external-in message accepted
+  // more than once) is the same whatever order the point reads gave
+  const ordered = [...docs.values()].sort((a, b) => {
+    const la = BigInt(String(a.tx.lt));
+    const lb = BigInt(String(b.tx.lt));
+    return la !== lb ? (la < lb ? -1 : 1) : String(a.tx.hash) < String(b.tx.hash) ? -1 : 1;
+  });
+  for (const d of ordered) {
     for (const m of d.msgs) {
       const h = String(m.msg_hash);
       if (!wanted.has(h) && !(typeof m.msg_hash_norm === 'string' && wanted.has(m.msg_hash_norm))) continue;
@@ -55,15 +54,4 @@ export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Pag
     return s * (String(a.msg_hash) < String(b.msg_hash) ? -1 : String(a.msg_hash) > String(b.msg_hash) ? 1 : 0);
   });
   return { rows: sorted.slice(page.offset, page.offset + page.limit), contents };
-}
-
-/**
- * Whether the message_txs_kv answer is the whole one: every hash found in a document as a message's own hash (a
- * normalized hash is not a key there; an external-in message received more than once has a zero tx_hash there,
- * which finds no document).
- */
-function keysComplete(wanted: ReadonlySet<string>, docs: Iterable<TxDoc>): boolean {
-  const found = new Set<string>();
-  for (const d of docs) for (const m of d.msgs) if (wanted.has(String(m.msg_hash))) found.add(String(m.msg_hash));
-  return found.size === wanted.size;
 }

@@ -1,8 +1,9 @@
 /**
  * Transaction reads. A page's keys are taken in one narrow statement over `transactions` (deduplicated, see
  * below), with the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
- * `transactions_by_lt`, `message_hashes`) where that helps; then the transactions are rendered from their
- * documents (`transaction_docs_kv`, src/store/docs.ts), one RocksDB get per transaction. Keys without a document
+ * `transactions_by_lt`, `message_hashes`) where that helps (an account's latest transactions: the key-value store's
+ * list, src/kv); then the transactions are rendered from their documents (src/store/docs.ts), a point read each
+ * (db.points: the key-value store, or `transaction_docs_kv` on a server). Keys without a document
  * (stored before migration 0012, or written by the store stage and not yet by the traces stage) are rendered from
  * the flattened rows: the transaction, its messages, bodies and account states, each fetched by primary key.
  *
@@ -14,11 +15,10 @@
  * Order is total: (lt, account, hash), so offset paging never skips or repeats a row as long as no
  * rows are inserted inside the window; use start_lt/end_lt windows for deep history.
  */
-import type { BookRow, Db, Row } from '../db.ts';
+import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from '../../../store/index.ts';
+import { contentHashes, parseTxDoc, type TxDoc } from '../../../store/index.ts';
 import { transactionJson, type TxContext } from '../render.ts';
-import { bookQuery, rawAddresses } from '../address-book.ts';
 
 const TX_COLUMNS = '*';
 
@@ -178,6 +178,14 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
       const sorted = sortDocs(docs, dir).slice(page.offset, page.offset + page.limit);
       return renderDocs(db, sorted);
     }
+    // the key-value store: hashes without a visible document are either past the checkpoint (not shown) or stored
+    // before documents existed (their flattened rows); few hashes, so the page is cut here
+    if (db.points.kind === 'kv') return (await renderByHashes(db, hashes, dir)).slice(page.offset, page.offset + page.limit);
+  }
+  if (f.account?.length === 1 && !byUtime && Object.entries(f).every(([k, v]) => k === 'account' || k === 'startLt' || k === 'endLt' || v === undefined)) {
+    // an account's transactions in lt order: the key-value store's list (null: the store leaves lists to ClickHouse)
+    const keys = await db.points.accountTxKeys(f.account[0], { startLt: f.startLt, endLt: f.endLt, dir, limit: page.limit, offset: page.offset });
+    if (keys) return renderByKeys(db, keys.map((k) => [k.account, k.lt, k.hash]), 'given');
   }
   const selective = f.account?.length || f.hash?.length || f.msg;
   let keys: { account: string; lt: string; hash: string }[];
@@ -226,8 +234,7 @@ export async function transactionsByKeys(db: Db, keys: [string, string | bigint]
 }
 
 async function docsByHash(db: Db, hashes: string[]): Promise<TxDoc[]> {
-  const rows = await db.q<{ doc: string }>(DOCS_BY_HASH_SQL, { h: hashes });
-  return rows.map((r) => parseTxDoc(r.doc));
+  return (await db.points.docs(hashes)).map(parseTxDoc);
 }
 
 function compareTx(a: Row, b: Row): number {
@@ -253,58 +260,37 @@ function sortDocs(docs: TxDoc[], dir: 'ASC' | 'DESC'): TxDoc[] {
  */
 export async function renderByKeys(db: Db, keys: TxKey[], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
-  const rows = await db.q<{ doc: string }>(DOCS_BY_HASH_SQL, { h: [...new Set(keys.map((k) => k[2]))] });
-  return renderWithDocs(db, keys, docsByTxKey(rows), order);
+  const docs = await db.points.docs([...new Set(keys.map((k) => k[2]))]);
+  return renderWithDocs(db, keys, docsByTxKey(docs), order);
 }
 
 /** Rendered transactions by hash (unknown hashes left out), in (lt, account, hash) `order`. */
 export async function renderByHashes(db: Db, hashes: string[], order: 'ASC' | 'DESC' = 'ASC'): Promise<Record<string, unknown>[]> {
   if (hashes.length === 0) return [];
-  const rows = await db.q<{ doc: string }>(DOCS_BY_HASH_SQL, { h: hashes });
-  const docs = docsByTxKey(rows);
+  const docs = docsByTxKey(await db.points.docs(hashes));
   const found = new Set([...docs.values()].map((d) => String(d.tx.hash)));
   const missing = hashes.filter((h) => !found.has(h));
   // hashes without a document (stored before 0012): their keys, for the flattened tables
   const keys: TxKey[] = [...docs.values()].map((d) => [String(d.tx.account), String(d.tx.lt), String(d.tx.hash)]);
   if (missing.length) {
-    const rows = await db.q<{ account: string; lt: string; hash: string }>('SELECT DISTINCT account, lt, hash FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}', { h: missing });
-    for (const r of rows) keys.push([r.account, r.lt, r.hash]);
+    const rows = await db.q<{ account: string; lt: string; hash: string }>(
+      'SELECT DISTINCT account, toString(lt) AS lt, hash FROM transactions_by_hash WHERE hash IN {h:Array(FixedString(64))}',
+      { h: missing },
+    );
+    // (the key-value store's readers see none past the checkpoint, documents or not)
+    for (const r of await db.points.visibleTxs(rows)) keys.push([r.account, r.lt, r.hash]);
   }
   return renderWithDocs(db, keys, docs, order);
 }
 
 /** Parsed documents by `${account}|${lt}` (the key renderWithDocs looks them up by). */
-function docsByTxKey(rows: readonly { doc: string }[]): Map<string, TxDoc> {
+export function docsByTxKey(texts: readonly string[]): Map<string, TxDoc> {
   const docs = new Map<string, TxDoc>();
-  for (const r of rows) {
-    const d = parseTxDoc(r.doc);
+  for (const text of texts) {
+    const d = parseTxDoc(text);
     docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   }
   return docs;
-}
-
-export interface TaggedKey {
-  account: string;
-  lt: string;
-  hash: string;
-  /** what the key query says of the key (e.g. its trace id) */
-  tag: string;
-}
-
-/**
- * The keys a query selects (`keySql`: columns account, lt, tx_hash, tag) and their documents, in one statement:
- * the engine joins the keys to the RocksDB documents by key (a direct key-value join: one get per key). A key
- * without a document comes back with an empty one. (`tx_hash`, not `hash`: an alias named like a column of the
- * key query's table would replace that column in its WHERE.)
- */
-export async function keysWithDocs(db: Db, keySql: string, params: Record<string, unknown>): Promise<{ keys: TaggedKey[]; docs: Map<string, TxDoc> }> {
-  const rows = await db.q<{ account: string; lt: string; hash: string; tag: string; doc: string }>(
-    `SELECT k.account AS account, toString(k.lt) AS lt, k.tx_hash AS hash, toString(k.tag) AS tag, d.doc AS doc
-     FROM (${keySql}) AS k LEFT JOIN transaction_docs_kv AS d ON d.hash = k.tx_hash`,
-    params,
-  );
-  const keys = rows.map((r): TaggedKey => ({ account: r.account, lt: r.lt, hash: r.hash, tag: r.tag }));
-  return { keys, docs: docsByTxKey(rows.filter((r) => r.doc !== '')) };
 }
 
 /** renderByKeys with the documents already read (`docs` by `${account}|${lt}`). */
@@ -334,9 +320,7 @@ export async function renderWithDocs(
 
 /**
  * Renders transactions from their documents. States the writer did not hold (a first transaction's state
- * before, when its earlier block was not in the writer's memory) are read by hash from account_states_kv
- * (RocksDB gets, clickhouse/0013) in one statement; when the response has an address book, that statement reads
- * the book's rows for these transactions too (`db.prefetchedBook`), which saves the book a statement of its own.
+ * before, when its earlier block was not in the writer's memory) are point reads by hash.
  */
 export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, unknown>[]> {
   const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
@@ -351,29 +335,12 @@ export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, 
       else if (!d.absent.includes(h)) lookup.add(h);
     }
   }
-  if (lookup.size) {
-    // book rows keep their own columns (address, value, kind); state rows are kind 'state'
-    const stateSql = `SELECT ${STATE_COLUMNS}, '' AS address, CAST(NULL AS Nullable(String)) AS value, 'state' AS kind
-      FROM account_states_kv WHERE hash IN {h:Array(FixedString(64))}`;
-    // the address book's rows in the same statement: the addresses transactionAddresses() will give
-    const raws = db.wantsBook ? rawAddresses(docs.flatMap((d) => [d.tx.account as string, ...d.msgs.map((m) => (m.direction === 'in' ? m.source : m.destination) as string | null)])) : [];
-    const book = await bookQuery(db, raws, raws);
-    const rows = await db.q<Row & BookRow>(
-      book ? `${stateSql} UNION ALL SELECT ${STATE_NULLS}, address, value, kind FROM (${book.sql})` : stateSql,
-      { ...book?.params, h: [...lookup] },
-    );
-    for (const s of rows) if (s.kind === 'state') ctx.states.set(`${s.account}|${s.hash}`, s);
-    if (book) db.prefetchedBook = { raws: new Set(raws), rows: rows.filter((r) => r.kind !== 'state'), facts: book.facts };
-  }
+  if (lookup.size) for (const s of await db.points.statesByHash([...lookup])) ctx.states.set(`${s.account}|${s.hash}`, s);
   return docs.map((d) => transactionJson(d.tx, ctx));
 }
 
 /** The account_states columns a transaction renders (accountStateJson). */
 const STATE_COLUMNS = 'account, hash, balance, extra_currencies, account_status, frozen_hash, data_hash, code_hash';
-/** STATE_COLUMNS' places in a UNION with rows of another kind. */
-const STATE_NULLS = `'' AS account, NULL AS hash, NULL AS balance, CAST(map(), 'Map(UInt32, UInt256)') AS extra_currencies, NULL AS account_status,
-  NULL AS frozen_hash, NULL AS data_hash, NULL AS code_hash`;
-
 /** Keeps the first row of each key (rows of immutable tables repeat only when a block is written twice). */
 export function uniqueBy<T extends Row>(rows: T[], key: (r: T) => string): T[] {
   const seen = new Set<string>();

@@ -11,30 +11,27 @@ import { PAGE_SORT, pageOf } from '../params.ts';
 import { b64, extra, str } from '../render.ts';
 import { addRoute, type V3Deps } from '../route.ts';
 
-/** Latest states of `accounts` (RocksDB gets, clickhouse/0013) with their code BoC (code deduplicated in contract_code). */
+/**
+ * Latest states of `accounts` (point reads: db.points) with their code BoC and method ids (code deduplicated in
+ * contract_code): at most 1000, by account; `codeHashes` keeps the accounts running one of those codes.
+ */
 export async function latestStates(db: Db, accounts: string[], withBoc: boolean, codeHashes?: string[]): Promise<Row[]> {
   if (accounts.length === 0) return [];
-  const codeFilter = codeHashes?.length ? 'AND code_hash IN {ch:Array(FixedString(64))}' : '';
-  const states = await db.q(
-    `SELECT * ${withBoc ? '' : 'EXCEPT (data_boc)'} FROM latest_account_states_kv WHERE account IN {a:Array(String)} ${codeFilter}
-     ORDER BY account LIMIT 1000`,
-    { a: accounts, ch: codeHashes ?? [] },
-  );
+  const codeFilter = codeHashes?.length ? new Set(codeHashes) : null;
+  const states = (await db.points.latestStates(accounts))
+    .filter((s) => !codeFilter || (typeof s.code_hash === 'string' && codeFilter.has(s.code_hash)))
+    .sort((a, b) => (String(a.account) < String(b.account) ? -1 : String(a.account) > String(b.account) ? 1 : 0))
+    .slice(0, 1000)
+    .map((s) => {
+      const { data_boc: _omitted, ...rest } = s;
+      return withBoc ? { ...s } : rest;
+    });
   const codes = [...new Set(states.map((s) => s.code_hash).filter((c): c is string => typeof c === 'string'))];
   if (codes.length) {
-    // code and method ids in one statement (each statement has a fixed cost in the engine)
-    const rows = await db.q<{ code_hash: string; code_boc: string; methods: number[]; kind: string }>(
-      `${withBoc ? `SELECT code_hash, any(code_boc) AS code_boc, CAST([], 'Array(UInt32)') AS methods, 'code' AS kind FROM contract_code
-       WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash UNION ALL ` : ''}
-       SELECT code_hash, '' AS code_boc, any(methods) AS methods, 'methods' AS kind FROM contract_methods
-       WHERE code_hash IN {c:Array(FixedString(64))} GROUP BY code_hash`,
-      { c: codes },
-    );
-    const bm = new Map(rows.filter((r) => r.kind === 'code').map((b) => [b.code_hash, b.code_boc]));
-    const mm = new Map(rows.filter((r) => r.kind === 'methods').map((m) => [m.code_hash, m.methods]));
+    const [bocs, methods] = await Promise.all([withBoc ? db.points.codes(codes) : Promise.resolve(new Map<string, string>()), db.points.methods(codes)]);
     for (const s of states) {
-      s.code_boc = bm.get(s.code_hash as string) ?? null;
-      s.methods = mm.get(s.code_hash as string) ?? null;
+      s.code_boc = bocs.get(s.code_hash as string) ?? null;
+      s.methods = methods.get(s.code_hash as string) ?? null;
     }
   }
   return states;

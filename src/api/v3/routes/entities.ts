@@ -207,10 +207,23 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       }
       w.add((x) => `jetton_wallet_address IN ${x}`, q.jetton_wallet, A).add((x) => `jetton_master_address = ${x}`, q.jetton_master, 'String');
       const col = timeWindow(w, q, 'tx_lt', 'tx_now');
-      const rows = await ctx.db.q(
-        `SELECT * FROM jetton_transfers ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT 1 BY tx_lt, tx_hash LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
-        { ...w.p, limit: pg.limit, offset: pg.offset },
-      );
+      // by owner in lt order: the key-value store's list (null: a store that leaves lists to ClickHouse)
+      const byOwner =
+        owners.length && q.jetton_wallet === undefined && q.jetton_master === undefined && q.start_utime === undefined && q.end_utime === undefined
+          ? await ctx.db.points.jettonTransfers(owners, (q.direction as 'in' | 'out' | 'both' | undefined) ?? 'both', {
+              startLt: q.start_lt as bigint | undefined,
+              endLt: q.end_lt as bigint | undefined,
+              dir: pg.dir,
+              limit: pg.limit,
+              offset: pg.offset,
+            })
+          : null;
+      const rows =
+        byOwner ??
+        (await ctx.db.q(
+          `SELECT * FROM jetton_transfers ${w.sql()} ORDER BY ${col} ${pg.dir}, tx_lt ${pg.dir}, tx_hash ${pg.dir} LIMIT 1 BY tx_lt, tx_hash LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+          { ...w.p, limit: pg.limit, offset: pg.offset },
+        ));
       const items = rows.map((r) => ({
         query_id: str(r.query_id), source: r.source, destination: r.destination, amount: str(r.amount), source_wallet: r.jetton_wallet_address,
         jetton_master: r.jetton_master_address, transaction_hash: b64(r.tx_hash), transaction_lt: str(r.tx_lt), transaction_now: num(r.tx_now),

@@ -9,7 +9,7 @@ import type { Db, Row } from '../db.ts';
 import { LT_WINDOW, PAGE_SORT, pageOf, type Page, type Parsed } from '../params.ts';
 import { b64, num, str, transactionAddresses } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { keysWithDocs, mcBlockExists, renderByHashes, renderWithDocs } from '../queries/transactions.ts';
+import { docsByTxKey, mcBlockExists, renderByHashes, renderWithDocs } from '../queries/transactions.ts';
 
 /** Traces with more transactions render without them (`is_incomplete`), as the reference does. */
 export const MAX_TRACE_TXS = 4000;
@@ -46,7 +46,7 @@ function traceIdSource(f: TraceFilter, p: Record<string, unknown>): string | nul
 async function findTraces(db: Db, f: TraceFilter, q: Parsed, pg: Page): Promise<Row[]> {
   const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset };
   const c: string[] = [];
-  // by trace id: RocksDB gets from traces_kv (clickhouse/0013); the other conditions filter the rows found
+  // by trace id: point reads (db.points); the other conditions filter the rows found (pageTraces)
   const byId = !!f.traceIds?.length;
   if (byId) {
     p.tids = f.traceIds;
@@ -65,10 +65,34 @@ async function findTraces(db: Db, f: TraceFilter, q: Parsed, pg: Page): Promise<
   if (q.start_lt !== undefined) { p.slt = q.start_lt; c.push('end_lt >= {slt:UInt64}'); }
   if (q.end_lt !== undefined) { p.elt = q.end_lt; c.push('end_lt <= {elt:UInt64}'); }
   const col = byUtime ? 'end_utime' : 'end_lt';
+  if (byId) return pageTraces(await db.points.traces(f.traceIds!), f, q, pg);
   return db.q(
-    `SELECT * FROM ${byId ? 'traces_kv' : 'traces FINAL'} ${c.length ? 'WHERE ' + c.join(' AND ') : ''} ORDER BY ${col} ${pg.dir}, trace_id ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    `SELECT * FROM traces FINAL ${c.length ? 'WHERE ' + c.join(' AND ') : ''} ORDER BY ${col} ${pg.dir}, trace_id ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
     p,
   );
+}
+
+/** The traces (read by id) that the request's other conditions keep, in its order, paged: what findTraces' SQL does. */
+function pageTraces(rows: Row[], f: TraceFilter, q: Parsed, pg: Page): Row[] {
+  const big = (v: unknown) => BigInt(String(v));
+  const kept = rows.filter(
+    (t) =>
+      (f.mcSeqno === undefined || (t.state === 'complete' && Number(t.mc_seqno_end) === f.mcSeqno)) &&
+      (!f.state || t.state === f.state) &&
+      (q.start_utime === undefined || Number(t.end_utime) >= (q.start_utime as number)) &&
+      (q.end_utime === undefined || Number(t.end_utime) <= (q.end_utime as number)) &&
+      (q.start_lt === undefined || big(t.end_lt) >= (q.start_lt as bigint)) &&
+      (q.end_lt === undefined || big(t.end_lt) <= (q.end_lt as bigint)),
+  );
+  const byUtime = q.start_utime !== undefined || q.end_utime !== undefined;
+  const s = pg.dir === 'ASC' ? 1 : -1;
+  kept.sort((a, b) => {
+    const x = byUtime ? BigInt(Number(a.end_utime)) : big(a.end_lt);
+    const y = byUtime ? BigInt(Number(b.end_utime)) : big(b.end_lt);
+    if (x !== y) return s * (x < y ? -1 : 1);
+    return s * (String(a.trace_id) < String(b.trace_id) ? -1 : String(a.trace_id) > String(b.trace_id) ? 1 : 0);
+  });
+  return kept.slice(pg.offset, pg.offset + pg.limit);
 }
 
 async function loadActions(db: Db, traceIds: string[], types: string[], explicitTypes = false): Promise<Row[]> {
@@ -84,16 +108,18 @@ async function loadActions(db: Db, traceIds: string[], types: string[], explicit
 async function renderTraces(ctx: Ctx, traces: Row[], includeActions: boolean, types: string[]) {
   const ids = traces.map((t) => t.trace_id as string);
   const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
-  const [{ keys: txKeys, docs }, actions] = await Promise.all([
-    small.length
-      ? // a trace's transactions: RocksDB gets from trace_txs_kv (clickhouse/0013)
-        keysWithDocs(ctx.db, 'SELECT x.account AS account, x.lt AS lt, x.hash AS tx_hash, trace_id AS tag FROM trace_txs_kv ARRAY JOIN txs AS x WHERE trace_id IN {t:Array(FixedString(64))}', { t: small })
-      : Promise.resolve({ keys: [], docs: new Map() }),
+  // a trace's transactions and their documents: point reads (db.points)
+  const txsAndDocs = async () => {
+    const keys = await ctx.db.points.traceTxs(small);
+    return { txKeys: keys, docs: docsByTxKey(await ctx.db.points.docs([...new Set(keys.map((k) => k.hash))])) };
+  };
+  const [{ txKeys, docs }, actions] = await Promise.all([
+    small.length ? txsAndDocs() : Promise.resolve({ txKeys: [], docs: new Map() }),
     includeActions ? loadActions(ctx.db, ids, types) : Promise.resolve([]),
   ]);
   const rendered = await renderWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt, k.hash]), docs, 'ASC');
   const byTrace = new Map<string, Record<string, unknown>[]>();
-  const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.tag]));
+  const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.trace_id]));
   rendered.forEach((t) => {
     const id = traceOf.get(`${t.account}|${t.lt}`);
     if (!id) return;
