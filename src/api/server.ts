@@ -163,8 +163,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.decorateRequest('chargeMore', async () => undefined);
   const headers = options.headers;
   if (headers && Object.keys(headers).length) {
+    // on the raw response: the streaming routes write their own head (SSE), which keeps headers set so
     app.addHook('onRequest', async (_request, reply) => {
-      for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+      for (const [k, v] of Object.entries(headers)) reply.raw.setHeader(k, v);
     });
   }
   const resolved: Required<Pick<ServerOptions, 'networks' | 'keys' | 'limiter'>> = {

@@ -100,7 +100,10 @@ async function freePort(): Promise<number> {
 
 const until = async <T>(what: string, f: () => Promise<T | null | undefined>, tries = 600): Promise<T> => {
   for (let i = 0; i < tries; i++) {
-    const v = await f().catch(() => null);
+    const v = await f().catch((e: Error) => {
+      if (e.message.startsWith('start exited')) throw e;
+      return null;
+    });
     if (v !== null && v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -186,6 +189,8 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
         if (t.in_msg) paths.push(`/api/v3/messages?msg_hash=${e(t.in_msg.hash)}`);
         if (t.trace_id) paths.push(`/api/v3/traces?trace_id=${e(t.trace_id)}`);
       }
+      // point reads of every kind are among them
+      for (const kind of ['/messages?msg_hash=', '/traces?trace_id=', '/transactions?hash=', '/accountStates?']) expect(paths.some((p) => p.includes(kind)), kind).toBe(true);
       for (const p of paths) {
         const r = await get(port, p, withKey);
         expect(r.status, `${p}: ${r.body}`).toBe(200);
@@ -254,6 +259,70 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
       for (const pid of pids) expect(() => process.kill(pid, 0), `worker ${pid} still runs`).toThrow();
     } finally {
       if (!stopped) two.child.kill('SIGKILL');
+    }
+  });
+
+  it('the streaming API in each worker gets the primary feed relayed', async () => {
+    // the same chain, its masterchain released after the subscribers connected
+    const chain = loadChainDir(dir, { visibleMc: 2 });
+    const live = await startLiteServer({ source: chain, key: Buffer.alloc(32, 53), host: '127.0.0.1' });
+    const liveDir = mkdtempSync(join(tmpdir(), 'tg-api-workers-live-'));
+    // the devnet's config (its validator section: the root ingest verifies from) naming this liteserver
+    writeFileSync(join(liveDir, 'liteserver.json'), readFileSync(join(dir, 'liteserver.json')));
+    writeLiteServerJson(liveDir, { host: '127.0.0.1', port: live.port, publicKey: live.publicKey });
+    const savedDir = dir;
+    const savedData = data;
+    const subs: { worker: string | undefined; text: () => string; close: () => void }[] = [];
+    let p: ReturnType<typeof start> | null = null;
+    try {
+      writeFileSync(join(liveDir, 'keys.json'), readFileSync(keys));
+      dir = liveDir;
+      data = mkdtempSync(join(tmpdir(), 'tg-api-workers-live-data-'));
+      const port = await freePort();
+      p = start(2, port);
+      await until('the first blocks indexed', async () => {
+        if (p!.child.exitCode !== null) throw new Error(`start exited: ${p!.log().slice(-2000)}`);
+        const r = await get(port, '/api/v3/indexStatus', withKey);
+        return r.status === 200 && (JSON.parse(r.body) as { checkpoint_mc_seqno: number | null }).checkpoint_mc_seqno !== null ? true : null;
+      });
+      const txs = (JSON.parse(readFileSync(join(savedDir, 'chain.json'), 'utf8')) as { transactions: { account: string }[] }).transactions;
+      const addresses = [...new Set(txs.map((t) => t.account))].slice(0, 20);
+      const body = JSON.stringify({ types: ['transactions'], addresses });
+      // subscribers on connections of their own until both workers hold some
+      for (let i = 0; i < 6 && new Set(subs.map((s) => s.worker)).size < 2; i++) {
+        subs.push(
+          await new Promise((resolve, reject) => {
+            const req = request(
+              { host: '127.0.0.1', port, path: '/api/streaming/v2/sse', method: 'POST', agent: false, headers: { ...withKey, 'content-type': 'application/json', accept: 'text/event-stream' } },
+              (res) => {
+                let text = '';
+                res.setEncoding('utf8');
+                res.on('data', (d) => (text += d));
+                res.on('error', () => undefined);
+                resolve({ worker: res.headers['x-api-worker'] as string | undefined, text: () => text, close: () => req.destroy() });
+              },
+            );
+            req.on('error', reject);
+            req.end(body);
+          }),
+        );
+      }
+      expect(new Set(subs.map((s) => s.worker))).toEqual(new Set(['0', '1']));
+      chain.setVisible(chain.masterchainLength);
+      // every subscriber, on either worker, gets notifications of the blocks indexed since
+      await until('notifications on every subscriber', async () => (subs.every((s) => /event: event\ndata: \{/.test(s.text())) ? true : null), 1200);
+      for (const s of subs) expect(s.text(), `worker ${s.worker}`).toMatch(/"type":"transactions"/);
+      expect(await stop(p)).toBe(0);
+      p = null;
+    } finally {
+      for (const s of subs) s.close();
+      const code = p ? await stop(p) : 0;
+      if (code !== 0) console.error(p?.log().slice(-4000));
+      await live.close();
+      rmSync(data, { recursive: true, force: true });
+      rmSync(liveDir, { recursive: true, force: true });
+      dir = savedDir;
+      data = savedData;
     }
   });
 });
