@@ -169,7 +169,8 @@ export async function startApiWorkers(opts: ApiWorkersOptions): Promise<ApiWorke
         return;
       }
       opts.log.warn({ worker: slot, pid: w.process.pid, code, signal }, 'API worker died; forking another');
-      fork(slot);
+      // a second's pause: a worker that dies at once (a broken host, no memory) does not spin the primary
+      setTimeout(() => stopping || fork(slot), 1000).unref();
     });
   };
 

@@ -39,7 +39,7 @@ export const commands: CommandSpec[] = [
       '(liteservers), the streaming API (/api/streaming/v2/sse and /ws), /healthcheck and /metrics.',
       'Options are those of `index` and `serve`.',
       '',
-      '  --api-workers N  HTTP processes (default: one per core). 0 or 1: this process serves HTTP beside the',
+      '  --api-workers N  HTTP processes (default 1; `auto`: one per core). 0 or 1: this process serves HTTP beside the',
       '                   indexer. N >= 2: this process indexes and holds the store; N workers share the port,',
       '                   read the key-value store themselves and send their ClickHouse statements here. Rate',
       '                   limits stay global (REDIS_URL, else kept here); a worker that dies is forked again.',

@@ -33,8 +33,12 @@ export interface ServeArgs {
   rest: string[];
 }
 
-/** `--api-workers` when not given: one HTTP worker per core. */
-export const DEFAULT_API_WORKERS = (): number => availableParallelism();
+/**
+ * `--api-workers` when not given: 1, the indexer's process serves. Workers measured no steady gain on the 2-core
+ * development machine (bench/README.md, issue 22), where they share the cores with the indexer and chdb; `auto` asks
+ * for one per core (os.availableParallelism()).
+ */
+export const DEFAULT_API_WORKERS = (): number => 1;
 
 export function splitServeArgs(argv: string[]): ServeArgs {
   const out: ServeArgs = { port: 8080, host: '0.0.0.0', apiWorkers: DEFAULT_API_WORKERS(), rest: [] };
@@ -45,8 +49,9 @@ export function splitServeArgs(argv: string[]): ServeArgs {
     else if (a === '--host') out.host = val();
     else if (a === '--keys') out.keysPath = val();
     else if (a === '--api-workers') {
-      const v = val();
-      if (!/^\d+$/.test(v) || Number(v) > 256) throw new CliError(`--api-workers: expected a whole number of processes from 0 to 256, got "${v}"`);
+      const given = val();
+      const v = given === 'auto' ? String(availableParallelism()) : given;
+      if (!/^\d+$/.test(v) || Number(v) > 256) throw new CliError(`--api-workers: expected a whole number of processes from 0 to 256 or "auto", got "${given}"`);
       out.apiWorkers = Number(v);
     } else out.rest.push(a);
   }
@@ -55,6 +60,7 @@ export function splitServeArgs(argv: string[]): ServeArgs {
 
 export const startCommand: Command = {
   async run(argv) {
+    const startArgv = argv;
     const { metadata, rest: afterMetadata } = takeMetadataArgs(argv);
     const { dedust, rest } = takeDedustPoolsArgs(afterMetadata);
     const serve = splitServeArgs(rest);
@@ -140,6 +146,8 @@ export const startCommand: Command = {
             feed: notifications ? feed : undefined,
             metrics: () => metricsRegistry.metrics(),
             log,
+            // the workers run `start` with these options whoever called it (`demo` included)
+            exec: { file: process.argv[1], args: ['start', ...startArgv] },
           });
         } catch (e) {
           throw new CliError(`the API workers did not start: ${(e as Error).message}`);
