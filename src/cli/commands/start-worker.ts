@@ -24,7 +24,16 @@ import { CliError } from '../command.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import type { IndexArgs } from './index-chain.ts';
-import type { ServeArgs } from './start.ts';
+
+/** The serving options of `start` (parsed there). */
+export interface ServeArgs {
+  port: number;
+  host: string;
+  keysPath?: string;
+  /** HTTP processes: 1 (or 0) serves from the indexer's process; N >= 2 forks N workers. */
+  apiWorkers: number;
+  rest: string[];
+}
 
 export async function runApiWorker(serve: ServeArgs, args: IndexArgs): Promise<number> {
   const slot = apiWorkerSlot();

@@ -11,7 +11,7 @@ import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway, isApiWorker, MemoryRateLimiter, startApiWorkers, type ApiWorkers } from '../../api/index.ts';
 import { KeyConfigError, KeyStore } from '../../api/index.ts';
-import { runApiWorker } from './start-worker.ts';
+import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
@@ -24,14 +24,6 @@ import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.t
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
 
-export interface ServeArgs {
-  port: number;
-  host: string;
-  keysPath?: string;
-  /** HTTP processes: 1 (or 0) serves from the indexer's process; N >= 2 forks N workers. */
-  apiWorkers: number;
-  rest: string[];
-}
 
 /**
  * `--api-workers` when not given: 1, the indexer's process serves. Workers measured no steady gain on the 2-core
