@@ -6,13 +6,18 @@
  *
  * Env: BENCH_TX (default 1000000), BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS
  * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
- * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata).
+ * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata), BENCH_WORKERS
+ * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
+ * the primary holding chdb and the key-value store's writer, src/api/cluster.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { KeyStore } from '../src/api/auth/index.ts';
+import { readFileSync } from 'node:fs';
+import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
+import { isApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
+import { Kv } from '../src/kv/index.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
 import { fillKvFromStore, openStore, type StoreClient } from '../src/store/index.ts';
@@ -39,6 +44,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
 const TX = Number(process.env.BENCH_TX ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = 500;
 /** BENCH_LEAN=1: responses without address book and metadata (the headers clients send to skip them). */
 const LEAN = process.env.BENCH_LEAN === '1';
@@ -161,6 +167,29 @@ async function run(url: string, s: Scenario) {
   };
 }
 
+/** An HTTP worker (BENCH_WORKERS >= 2): the v3 group over the key-value store read-only and the primary's engine. */
+async function worker() {
+  const info = primaryStoreInfo();
+  const kv = info.kvDataDir ? Kv.open({ dataDir: info.kvDataDir, readOnly: true }) : null;
+  const store = primaryStore({ kv, location: info.location, pointReads: info.pointReads });
+  const app = buildServer({
+    networks: [{ name: 'mainnet', testnet: false, services: {} }],
+    keys: new KeyStore({ anonymous: { rps: 1_000_000_000 } }),
+    limiter: new PrimaryRateLimiter(),
+    groups: [v3Group({ store })],
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  workerListening((app.server.address() as { port: number }).port);
+  await new Promise<void>((r) => process.once('SIGTERM', () => r()));
+  await app.close();
+  process.exit(0);
+}
+
+const rssMiB = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+};
+
 async function main() {
   console.log(`bench:api  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const dir = process.env.BENCH_DATA ?? mkdtempSync(join(tmpdir(), 'tg-bench-api-'));
@@ -170,6 +199,13 @@ async function main() {
     statements++;
     return query(...args);
   }) as typeof store.query;
+  // the workers' statements arrive as queryText
+  const queryText = store.queryText.bind(store);
+  store.queryText = ((...args: Parameters<typeof queryText>) => {
+    statements++;
+    return queryText(...args);
+  }) as typeof store.queryText;
+  let workers: ApiWorkers | null = null;
   const app = buildServer({
     networks: [{ name: 'mainnet', testnet: false, services: {} }],
     keys: new KeyStore({ anonymous: { rps: 1_000_000_000 } }),
@@ -197,25 +233,37 @@ async function main() {
       `store: ${Number(total).toLocaleString('en')} transactions, ${Number(jt).toLocaleString('en')} jetton transfers, ${Number(tr).toLocaleString('en')} traces, ` +
         `${Number(ent).toLocaleString('en')} entity and metadata rows (${dir})`,
     );
-    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    let url: string;
+    if (WORKERS >= 2) {
+      workers = await startApiWorkers({ count: WORKERS, store, limiter: new MemoryRateLimiter(), log: { info: () => undefined, warn: console.warn, error: console.error } });
+      url = `http://127.0.0.1:${workers.port}`;
+    } else url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const fetchStatus = async (p: string) => {
+      const r = await fetch(url + p, { headers: LEAN ? LEAN_HEADERS : {} });
+      return { statusCode: r.status, body: await r.text() };
+    };
     const scenarios = await sample(store);
-    // warm-up: one pass over every sample path (first reads load marks and primary keys)
-    for (const s of scenarios) for (const p of s.paths.slice(0, 50)) await app.inject({ method: 'GET', url: p });
+    // warm-up: one pass over every sample path (first reads load marks and primary keys); every worker gets some
+    for (const s of scenarios) for (const p of s.paths.slice(0, 50)) await fetchStatus(p);
     const rows = [];
     for (const s of scenarios) {
-      const probe = await app.inject({ method: 'GET', url: s.paths[0] });
+      const probe = await fetchStatus(s.paths[0]);
       if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
       rows.push(await run(url, s));
     }
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions${LEAN ? ', without address book and metadata' : ''}`);
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
     console.table(rows);
-    console.log(`memory: rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (one process: server, chdb and the key-value store's map)`);
-    console.log(JSON.stringify({ transactions: Number(total), connections: CONNECTIONS, seconds: SECONDS, results: rows }));
+    const primaryRss = (process.memoryUsage().rss / 2 ** 20).toFixed(0);
+    if (workers) console.log(`memory: rss primary ${primaryRss} MiB (chdb, the key-value store's writer), workers ${workers.pids().map((p) => `${rssMiB(p)} MiB`).join(', ')}`);
+    else console.log(`memory: rss ${primaryRss} MiB (one process: server, chdb and the key-value store's map)`);
+    console.log(JSON.stringify({ transactions: Number(total), connections: CONNECTIONS, seconds: SECONDS, workers: WORKERS, results: rows }));
   } finally {
+    await workers?.stop();
     await app.close();
     await store.close();
     if (!process.env.BENCH_DATA) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+if (isApiWorker()) await worker();
+else await main();

@@ -18,8 +18,12 @@ export interface GatewayOptions {
   /** Addresses / CIDRs of the reverse proxies in front (see ServerOptions.trustProxy). */
   trustProxy?: readonly string[];
   logger?: boolean | Record<string, unknown>;
-  /** Served at /metrics when given. */
+  /** Served at /metrics when given (and registers the streaming API's metrics). */
   metrics?: Registry;
+  /** /metrics from elsewhere (an API worker: the primary's registry); takes the place of `metrics` there. */
+  metricsText?: { contentType: string; text(): Promise<string> };
+  /** Headers on every answer (an API worker's `x-api-worker`). */
+  headers?: Record<string, string>;
   /** Streaming API limits and bounds (src/api/streaming/hub.ts). */
   streaming?: Omit<HubOptions, 'feed' | 'store' | 'testnet' | 'metrics' | 'logger'>;
 }
@@ -56,7 +60,7 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     groups.push(streamingGroup((net) => hubs.get(net.name)));
     plugins.push(websocketPlugin);
   }
-  const app = buildServer({ networks: opts.networks, keys: opts.keys, limiter: opts.limiter, groups, plugins, trustProxy: opts.trustProxy, logger: opts.logger });
+  const app = buildServer({ networks: opts.networks, keys: opts.keys, limiter: opts.limiter, groups, plugins, trustProxy: opts.trustProxy, logger: opts.logger, headers: opts.headers });
   if (hubs.size) {
     hubsOf.set(app, hubs);
     for (const hub of hubs.values()) {
@@ -68,8 +72,11 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
       for (const hub of hubs.values()) await hub.close();
     });
   }
+  const remote = opts.metricsText;
   const registry = opts.metrics;
-  if (registry) {
+  if (remote) {
+    app.get('/metrics', async (_req, reply) => reply.header('Content-Type', remote.contentType).send(await remote.text()));
+  } else if (registry) {
     app.get('/metrics', async (_req, reply) => reply.header('Content-Type', registry.contentType).send(await registry.metrics()));
   }
   return app;

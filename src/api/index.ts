@@ -6,3 +6,15 @@ export { buildGateway } from './gateway.ts';
 export type { NetworkContext } from './server.ts';
 export * from './auth/index.ts';
 export { LiteNode } from './v2/index.ts';
+export {
+  apiWorkerSlot,
+  isApiWorker,
+  primaryMetrics,
+  primaryStore,
+  primaryStoreInfo,
+  PrimaryRateLimiter,
+  relayedFeed,
+  startApiWorkers,
+  workerListening,
+  type ApiWorkers,
+} from './cluster.ts';

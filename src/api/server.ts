@@ -54,6 +54,8 @@ export interface ServerOptions {
   maxHeaderBytes?: number;
   /** Plugins registered at the root before the groups (the streaming API's WebSocket support). */
   plugins?: { plugin: FastifyPluginAsync<Record<string, unknown>>; opts?: Record<string, unknown> }[];
+  /** Headers on every answer (an API worker's `x-api-worker`). */
+  headers?: Record<string, string>;
 }
 
 /** Enough for the largest list a GET may carry: 1,000 raw addresses (`&address=-1%3A` + 64 hex) are 78 KB. */
@@ -159,6 +161,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.decorateRequest('caller', null);
   app.decorateRequest('network', null);
   app.decorateRequest('chargeMore', async () => undefined);
+  const headers = options.headers;
+  if (headers && Object.keys(headers).length) {
+    // on the raw response: the streaming routes write their own head (SSE), which keeps headers set so
+    app.addHook('onRequest', async (_request, reply) => {
+      for (const [k, v] of Object.entries(headers)) reply.raw.setHeader(k, v);
+    });
+  }
   const resolved: Required<Pick<ServerOptions, 'networks' | 'keys' | 'limiter'>> = {
     networks: options.networks,
     keys: options.keys ?? new KeyStore(),

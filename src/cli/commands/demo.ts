@@ -10,7 +10,10 @@ import { generateDevnet } from '../../devnet/generate/index.ts';
 import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
 import { startCommand } from './start.ts';
 
-/** The demo serves one local user: the anonymous limit of a public gateway (1 request/s) would only get in the way. */
+/**
+ * The demo serves one local user: the anonymous limit of a public gateway (1 request/s) would only get in the way,
+ * and so would HTTP workers (one process serves it).
+ */
 const DEMO_KEYS = { anonymous: { rps: 100 } };
 
 export const demoCommand: Command = {
@@ -47,7 +50,7 @@ export const demoCommand: Command = {
       mkdirSync(data, { recursive: true });
       const keys = join(data, 'demo-keys.json');
       writeFileSync(keys, JSON.stringify(DEMO_KEYS));
-      return await startCommand.run(['--config', join(dir, 'liteserver.json'), ...from, '--data', data, '--port', port, '--keys', keys]);
+      return await startCommand.run(['--config', join(dir, 'liteserver.json'), ...from, '--data', data, '--port', port, '--keys', keys, '--api-workers', '1']);
     } finally {
       clearInterval(timer);
       await server.close();

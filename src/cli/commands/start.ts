@@ -1,12 +1,17 @@
 /**
  * `ton-gateway start`: the main job. Indexes a network (ingest -> decode -> store -> traces) and serves the
- * HTTP APIs from the same process, sharing one liteserver pool and one store (chdb allows one process per
- * data directory, so the API cannot be a second process on the embedded store).
+ * HTTP APIs. chdb allows one process per data directory, so the indexer, the chdb session and the key-value store's
+ * writer stay in one process. With `--api-workers 1` (or 0) that process serves HTTP itself, sharing one liteserver
+ * pool and one store. With N >= 2 it forks N HTTP workers (node:cluster, one listen port) and serves no HTTP: each
+ * worker reads the key-value store read-only and sends its statements, rate limits and /metrics to this process over
+ * IPC (src/api/cluster.ts); the primary keeps its one event loop for the indexer and the engine.
  */
+import { availableParallelism } from 'node:os';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
-import { buildGateway } from '../../api/index.ts';
+import { buildGateway, isApiWorker, MemoryRateLimiter, startApiWorkers, type ApiWorkers } from '../../api/index.ts';
 import { KeyConfigError, KeyStore } from '../../api/index.ts';
+import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
@@ -19,32 +24,42 @@ import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.t
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
 
-interface ServeArgs {
-  port: number;
-  host: string;
-  keysPath?: string;
-  rest: string[];
-}
 
-function splitServeArgs(argv: string[]): ServeArgs {
-  const out: ServeArgs = { port: 8080, host: '0.0.0.0', rest: [] };
+/**
+ * `--api-workers` when not given: 1, the indexer's process serves. Workers measured no steady gain on the 2-core
+ * development machine (bench/README.md, issue 22), where they share the cores with the indexer and chdb; `auto` asks
+ * for one per core (os.availableParallelism()).
+ */
+export const DEFAULT_API_WORKERS = (): number => 1;
+
+export function splitServeArgs(argv: string[]): ServeArgs {
+  const out: ServeArgs = { port: 8080, host: '0.0.0.0', apiWorkers: DEFAULT_API_WORKERS(), rest: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => optionValue(a, argv[++i]);
     if (a === '--port') out.port = portOption(argv[++i]);
     else if (a === '--host') out.host = val();
     else if (a === '--keys') out.keysPath = val();
-    else out.rest.push(a);
+    else if (a === '--api-workers') {
+      const given = val();
+      const v = given === 'auto' ? String(availableParallelism()) : given;
+      if (!/^\d+$/.test(v) || Number(v) > 256) throw new CliError(`--api-workers: expected a whole number of processes from 0 to 256 or "auto", got "${given}"`);
+      out.apiWorkers = Number(v);
+    } else out.rest.push(a);
   }
   return out;
 }
 
 export const startCommand: Command = {
   async run(argv) {
+    const startArgv = argv;
     const { metadata, rest: afterMetadata } = takeMetadataArgs(argv);
     const { dedust, rest } = takeDedustPoolsArgs(afterMetadata);
     const serve = splitServeArgs(rest);
     const args = parseIndexArgs(serve.rest);
+    // a forked HTTP worker runs the same command line: it serves, the primary indexes
+    if (isApiWorker()) return runApiWorker(serve, args);
+    const workers = serve.apiWorkers >= 2 ? serve.apiWorkers : 0;
     const log = cliLogger();
     let keys: KeyStore;
     try {
@@ -98,6 +113,9 @@ export const startCommand: Command = {
     const sink: NotificationSink = kafkaSink ? new FanoutSink([feed, kafkaSink]) : feed;
     let stopProgress: (() => void) | null = null;
     let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
+    let apiWorkers: ApiWorkers | null = null;
+    // with workers: one set of rate-limit buckets for all of them (Redis when configured, else this process's)
+    const redisUrl = process.env.REDIS_URL || undefined;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
     const stopDedust = args.traces ? await startDedustPools(dedust, log) : () => undefined;
     try {
@@ -110,19 +128,41 @@ export const startCommand: Command = {
       const source = await trustedSource(pool, store, args, log);
       const notifications = args.traces ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
       // the API first: its streaming hub is subscribed to the feed before the first seqno is processed
-      app = await buildGateway({
-        networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
-        keys,
-        metrics: metricsRegistry,
-        logger: { level: process.env.LOG_LEVEL ?? 'warn' },
-      });
-      try {
-        await app.listen({ port: serve.port, host: serve.host });
-      } catch (e) {
-        throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      let port = serve.port;
+      if (workers) {
+        try {
+          apiWorkers = await startApiWorkers({
+            count: workers,
+            store,
+            limiter: redisUrl ? undefined : new MemoryRateLimiter(),
+            feed: notifications ? feed : undefined,
+            metrics: () => metricsRegistry.metrics(),
+            log,
+            // the workers run `start` with these options whoever called it (`demo` included)
+            exec: { file: process.argv[1], args: ['start', ...startArgv] },
+          });
+        } catch (e) {
+          throw new CliError(`the API workers did not start: ${(e as Error).message}`);
+        }
+        port = apiWorkers.port;
+      } else {
+        app = await buildGateway({
+          networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
+          keys,
+          metrics: metricsRegistry,
+          logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+        });
+        try {
+          await app.listen({ port: serve.port, host: serve.host });
+        } catch (e) {
+          throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        }
       }
       const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs, notifications });
-      log.info({ from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${serve.port}/api/v3/` }, 'indexing and serving');
+      log.info(
+        { from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${port}/api/v3/`, apiWorkers: workers || 1 },
+        'indexing and serving',
+      );
       if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
       let failure: string | null = null;
       const stopped = new Promise<void>((resolve) => {
@@ -141,6 +181,8 @@ export const startCommand: Command = {
       await stopped;
       stopProgress?.();
       stopProgress = null;
+      // workers first (no request waits on a stopping engine), then the indexer
+      await apiWorkers?.stop();
       await h.stop();
       if (failure) throw new CliError(`indexing stopped: ${failure}`);
       return 0;
@@ -148,6 +190,7 @@ export const startCommand: Command = {
       stopProgress?.();
       exitIfStuck();
       await app?.close();
+      await apiWorkers?.stop();
       stopDedust();
       await stopMetadata();
       await bus.close();

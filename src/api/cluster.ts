@@ -1,0 +1,345 @@
+/**
+ * The API served by several processes on the embedded store (`start --api-workers N`, issue 22). chdb allows one
+ * process per data directory, LMDB one writer beside any number of readers. So the primary keeps the indexer, the
+ * chdb session and the key-value store's writer; N HTTP workers (node:cluster, sharing the listen port) open the
+ * key-value store read-only and serve point reads from it. Over the cluster's IPC channel:
+ *   - statements a worker must send to ClickHouse run on the primary's client (queued there as every statement of
+ *     that one session is), read-only: a read keyword first, `readonly = 1` last on the statement (the engine refuses
+ *     writes and DDL); errors come back with the fields `mapDbError` reads (name, message, clickhouseCode, code);
+ *   - rate limits are taken from the primary's one limiter (unless the workers share Redis), so the buckets are
+ *     global, not one per worker;
+ *   - the notification feed is relayed to every worker, whose streaming hub consumes an in-process feed;
+ *   - /metrics answers the primary's registry (the pipeline's metrics live there).
+ * Messages use the `advanced` serialization (structured clone): bigints in statement parameters survive.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { TupleParam } from '@clickhouse/client';
+import type { Kv } from '../kv/index.ts';
+import { assertReadOnly, type PointReadsMode, type QueryParams, type StoreClient } from '../store/index.ts';
+import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../streaming/index.ts';
+import type { RateLimiter, TakeResult } from './auth/index.ts';
+
+/** The environment variables a worker reads its slot (0..N-1) and the primary's store from. */
+const SLOT_ENV = 'TON_GATEWAY_API_WORKER';
+const STORE_ENV = 'TON_GATEWAY_API_STORE';
+
+/** What a worker needs of the primary's store: where its key-value store is (null: none), where point reads go. */
+export interface PrimaryStoreInfo {
+  location: string;
+  kvDataDir: string | null;
+  pointReads: PointReadsMode;
+}
+
+type ToPrimary =
+  | { tg: 'q'; id: number; sql: string; params?: QueryParams; settings?: Record<string, unknown>; format: string }
+  | { tg: 'rl'; id: number; key: string; rps: number; cost: number; prepaid: number }
+  | { tg: 'metrics'; id: number }
+  | { tg: 'ready'; port: number };
+
+interface WireError {
+  name: string;
+  message: string;
+  clickhouseCode?: number;
+  code?: string;
+}
+
+type ToWorker = { tg: 'r'; id: number; ok: true; value: unknown } | { tg: 'r'; id: number; ok: false; error: WireError } | { tg: 'feed'; event: FeedEvent };
+
+const isMessage = (m: unknown): m is { tg: string } => typeof m === 'object' && m !== null && typeof (m as { tg?: unknown }).tg === 'string';
+
+/** TupleParam is recognized by its class (src/api/v3/db.ts), which structured clone drops: sent as a marked object. */
+function encodeParams(params?: QueryParams): QueryParams | undefined {
+  if (!params) return params;
+  const enc = (v: unknown): unknown => (v instanceof TupleParam ? { __tuple: v.values } : Array.isArray(v) ? v.map(enc) : v);
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, enc(v)]));
+}
+
+function decodeParams(params?: QueryParams): QueryParams | undefined {
+  if (!params) return params;
+  const dec = (v: unknown): unknown =>
+    v && typeof v === 'object' && '__tuple' in v ? new TupleParam((v as { __tuple: unknown[] }).__tuple) : Array.isArray(v) ? v.map(dec) : v;
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, dec(v)]));
+}
+
+function wireError(err: unknown): WireError {
+  const e = err as { name?: unknown; message?: unknown; clickhouseCode?: unknown; code?: unknown };
+  return {
+    name: typeof e?.name === 'string' ? e.name : 'Error',
+    message: typeof e?.message === 'string' ? e.message : String(err),
+    ...(typeof e?.clickhouseCode === 'number' ? { clickhouseCode: e.clickhouseCode } : {}),
+    ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+  };
+}
+
+/** An error as the primary's client threw it: same name, message, clickhouseCode and code. */
+export class PrimaryError extends Error {
+  readonly clickhouseCode?: number;
+  readonly code?: string;
+  constructor(w: WireError) {
+    super(w.message);
+    this.name = w.name;
+    if (w.clickhouseCode !== undefined) this.clickhouseCode = w.clickhouseCode;
+    if (w.code !== undefined) this.code = w.code;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ primary
+
+export interface ApiWorkersOptions {
+  count: number;
+  /** The primary's store: workers' statements run on it. */
+  store: StoreClient;
+  /** The limiter workers take from (omit when they share Redis themselves). */
+  limiter?: RateLimiter;
+  /** The feed relayed to every worker. */
+  feed?: NotificationFeed;
+  /** /metrics text of the primary. */
+  metrics?: () => Promise<string>;
+  log: { info(o: object, msg: string): void; warn(o: object, msg: string): void; error(o: object, msg: string): void };
+  /** The worker's script and node options; default: this process's command line (the worker finds itself by isApiWorker). */
+  exec?: { file: string; execArgv?: string[]; args?: string[] };
+}
+
+export interface ApiWorkers {
+  /** The workers' process ids now. */
+  pids(): number[];
+  /** The port the workers listen on (known once ready). */
+  readonly port: number;
+  /** SIGTERM to every worker; resolves when all have exited (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Forks `count` HTTP workers running this process's command line (they find themselves by `cluster.isWorker`) and
+ * serves their requests; resolves once every worker listens. A worker that dies later is forked again.
+ */
+export async function startApiWorkers(opts: ApiWorkersOptions): Promise<ApiWorkers> {
+  cluster.setupPrimary({ serialization: 'advanced', ...(opts.exec ? { exec: opts.exec.file, execArgv: opts.exec.execArgv ?? process.execArgv, args: opts.exec.args ?? [] } : {}) });
+  const slots = new Map<number, Worker>();
+  let stopping = false;
+  let port = 0;
+  let feedSub: { close(): Promise<void> } | null = null;
+  let initial: { resolve: () => void; reject: (e: Error) => void; waiting: Set<number> } | null = null;
+
+  const reply = (w: Worker, m: ToWorker) => {
+    if (w.isConnected()) w.send(m, undefined, () => undefined);
+  };
+  const answer = (w: Worker, id: number, p: Promise<unknown>) =>
+    p.then(
+      (value) => reply(w, { tg: 'r', id, ok: true, value }),
+      (err: unknown) => reply(w, { tg: 'r', id, ok: false, error: wireError(err) }),
+    );
+
+  const onMessage = (slot: number, w: Worker, m: unknown) => {
+    if (!isMessage(m)) return;
+    const msg = m as ToPrimary;
+    if (msg.tg === 'q') {
+      answer(
+        w,
+        msg.id,
+        (async () => {
+          // workers read: a read keyword first, then the engine's own refusal of writes, DDL and table functions reaching files
+          assertReadOnly(msg.sql);
+          const { readonly: _ignored, ...settings } = msg.settings ?? {};
+          return opts.store.queryText(msg.sql, msg.format, decodeParams(msg.params), { ...settings, readonly: 1 });
+        })(),
+      );
+    } else if (msg.tg === 'rl') {
+      const limiter = opts.limiter;
+      answer(w, msg.id, limiter ? limiter.take(msg.key, msg.rps, msg.cost, msg.prepaid) : Promise.reject(new Error('no limiter in the primary')));
+    } else if (msg.tg === 'metrics') {
+      answer(w, msg.id, opts.metrics ? opts.metrics() : Promise.resolve(''));
+    } else if (msg.tg === 'ready') {
+      port = msg.port;
+      initial?.waiting.delete(slot);
+      if (initial && initial.waiting.size === 0) initial.resolve();
+    }
+  };
+
+  const fork = (slot: number) => {
+    const info: PrimaryStoreInfo = { location: opts.store.location, kvDataDir: opts.store.kv ? opts.store.location : null, pointReads: opts.store.pointReads };
+    const w = cluster.fork({ [SLOT_ENV]: String(slot), [STORE_ENV]: JSON.stringify(info) });
+    slots.set(slot, w);
+    w.on('message', (m: unknown) => onMessage(slot, w, m));
+    w.on('exit', (code, signal) => {
+      if (slots.get(slot) === w) slots.delete(slot);
+      if (stopping) return;
+      if (initial) {
+        initial.reject(new Error(`API worker ${slot} exited before it listened (${signal ?? `code ${code}`})`));
+        return;
+      }
+      opts.log.warn({ worker: slot, pid: w.process.pid, code, signal }, 'API worker died; forking another');
+      // a second's pause: a worker that dies at once (a broken host, no memory) does not spin the primary
+      setTimeout(() => stopping || fork(slot), 1000).unref();
+    });
+  };
+
+  const ready = new Promise<void>((resolve, reject) => {
+    initial = { resolve, reject, waiting: new Set(Array.from({ length: opts.count }, (_, i) => i)) };
+  });
+  for (let slot = 0; slot < opts.count; slot++) fork(slot);
+
+  const stop = async () => {
+    stopping = true;
+    await feedSub?.close();
+    const exits = [...slots.values()].map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (w.isDead()) return resolve();
+          const kill = setTimeout(() => w.process.kill('SIGKILL'), 10_000);
+          w.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          w.process.kill('SIGTERM');
+        }),
+    );
+    await Promise.all(exits);
+  };
+
+  try {
+    await ready;
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    initial = null;
+  }
+  if (opts.feed) {
+    feedSub = await opts.feed.subscribe((event) => {
+      for (const w of slots.values()) reply(w, { tg: 'feed', event });
+    });
+  }
+  opts.log.info({ workers: opts.count, pids: [...slots.values()].map((w) => w.process.pid) }, 'API workers listening');
+  return {
+    pids: () => [...slots.values()].map((w) => w.process.pid!).filter((p) => p !== undefined),
+    get port() {
+      return port;
+    },
+    stop,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ worker
+
+/** Whether this process is an API worker forked by startApiWorkers. */
+export function isApiWorker(): boolean {
+  return cluster.isWorker && process.env[SLOT_ENV] !== undefined;
+}
+
+/** This worker's slot (0..N-1; a re-forked worker takes the slot of the one it replaces). */
+export function apiWorkerSlot(): number {
+  return Number(process.env[SLOT_ENV]);
+}
+
+let nextId = 0;
+const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+const feeds = new Set<InProcessFeed>();
+let listening = false;
+
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  process.on('message', (m: unknown) => {
+    if (!isMessage(m)) return;
+    const msg = m as ToWorker;
+    if (msg.tg === 'r') {
+      const p = pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id);
+      if (msg.ok) p.resolve(msg.value);
+      else p.reject(new PrimaryError(msg.error));
+    } else if (msg.tg === 'feed') {
+      for (const f of feeds) f.publish([msg.event]);
+    }
+  });
+  // the primary gone: nothing answers statements or limits any more
+  process.on('disconnect', () => {
+    for (const p of pending.values()) p.reject(new Error('the primary process closed the channel'));
+    pending.clear();
+  });
+}
+
+type Request = ToPrimary extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
+
+function ask<T>(m: Request): Promise<T> {
+  listen();
+  if (!process.send || !process.connected) return Promise.reject(new Error('the primary process closed the channel'));
+  const id = ++nextId;
+  return new Promise<T>((resolve, reject) => {
+    pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+    process.send!({ ...m, id }, undefined, undefined, (err: Error | null) => {
+      if (err && pending.delete(id)) reject(err);
+    });
+  });
+}
+
+/** The primary's store as it told this worker. */
+export function primaryStoreInfo(): PrimaryStoreInfo {
+  return JSON.parse(process.env[STORE_ENV] ?? 'null') as PrimaryStoreInfo;
+}
+
+/** Tells the primary this worker listens (on `port`). */
+export function workerListening(port: number): void {
+  process.send?.({ tg: 'ready', port } satisfies ToPrimary);
+}
+
+/** JSONEachRow text -> rows. */
+function jsonLines<T>(text: string): T[] {
+  const rows: T[] = [];
+  for (const line of text.split('\n')) if (line.trim()) rows.push(JSON.parse(line) as T);
+  return rows;
+}
+
+const refused = (what: string) => () => Promise.reject(new Error(`${what}: an API worker does not write (the primary process holds the store)`));
+
+/**
+ * The store as an API worker sees it: point reads from the key-value store opened read-only here (`kv`), every
+ * statement run by the primary. Writes are refused here, and by the primary if one were sent.
+ */
+export function primaryStore(opts: { kv: Kv | null } & Pick<PrimaryStoreInfo, 'location' | 'pointReads'>): StoreClient {
+  return {
+    kind: 'embedded',
+    get client(): never {
+      throw new Error('an API worker has no ClickHouse client: statements go to the primary (query / queryText)');
+    },
+    location: `${opts.location} (API worker ${apiWorkerSlot()})`,
+    pointReads: opts.pointReads,
+    kv: opts.kv,
+    async query<T>(sql: string, params?: QueryParams, settings?: Record<string, unknown>): Promise<T[]> {
+      return jsonLines<T>(await ask<string>({ tg: 'q', sql, params: encodeParams(params), settings, format: 'JSONEachRow' }));
+    },
+    queryText(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>): Promise<string> {
+      return ask<string>({ tg: 'q', sql, params: encodeParams(params), settings, format });
+    },
+    command: refused('command'),
+    insertFormatted: refused('insert'),
+    insertRows: refused('insert'),
+    async close() {
+      await opts.kv?.close();
+    },
+  };
+}
+
+/** Rate limits taken from the primary's limiter: one set of buckets for every worker. */
+export class PrimaryRateLimiter implements RateLimiter {
+  take(key: string, rps: number, cost = 1, prepaid = 0): Promise<TakeResult> {
+    return ask<TakeResult>({ tg: 'rl', key, rps, cost, prepaid });
+  }
+}
+
+/** The primary's notification feed, relayed: an in-process feed fed by the primary's messages. */
+export function relayedFeed(onHandlerError?: (err: unknown) => void): NotificationFeed {
+  listen();
+  const feed = new InProcessFeed(onHandlerError);
+  feeds.add(feed);
+  return {
+    subscribe: (h: FeedHandler) => feed.subscribe(h),
+    close: async () => void feeds.delete(feed),
+  };
+}
+
+/** The primary's /metrics text. */
+export function primaryMetrics(): Promise<string> {
+  return ask<string>({ tg: 'metrics' });
+}
