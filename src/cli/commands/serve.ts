@@ -11,12 +11,13 @@ import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import type { NetworkContext } from '../../api/index.ts';
 import { buildGateway } from '../../api/index.ts';
 import { metricsRegistry } from '../../../pipelines/metrics.ts';
-import { KeyConfigError, KeyStore, MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/index.ts';
+import { MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/index.ts';
 import { LiteNode } from '../../api/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { KafkaNotificationFeed } from '../../streaming/index.ts';
 import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
+import { loadKeyStore } from '../key-store.ts';
 
 const networkSchema = z
   .object({
@@ -116,14 +117,7 @@ export const serveCommand: Command = {
     }
     const config: ServeConfig = configPath ? readConfig(configPath) : configSchema.parse({ networks: [{ name: network ?? 'mainnet' }] });
     if (configPath && network) throw new CliError('--network applies without --config only; list networks in the config');
-    let keys: KeyStore;
-    try {
-      const spec = keysPath ?? config.keys;
-      keys = spec === undefined ? new KeyStore() : typeof spec === 'string' ? KeyStore.fromFile(spec) : new KeyStore(spec as never);
-    } catch (e) {
-      if (e instanceof KeyConfigError) throw new CliError(e.message);
-      throw e;
-    }
+    const keys = loadKeyStore(keysPath ?? (config.keys as string | Record<string, unknown> | undefined));
     const limiter: RateLimiter = config.redis_url ? new RedisRateLimiter(config.redis_url) : new MemoryRateLimiter();
 
     const pools: LiteserverPool[] = [];

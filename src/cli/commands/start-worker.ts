@@ -7,8 +7,6 @@ import { Kv } from '../../kv/index.ts';
 import {
   apiWorkerSlot,
   buildGateway,
-  KeyConfigError,
-  KeyStore,
   LiteNode,
   primaryMetrics,
   PrimaryRateLimiter,
@@ -24,6 +22,7 @@ import { CliError } from '../command.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import type { IndexArgs } from './index-chain.ts';
+import { loadKeyStore } from '../key-store.ts';
 
 /** The serving options of `start` (parsed there). */
 export interface ServeArgs {
@@ -38,13 +37,7 @@ export interface ServeArgs {
 export async function runApiWorker(serve: ServeArgs, args: IndexArgs): Promise<number> {
   const slot = apiWorkerSlot();
   const log = cliLogger().child({ apiWorker: slot });
-  let keys: KeyStore;
-  try {
-    keys = serve.keysPath ? KeyStore.fromFile(serve.keysPath) : new KeyStore();
-  } catch (e) {
-    if (e instanceof KeyConfigError) throw new CliError(e.message);
-    throw e;
-  }
+  const keys = loadKeyStore(serve.keysPath);
   const info = primaryStoreInfo();
   // the primary opened (and filled) the key-value store before it forked: here a reader beside its writer
   const kv = info.kvDataDir ? Kv.open({ dataDir: info.kvDataDir, readOnly: true }) : null;

@@ -10,7 +10,6 @@ import { availableParallelism } from 'node:os';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway, isApiWorker, MemoryRateLimiter, startApiWorkers, type ApiWorkers } from '../../api/index.ts';
-import { KeyConfigError, KeyStore } from '../../api/index.ts';
 import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
@@ -23,6 +22,7 @@ import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
+import { loadKeyStore } from '../key-store.ts';
 
 
 /**
@@ -61,13 +61,7 @@ export const startCommand: Command = {
     if (isApiWorker()) return runApiWorker(serve, args);
     const workers = serve.apiWorkers >= 2 ? serve.apiWorkers : 0;
     const log = cliLogger();
-    let keys: KeyStore;
-    try {
-      keys = serve.keysPath ? KeyStore.fromFile(serve.keysPath) : new KeyStore();
-    } catch (e) {
-      if (e instanceof KeyConfigError) throw new CliError(e.message);
-      throw e;
-    }
+    const keys = loadKeyStore(serve.keysPath);
     let endpoints;
     try {
       endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
