@@ -115,3 +115,8 @@ describe('in-process feed', () => {
     expect(errors.length).toBe(2);
   });
 });
+
+// Without a broker the Kafka run is reported as skipped, not silently absent (as the bus contract does).
+describe.skipIf(impls.some((i) => i.name === 'kafka'))('notification feed: kafka (set KAFKA_BROKERS, or run with a Docker engine)', () => {
+  it.skip('the same contract on Kafka', () => undefined);
+});
