@@ -227,6 +227,8 @@ export async function startCheckpointStage(
   const pollMs = opts.pollMs ?? 500;
   const maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;
   stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
+  // a restart on an indexed store reports where it stands at once, not 0 until the next seqno is stored
+  if (stats.checkpoint !== null) metrics.checkpoint.set(stats.checkpoint);
   const waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
   let paused = false;
   let pauses = 0;
