@@ -9,7 +9,8 @@
  * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata), BENCH_WORKERS
  * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
  * the primary holding chdb and the key-value store's writer, src/api/cluster.ts), BENCH_ONLY (comma-separated parts of
- * scenario names: run only those, in that order). Each scenario also prints the CPU its requests cost, per process.
+ * scenario names: run only those, in that order), BENCH_WARMUP (seconds of unmeasured load before each scenario,
+ * default 3). Each scenario also prints the CPU its requests cost, per process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
-import { isApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
+import { isApiWorker, prepareApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
 import { Kv } from '../src/kv/index.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
@@ -161,8 +162,17 @@ function cpuSeconds(pid: number): number {
 /** The server's processes: this one (with autocannon in it), and the HTTP workers when there are. */
 let serverPids: () => number[] = () => [];
 
+/**
+ * Seconds of unmeasured load before each scenario (BENCH_WARMUP, default 3). Each process warms on its own (JIT, the
+ * body decoder's memo of decoded BoCs): without it the first scenario paid for that, worst with N workers, each of
+ * them cold (bench/README.md, "API workers").
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+
 async function run(url: string, s: Scenario) {
   let i = 0;
+  const requests = [{ setupRequest: (req: Req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }];
+  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, requests });
   const before = statements;
   const steal0 = stealSeconds();
   const pids = [process.pid, ...serverPids()];
@@ -171,7 +181,7 @@ async function run(url: string, s: Scenario) {
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: [{ setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }],
+    requests,
   });
   const cpu = pids.map((p, k) => cpuSeconds(p) - cpu0[k]);
   const perReq = (sec: number) => Number(((sec * 1000) / Math.max(1, result.requests.total)).toFixed(2));
@@ -203,6 +213,7 @@ async function worker() {
     limiter: new PrimaryRateLimiter(),
     groups: [v3Group({ store })],
   });
+  await prepareApiWorker();
   await app.listen({ host: '127.0.0.1', port: 0 });
   workerListening((app.server.address() as { port: number }).port);
   await new Promise<void>((r) => process.once('SIGTERM', () => r()));
@@ -281,7 +292,7 @@ async function main() {
       if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
       rows.push(await run(url, s));
     }
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} s of warm-up, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
     console.table(rows);
     const primaryRss = (process.memoryUsage().rss / 2 ** 20).toFixed(0);
     if (workers) console.log(`memory: rss primary ${primaryRss} MiB (chdb, the key-value store's writer), workers ${workers.pids().map((p) => `${rssMiB(p)} MiB`).join(', ')}`);
