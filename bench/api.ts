@@ -9,8 +9,8 @@
  * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata), BENCH_WORKERS
  * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
  * the primary holding chdb and the key-value store's writer, src/api/cluster.ts), BENCH_ONLY (comma-separated parts of
- * scenario names: run only those, in that order), BENCH_WARMUP (seconds of unmeasured load before each scenario,
- * default 3). Each scenario also prints the CPU its requests cost, per process.
+ * scenario names: run only those, in that order), BENCH_WARMUP (unmeasured passes over each scenario's sample per
+ * serving process before it is measured, default 2). Each scenario also prints the CPU its requests cost, per process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -39,7 +39,9 @@ type Req = Record<string, unknown>;
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
   url: string;
   connections: number;
-  duration: number;
+  duration?: number;
+  /** requests in all, instead of a duration */
+  amount?: number;
   requests: { setupRequest: (req: Req) => Req }[];
 }) => Promise<CannonResult>;
 
@@ -163,16 +165,18 @@ function cpuSeconds(pid: number): number {
 let serverPids: () => number[] = () => [];
 
 /**
- * Seconds of unmeasured load before each scenario (BENCH_WARMUP, default 3). Each process warms on its own (JIT, the
- * body decoder's memo of decoded BoCs): without it the first scenario paid for that, worst with N workers, each of
- * them cold (bench/README.md, "API workers").
+ * Unmeasured passes over a scenario's sample paths per serving process before it is measured (BENCH_WARMUP, default
+ * 2; 0: none). Each process warms on its own: JIT, and the body decoder's memo of decoded BoCs, which on this
+ * synthetic store (bodies repeat across templated transactions) makes a warm request about half the CPU of a cold
+ * one. Without it the first scenario paid for that, N times over with N workers (bench/README.md, "API workers").
+ * Counted in requests, not seconds: on a loaded machine a few seconds warm little.
  */
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 
 async function run(url: string, s: Scenario) {
   let i = 0;
   const requests = [{ setupRequest: (req: Req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }];
-  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, requests });
+  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, amount: WARMUP * s.paths.length * Math.max(1, WORKERS), requests });
   const before = statements;
   const steal0 = stealSeconds();
   const pids = [process.pid, ...serverPids()];
@@ -292,7 +296,7 @@ async function main() {
       if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
       rows.push(await run(url, s));
     }
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} s of warm-up, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} warm-up passes, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
     console.table(rows);
     const primaryRss = (process.memoryUsage().rss / 2 ** 20).toFixed(0);
     if (workers) console.log(`memory: rss primary ${primaryRss} MiB (chdb, the key-value store's writer), workers ${workers.pids().map((p) => `${rssMiB(p)} MiB`).join(', ')}`);
