@@ -8,7 +8,9 @@
  * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
  * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata), BENCH_WORKERS
  * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
- * the primary holding chdb and the key-value store's writer, src/api/cluster.ts).
+ * the primary holding chdb and the key-value store's writer, src/api/cluster.ts), BENCH_ONLY (comma-separated parts of
+ * scenario names: run only those, in that order), BENCH_WARMUP (unmeasured passes over each scenario's sample per
+ * serving process before it is measured, default 2). Each scenario also prints the CPU its requests cost, per process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
-import { isApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
+import { isApiWorker, prepareApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
 import { Kv } from '../src/kv/index.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
@@ -37,7 +39,9 @@ type Req = Record<string, unknown>;
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
   url: string;
   connections: number;
-  duration: number;
+  duration?: number;
+  /** requests in all, instead of a duration */
+  amount?: number;
   requests: { setupRequest: (req: Req) => Req }[];
 }) => Promise<CannonResult>;
 
@@ -142,16 +146,49 @@ async function sample(store: StoreClient): Promise<Scenario[]> {
 /** Statements the server sent to the store so far (each costs a fixed ~2 ms in chdb before it reads anything). */
 let statements = 0;
 
+/** CPU seconds (user + system) of a process so far, from /proc/PID/stat (this process: process.cpuUsage()). */
+function cpuSeconds(pid: number): number {
+  if (pid === process.pid) {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  }
+  try {
+    // fields after the command's closing parenthesis: utime is the 12th, stime the 13th (in USER_HZ, 1/100 s)
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The server's processes: this one (with autocannon in it), and the HTTP workers when there are. */
+let serverPids: () => number[] = () => [];
+
+/**
+ * Unmeasured passes over a scenario's sample paths per serving process before it is measured (BENCH_WARMUP, default
+ * 2; 0: none). Each process warms on its own: JIT, and the body decoder's memo of decoded BoCs, which on this
+ * synthetic store (bodies repeat across templated transactions) makes a warm request about half the CPU of a cold
+ * one. Without it the first scenario paid for that, N times over with N workers (bench/README.md, "API workers").
+ * Counted in requests, not seconds: on a loaded machine a few seconds warm little.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+
 async function run(url: string, s: Scenario) {
   let i = 0;
+  const requests = [{ setupRequest: (req: Req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }];
+  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, amount: WARMUP * s.paths.length * Math.max(1, WORKERS), requests });
   const before = statements;
   const steal0 = stealSeconds();
+  const pids = [process.pid, ...serverPids()];
+  const cpu0 = pids.map(cpuSeconds);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: [{ setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }],
+    requests,
   });
+  const cpu = pids.map((p, k) => cpuSeconds(p) - cpu0[k]);
+  const perReq = (sec: number) => Number(((sec * 1000) / Math.max(1, result.requests.total)).toFixed(2));
   return {
     scenario: s.name,
     'req/s': Math.round(result.requests.average),
@@ -160,6 +197,8 @@ async function run(url: string, s: Scenario) {
     'max ms': result.latency.max,
     requests: result.requests.total,
     'statements/req': Number(((statements - before) / Math.max(1, result.requests.total)).toFixed(1)),
+    // CPU per request: this process (the server or the primary, and autocannon either way), then the workers together
+    'cpu ms/req': pids.length > 1 ? `${perReq(cpu[0])} + ${perReq(cpu.slice(1).reduce((a, b) => a + b, 0))}` : perReq(cpu[0]),
     // CPU time the VM lost to other guests during the scenario (bench/steal.ts)
     steal: stealSince(steal0),
     'non-2xx': result.non2xx,
@@ -178,6 +217,7 @@ async function worker() {
     limiter: new PrimaryRateLimiter(),
     groups: [v3Group({ store })],
   });
+  await prepareApiWorker();
   await app.listen({ host: '127.0.0.1', port: 0 });
   workerListening((app.server.address() as { port: number }).port);
   await new Promise<void>((r) => process.once('SIGTERM', () => r()));
@@ -237,12 +277,17 @@ async function main() {
     if (WORKERS >= 2) {
       workers = await startApiWorkers({ count: WORKERS, store, limiter: new MemoryRateLimiter(), log: { info: () => undefined, warn: console.warn, error: console.error } });
       url = `http://127.0.0.1:${workers.port}`;
+      serverPids = () => workers?.pids() ?? [];
     } else url = await app.listen({ host: '127.0.0.1', port: 0 });
     const fetchStatus = async (p: string) => {
       const r = await fetch(url + p, { headers: LEAN ? LEAN_HEADERS : {} });
       return { statusCode: r.status, body: await r.text() };
     };
-    const scenarios = await sample(store);
+    // BENCH_ONLY=text[,text]: the scenarios whose name contains each text, in that order (one may come twice)
+    const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+    const all = await sample(store);
+    const scenarios = only ? only.flatMap((o) => all.filter((s) => s.name.includes(o))) : all;
+    if (scenarios.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: no scenario named so (${all.map((s) => s.name).join('; ')})`);
     // warm-up: one pass over every sample path (first reads load marks and primary keys); every worker gets some
     for (const s of scenarios) for (const p of s.paths.slice(0, 50)) await fetchStatus(p);
     const rows = [];
@@ -251,7 +296,7 @@ async function main() {
       if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
       rows.push(await run(url, s));
     }
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} warm-up passes, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
     console.table(rows);
     const primaryRss = (process.memoryUsage().rss / 2 ** 20).toFixed(0);
     if (workers) console.log(`memory: rss primary ${primaryRss} MiB (chdb, the key-value store's writer), workers ${workers.pids().map((p) => `${rssMiB(p)} MiB`).join(', ')}`);

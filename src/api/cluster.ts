@@ -9,11 +9,13 @@
  *   - rate limits are taken from the primary's one limiter (unless the workers share Redis), so the buckets are
  *     global, not one per worker;
  *   - the notification feed is relayed to every worker, whose streaming hub consumes an in-process feed;
- *   - /metrics answers the primary's registry (the pipeline's metrics live there).
+ *   - /metrics answers the primary's registry (the pipeline's metrics live there), which counts the workers alive
+ *     (`ton_api_workers`).
  * Messages use the `advanced` serialization (structured clone): bigints in statement parameters survive.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { TupleParam } from '@clickhouse/client';
+import { Gauge, type Registry } from 'prom-client';
 import type { Kv } from '../kv/index.ts';
 import { assertReadOnly, type PointReadsMode, type QueryParams, type StoreClient } from '../store/index.ts';
 import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../streaming/index.ts';
@@ -85,6 +87,8 @@ export class PrimaryError extends Error {
 
 // ------------------------------------------------------------------------------------------------ primary
 
+const WORKERS_GAUGE = 'ton_api_workers';
+
 export interface ApiWorkersOptions {
   count: number;
   /** The primary's store: workers' statements run on it. */
@@ -95,6 +99,8 @@ export interface ApiWorkersOptions {
   feed?: NotificationFeed;
   /** /metrics text of the primary. */
   metrics?: () => Promise<string>;
+  /** The primary's registry: `ton_api_workers` (workers alive) is added to it. */
+  registry?: Registry;
   log: { info(o: object, msg: string): void; warn(o: object, msg: string): void; error(o: object, msg: string): void };
   /** The worker's script and node options; default: this process's command line (the worker finds itself by isApiWorker). */
   exec?: { file: string; execArgv?: string[]; args?: string[] };
@@ -210,6 +216,18 @@ export async function startApiWorkers(opts: ApiWorkersOptions): Promise<ApiWorke
       for (const w of slots.values()) reply(w, { tg: 'feed', event });
     });
   }
+  if (opts.registry) {
+    // a registry outlives one set of workers (a test starts several): the gauge reads the latest set
+    opts.registry.removeSingleMetric(WORKERS_GAUGE);
+    new Gauge({
+      name: WORKERS_GAUGE,
+      help: 'HTTP worker processes of the API (start --api-workers) alive now',
+      registers: [opts.registry],
+      collect() {
+        this.set([...slots.values()].filter((w) => !w.isDead()).length);
+      },
+    });
+  }
   opts.log.info({ workers: opts.count, pids: [...slots.values()].map((w) => w.process.pid) }, 'API workers listening');
   return {
     pids: () => [...slots.values()].map((w) => w.process.pid!).filter((p) => p !== undefined),
@@ -277,6 +295,17 @@ function ask<T>(m: Request): Promise<T> {
 /** The primary's store as it told this worker. */
 export function primaryStoreInfo(): PrimaryStoreInfo {
   return JSON.parse(process.env[STORE_ENV] ?? 'null') as PrimaryStoreInfo;
+}
+
+/**
+ * Work an API worker does once, before it listens: parsing the body decoder's TL-B schemes and opcode names took
+ * 350-550 ms (bench/README.md, API workers), which the first request decoding a body would otherwise wait for, in
+ * every worker and every replacement.
+ */
+export async function prepareApiWorker(): Promise<void> {
+  // loaded here, as the gateway loads API v3: not at all where no store is configured
+  const { decodeOpcode } = await import('./v3/decode/index.ts');
+  decodeOpcode(0);
 }
 
 /** Tells the primary this worker listens (on `port`). */

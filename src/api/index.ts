@@ -9,6 +9,7 @@ export { LiteNode } from './v2/index.ts';
 export {
   apiWorkerSlot,
   isApiWorker,
+  prepareApiWorker,
   primaryMetrics,
   primaryStore,
   primaryStoreInfo,

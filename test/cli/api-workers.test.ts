@@ -4,17 +4,23 @@
  *     tuple parameters answered as the primary's client answers them, engine errors with their class and code, every
  *     write refused (by the worker, by the primary's keyword check, by the engine's readonly), one limiter;
  *   - `start --api-workers 2` on a devnet: both workers answer, the same bodies as `--api-workers 1` on the same store,
- *     an anonymous rate limit that holds across workers, a worker killed with SIGKILL replaced, SIGTERM stopping all.
+ *     an anonymous rate limit that holds across workers, a worker killed with SIGKILL replaced, SIGTERM stopping all;
+ *   - `--api-workers auto`: one worker per core (the log, the primary's child processes, the pids that answer, the
+ *     `ton_api_workers` gauge), and one process when the primary is pinned to one core (taskset);
+ *   - /metrics answered by a worker with the primary's registry (the indexer's checkpoint), not a worker's own;
+ *   - with REDIS_URL the workers take their limits from Redis (one bucket for all of them and for any other process
+ *     sharing that Redis), the primary holding none (runs when REDIS_URL points at a Redis, as test/api-v2 does).
  */
 import cluster from 'node:cluster';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey, MemoryRateLimiter, startApiWorkers } from '../../src/api/index.ts';
+import { hashApiKey, MemoryRateLimiter, RedisRateLimiter, startApiWorkers } from '../../src/api/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { loadChainDir } from '../../src/devnet/chain/index.ts';
@@ -110,6 +116,40 @@ const until = async <T>(what: string, f: () => Promise<T | null | undefined>, tr
   throw new Error(`gave up waiting: ${what}`);
 };
 
+/** The processes whose parent is `pid` (from /proc: the 4th field of stat, after the command's parenthesis). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(d));
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** The first JSON log record of `start` with this message. */
+function logRecord<T>(log: string, msg: string): T | undefined {
+  for (const line of log.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const rec = JSON.parse(line) as { msg?: string };
+    if (rec.msg === msg) return rec as T;
+  }
+  return undefined;
+}
+
+/** A sample's value in Prometheus text (unlabelled), or undefined. */
+const sampleOf = (text: string, name: string): number | undefined => {
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : undefined;
+};
+
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const REDIS_URL = process.env.REDIS_URL || undefined;
+
 const KEY = 'api-workers-test-key';
 const withKey = { 'X-API-Key': KEY };
 
@@ -122,13 +162,20 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
   let paths: string[] = [];
   const single = new Map<string, string>();
 
-  function start(workers: number, port: number): { child: ChildProcess; log: () => string; exited: Promise<number | null> } {
+  /** `start` on the devnet; `env` over the defaults (REDIS_URL empty), `pin` a taskset CPU list for the primary (and so its workers). */
+  function start(
+    workers: number | 'auto',
+    port: number,
+    opts: { env?: Record<string, string>; pin?: string } = {},
+  ): { child: ChildProcess; log: () => string; exited: Promise<number | null> } {
     const args = ['start', '--config', join(dir, 'liteserver.json'), '--data', data, '--from-seqno', '1', '--port', String(port), '--host', '127.0.0.1', '--keys', keys, '--api-workers', String(workers)];
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), ...args], {
+    const argv = [process.execPath, join(ROOT, 'bin', 'ton-gateway.js'), ...args];
+    if (opts.pin) argv.unshift('taskset', '-c', opts.pin);
+    const child = spawn(argv[0], argv.slice(1), {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
-      // the primary's limiter, not Redis: the buckets this test counts are its alone
-      env: { ...process.env, CLICKHOUSE_URL: '', REDIS_URL: '', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+      // the primary's limiter unless a test gives REDIS_URL: the buckets a test counts are its alone
+      env: { ...process.env, CLICKHOUSE_URL: '', REDIS_URL: '', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...opts.env },
     });
     let log = '';
     child.stderr!.on('data', (d) => (log += String(d)));
@@ -142,6 +189,37 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
       const r = await get(port, '/api/v3/indexStatus', withKey);
       return r.status === 200 && (JSON.parse(r.body) as { checkpoint_mc_seqno: number | null }).checkpoint_mc_seqno === tip ? r : null;
     });
+
+  /**
+   * Waits until `start` serves with every worker listening and the devnet indexed. The API answers before that (on a
+   * store already indexed, the first worker to listen answers while the others start): the log line 'indexing and
+   * serving' comes once they all listen.
+   */
+  async function serving(p: ReturnType<typeof start>, port: number): Promise<void> {
+    await until('start serving', async () => {
+      if (p.child.exitCode !== null) throw new Error(`start exited: ${p.log().slice(-2000)}`);
+      return logRecord(p.log(), 'indexing and serving') ? true : null;
+    });
+    await indexed(port);
+  }
+
+  /** Runs `body` against a `start`, stops it (exit 0 expected), and prints its log when something failed. */
+  async function withStart(workers: number | 'auto', opts: Parameters<typeof start>[2], body: (p: ReturnType<typeof start>, port: number) => Promise<void>): Promise<void> {
+    const port = await freePort();
+    const p = start(workers, port, opts);
+    let stopped = false;
+    try {
+      await serving(p, port);
+      await body(p, port);
+      expect(await stop(p)).toBe(0);
+      stopped = true;
+    } catch (e) {
+      console.error(`start --api-workers ${workers}: ${p.log().slice(-3000)}`);
+      throw e;
+    } finally {
+      if (!stopped) p.child.kill('SIGKILL');
+    }
+  }
 
   async function stop(p: ReturnType<typeof start>): Promise<number | null> {
     p.child.kill('SIGTERM');
@@ -259,6 +337,128 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
       for (const pid of pids) expect(() => process.kill(pid, 0), `worker ${pid} still runs`).toThrow();
     } finally {
       if (!stopped) two.child.kill('SIGKILL');
+    }
+  });
+
+  it('--api-workers auto forks one worker per core: the log, the process tree, the pids that answer and ton_api_workers agree', async () => {
+    const cores = availableParallelism();
+    await withStart('auto', {}, async (p, port) => {
+      const primary = p.child.pid!;
+      expect(logRecord<{ apiWorkers: number }>(p.log(), 'indexing and serving')?.apiWorkers).toBe(cores);
+      if (cores < 2) {
+        // auto on one core: the primary serves, as --api-workers 1
+        expect(logRecord(p.log(), 'API workers listening')).toBeUndefined();
+        expect((await get(port, '/api/v3/masterchainInfo', withKey)).worker).toBeUndefined();
+        return;
+      }
+      const listening = logRecord<{ workers: number; pids: number[] }>(p.log(), 'API workers listening');
+      expect(listening?.workers).toBe(cores);
+      const pids = [...listening!.pids].sort((a, b) => a - b);
+      expect(pids).toHaveLength(cores);
+      // the primary's children are its workers, no more and no fewer
+      expect(childrenOf(primary)).toEqual(pids);
+      // each of them answers (connections go to the workers in turn), and no other process does
+      const seen = new Map<string, string>();
+      for (let i = 0; i < 20 * cores && seen.size < cores; i++) {
+        const r = await get(port, '/api/v3/masterchainInfo', withKey);
+        expect(r.status).toBe(200);
+        seen.set(r.worker!, r.pid!);
+      }
+      expect([...seen.keys()].sort()).toEqual(Array.from({ length: cores }, (_, i) => String(i)).sort());
+      expect([...seen.values()].map(Number).sort((a, b) => a - b)).toEqual(pids);
+      // the primary's registry counts them
+      expect(sampleOf((await get(port, '/metrics')).body, 'ton_api_workers')).toBe(cores);
+    });
+  });
+
+  it.skipIf(!hasTaskset || availableParallelism() < 2)('--api-workers auto on a primary pinned to one core: no workers, the primary serves', async () => {
+    await withStart('auto', { pin: '0' }, async (p, port) => {
+      expect(logRecord<{ apiWorkers: number }>(p.log(), 'indexing and serving')?.apiWorkers).toBe(1);
+      expect(logRecord(p.log(), 'API workers listening')).toBeUndefined();
+      expect(childrenOf(p.child.pid!)).toEqual([]);
+      const r = await get(port, '/api/v3/masterchainInfo', withKey);
+      expect(r.status).toBe(200);
+      expect(r.worker).toBeUndefined();
+    });
+  });
+
+  it("/metrics answered by a worker is the primary's registry: the indexer's checkpoint and stored blocks, the workers counted", async () => {
+    // a store of its own, indexed by this primary: its counters count what it stored (a restart on an indexed store
+    // stores nothing new)
+    const savedData = data;
+    data = mkdtempSync(join(tmpdir(), 'tg-api-workers-metrics-'));
+    try {
+      await withStart(2, {}, async (p, port) => {
+        const workerPids = childrenOf(p.child.pid!);
+        expect(workerPids).toHaveLength(2);
+        // the gauge follows the checkpoint a moment after the store shows it: waited for, never reached by a worker's
+        // own registry (it loads the same modules but never indexes: checkpoint 0, no blocks)
+        const first = await until('the checkpoint in /metrics', async () => {
+          const r = await get(port, '/metrics');
+          return sampleOf(r.body, 'ton_ingest_checkpoint_mc_seqno') === tip ? r : null;
+        }, 120);
+        const answers = [first, await get(port, '/metrics'), await get(port, '/metrics')];
+        for (const r of answers) {
+          expect(r.status).toBe(200);
+          // answered by a worker, not by the primary (which serves no HTTP with workers)
+          expect(workerPids).toContain(Number(r.pid));
+          expect(sampleOf(r.body, 'ton_ingest_checkpoint_mc_seqno')).toBe(tip);
+          expect(sampleOf(r.body, 'ton_ingest_blocks_stored_total')).toBeGreaterThan(0);
+          expect(sampleOf(r.body, 'ton_ingest_transactions_stored_total')).toBeGreaterThan(0);
+          expect(sampleOf(r.body, 'ton_api_workers')).toBe(2);
+        }
+        expect(new Set(answers.map((r) => r.worker)).size).toBe(2);
+      });
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+      data = savedData;
+    }
+  });
+
+  it.skipIf(!REDIS_URL)('with REDIS_URL the workers take limits from Redis: one bucket for every worker and any other process sharing it', async () => {
+    // a database of its own: the anonymous bucket of 127.0.0.1 is not another test's
+    const url = new URL(REDIS_URL!);
+    url.pathname = '/9';
+    const redis = new Redis(url.toString(), { maxRetriesPerRequest: 2 });
+    const other = new RedisRateLimiter(url.toString());
+    const bucket = 'ton-gateway:rl:ip:127.0.0.1';
+    try {
+      await withStart(2, { env: { REDIS_URL: url.toString() } }, async (_p, port) => {
+        const anonymous = async (n: number) => {
+          const out: Answer[] = [];
+          for (let i = 0; i < n; i++) out.push(await get(port, '/api/v3/masterchainInfo'));
+          // a limiter missing in the primary would answer 500: only admitted or refused
+          for (const a of out) expect([200, 429], a.body).toContain(a.status);
+          return out;
+        };
+        // one token at 0.01 rps: what a run of requests refills is counted, not timed
+        const refill = (t0: number) => Math.floor(((Date.now() - t0) / 1000) * 0.01);
+        await redis.del(bucket);
+        let t0 = Date.now();
+        const first = await anonymous(10);
+        const admitted = first.filter((a) => a.status === 200).length;
+        expect(admitted).toBeGreaterThanOrEqual(1);
+        expect(admitted).toBeLessThanOrEqual(1 + refill(t0));
+        expect(new Set(first.map((a) => a.worker))).toEqual(new Set(['0', '1']));
+        expect(new Set(first.filter((a) => a.status === 429).map((a) => a.worker))).toEqual(new Set(['0', '1']));
+        // the bucket is in Redis (the key the limiter writes)
+        expect(await redis.exists(bucket)).toBe(1);
+        // the bucket refilled in Redis: the workers admit again (a limiter of their own or the primary's would not)
+        await redis.del(bucket);
+        t0 = Date.now();
+        const again = await anonymous(4);
+        expect(again.filter((a) => a.status === 200).length).toBe(1 + Math.min(3, refill(t0)));
+        // another process sharing the Redis takes the token: the workers refuse
+        await redis.del(bucket);
+        expect((await other.take('ip:127.0.0.1', 0.01)).ok).toBe(true);
+        t0 = Date.now();
+        const taken = await anonymous(4);
+        expect(taken.filter((a) => a.status === 200).length).toBe(Math.min(4, refill(t0)));
+      });
+    } finally {
+      await other.close();
+      await redis.del(bucket);
+      redis.disconnect();
     }
   });
 

@@ -10,6 +10,7 @@ import {
   LiteNode,
   primaryMetrics,
   PrimaryRateLimiter,
+  prepareApiWorker,
   primaryStore,
   primaryStoreInfo,
   RedisRateLimiter,
@@ -56,6 +57,7 @@ export async function runApiWorker(serve: ServeArgs, args: IndexArgs): Promise<n
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   });
   try {
+    await prepareApiWorker();
     await app.listen({ port: serve.port, host: serve.host });
     const address = app.server.address();
     workerListening(typeof address === 'object' && address ? address.port : serve.port);

@@ -131,6 +131,7 @@ export const startCommand: Command = {
             limiter: redisUrl ? undefined : new MemoryRateLimiter(),
             feed: notifications ? feed : undefined,
             metrics: () => metricsRegistry.metrics(),
+            registry: metricsRegistry,
             log,
             // the workers run `start` with these options whoever called it (`demo` included)
             exec: { file: process.argv[1], args: ['start', ...startArgv] },
