@@ -368,6 +368,8 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
       expect([...seen.values()].map(Number).sort((a, b) => a - b)).toEqual(pids);
       // the primary's registry counts them
       expect(sampleOf((await get(port, '/metrics')).body, 'ton_api_workers')).toBe(cores);
+      // a restart on this indexed store stores nothing new: the checkpoint gauge must come from the stored checkpoint
+      await until('the stored checkpoint in /metrics after a restart', async () => sampleOf((await get(port, '/metrics')).body, 'ton_ingest_checkpoint_mc_seqno') === tip || null, 60);
     });
   });
 
