@@ -8,13 +8,16 @@
  * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
  * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata), BENCH_WORKERS
  * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
- * the primary holding chdb and the key-value store's writer, src/api/cluster.ts).
+ * the primary holding chdb and the key-value store's writer, src/api/cluster.ts), BENCH_ONLY (a regular expression: run
+ * only the scenarios whose name matches it), BENCH_PROFILE=DIR (one V8 CPU profile of this process per scenario, taken
+ * while its load runs only, written to DIR: the server's CPU per request, with autocannon's beside it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
 import { isApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
 import { Kv } from '../src/kv/index.ts';
@@ -46,6 +49,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = 500;
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 /** BENCH_LEAN=1: responses without address book and metadata (the headers clients send to skip them). */
 const LEAN = process.env.BENCH_LEAN === '1';
 const LEAN_HEADERS = { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' };
@@ -142,16 +147,32 @@ async function sample(store: StoreClient): Promise<Scenario[]> {
 /** Statements the server sent to the store so far (each costs a fixed ~2 ms in chdb before it reads anything). */
 let statements = 0;
 
+/** BENCH_PROFILE: the profiler's session, started once. */
+let profiler: Session | null = null;
+
 async function run(url: string, s: Scenario) {
   let i = 0;
   const before = statements;
   const steal0 = stealSeconds();
+  const cpu0 = process.cpuUsage();
+  if (PROFILE_DIR && !profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
+  if (profiler) await profiler.post('Profiler.start');
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests: [{ setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }],
   });
+  const cpu = process.cpuUsage(cpu0);
+  if (profiler && PROFILE_DIR) {
+    const { profile } = await profiler.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `${s.name.replace(/[^a-z0-9]+/gi, '_')}-${CONNECTIONS}.cpuprofile`), JSON.stringify(profile));
+  }
   return {
     scenario: s.name,
     'req/s': Math.round(result.requests.average),
@@ -159,6 +180,8 @@ async function run(url: string, s: Scenario) {
     'p99 ms': result.latency.p99,
     'max ms': result.latency.max,
     requests: result.requests.total,
+    // this process's CPU (user + system) per request: the server's and autocannon's, less sensitive to other load than req/s
+    'cpu ms/req': Number(((cpu.user + cpu.system) / 1000 / Math.max(1, result.requests.total)).toFixed(2)),
     'statements/req': Number(((statements - before) / Math.max(1, result.requests.total)).toFixed(1)),
     // CPU time the VM lost to other guests during the scenario (bench/steal.ts)
     steal: stealSince(steal0),
@@ -242,7 +265,7 @@ async function main() {
       const r = await fetch(url + p, { headers: LEAN ? LEAN_HEADERS : {} });
       return { statusCode: r.status, body: await r.text() };
     };
-    const scenarios = await sample(store);
+    const scenarios = (await sample(store)).filter((s) => !ONLY || ONLY.test(s.name));
     // warm-up: one pass over every sample path (first reads load marks and primary keys); every worker gets some
     for (const s of scenarios) for (const p of s.paths.slice(0, 50)) await fetchStatus(p);
     const rows = [];
