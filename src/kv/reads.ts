@@ -30,16 +30,15 @@ type DocEntry = [tag: number, traced: number, text: string];
 const docEntries = new BoundedMap<string, { raw: Buffer; entry: DocEntry }>(4096);
 
 function docEntry(db: Database, key: Buffer): DocEntry | undefined {
-  const raw = db.getBinary(key);
+  const raw = db.getBinary(key); // a copy: kept as the entry's bytes
   if (raw === undefined) return undefined;
   const id = key.toString('latin1');
   const hit = docEntries.get(id);
   if (hit && hit.raw.equals(raw)) return hit.entry;
-  const entry = db.get(key) as DocEntry | undefined;
-  if (entry === undefined) return undefined;
-  // remembered only when the bytes did not change between the two reads (a commit landed in between: the entry is
-  // the newer one, and the next read decodes again)
-  if (db.getBinary(key)?.equals(raw)) docEntries.set(id, { raw, entry });
+  // decoded from these same bytes (what `get` does after its own read), so the pair is consistent
+  const decoder = (db as unknown as { decoder?: { decode(b: Buffer): unknown } }).decoder;
+  const entry = (decoder ? decoder.decode(raw) : db.get(key)) as DocEntry | undefined;
+  if (entry !== undefined && decoder) docEntries.set(id, { raw, entry });
   return entry;
 }
 
