@@ -10,13 +10,16 @@
  * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
  * the primary holding chdb and the key-value store's writer, src/api/cluster.ts), BENCH_ONLY (comma-separated parts of
  * scenario names: run only those, in that order), BENCH_WARMUP (unmeasured passes over each scenario's sample per
- * serving process before it is measured, default 2). Each scenario also prints the CPU its requests cost, per process.
+ * serving process before it is measured, default 2). BENCH_PROFILE=DIR (one V8 CPU profile of this process per
+ * scenario, taken while its load runs only, written to DIR). Each scenario also prints the CPU its requests cost,
+ * per process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
 import { isApiWorker, prepareApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
 import { Kv } from '../src/kv/index.ts';
@@ -50,6 +53,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = 500;
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 /** BENCH_LEAN=1: responses without address book and metadata (the headers clients send to skip them). */
 const LEAN = process.env.BENCH_LEAN === '1';
 const LEAN_HEADERS = { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' };
@@ -173,6 +177,9 @@ let serverPids: () => number[] = () => [];
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 
+/** BENCH_PROFILE: the profiler's session, started once. */
+let profiler: Session | null = null;
+
 async function run(url: string, s: Scenario) {
   let i = 0;
   const requests = [{ setupRequest: (req: Req) => ({ ...req, path: s.paths[i++ % s.paths.length], ...(LEAN ? { headers: { ...(req.headers as object), ...LEAN_HEADERS } } : {}) }) }];
@@ -181,6 +188,12 @@ async function run(url: string, s: Scenario) {
   const steal0 = stealSeconds();
   const pids = [process.pid, ...serverPids()];
   const cpu0 = pids.map(cpuSeconds);
+  if (PROFILE_DIR && !profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
+  if (profiler) await profiler.post('Profiler.start');
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -189,6 +202,11 @@ async function run(url: string, s: Scenario) {
   });
   const cpu = pids.map((p, k) => cpuSeconds(p) - cpu0[k]);
   const perReq = (sec: number) => Number(((sec * 1000) / Math.max(1, result.requests.total)).toFixed(2));
+  if (profiler && PROFILE_DIR) {
+    const { profile } = await profiler.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `${s.name.replace(/[^a-z0-9]+/gi, '_')}-${CONNECTIONS}.cpuprofile`), JSON.stringify(profile));
+  }
   return {
     scenario: s.name,
     'req/s': Math.round(result.requests.average),

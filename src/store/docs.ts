@@ -63,10 +63,20 @@ function jsonValue(v: unknown): unknown {
   return o ?? {};
 }
 
-function named(vals: unknown[], fields: readonly string[], into: Row = {}): Row {
-  for (let i = 0; i < fields.length; i++) into[fields[i]] = vals[i];
-  return into;
+/**
+ * A function building a row from its values in `fields` order, after the `prefix` fields (given as further arguments),
+ * keys in that order. Generated once per layout: an object literal with fixed keys is cloned from one boilerplate
+ * shape, where assigning 70 keys one by one walked 70 map transitions per row (the largest cost of reading a
+ * document in a `bench:api` profile). The keys are this module's constants, never input.
+ */
+function rowBuilder(fields: readonly string[], prefix: readonly string[] = []): (vals: unknown[], ...pre: unknown[]) => Row {
+  const props = [...prefix.map((f, i) => `${JSON.stringify(f)}: p${i}`), ...fields.map((f, i) => `${JSON.stringify(f)}: v[${i}]`)];
+  return new Function('v', ...prefix.map((_, i) => `p${i}`), `return { ${props.join(', ')} };`) as (vals: unknown[], ...pre: unknown[]) => Row;
 }
+
+const txRow = rowBuilder(TX_FIELDS);
+const msgRow = rowBuilder(MSG_FIELDS, ['tx_account', 'tx_lt', 'tx_hash', 'mc_seqno', 'trace_id']);
+const stateRow = rowBuilder(STATE_FIELDS, ['account']);
 
 export interface TxDoc {
   tx: Row;
@@ -179,15 +189,46 @@ export function stringifyTxDoc(doc: TxDoc): string {
   return JSON.stringify([LAYOUT, values(doc.tx, TX_FIELDS), doc.msgs.map((m) => values(m, MSG_FIELDS)), doc.contents, states, doc.absent]);
 }
 
-/** A stored document back as rows (the shapes the flattened tables read as). */
+/**
+ * Parsed documents by their stored text, most recently read last. Keyed by the whole text, so a hit is the same
+ * document whatever changed in the store (a document rewritten with its trace id is another text): nothing to
+ * invalidate. Point reads of the API parse the same documents over and over (a message's two transactions, a trace's,
+ * an account's latest page), and parsing was most of their CPU. Bounded by count and by text size.
+ */
+const parsedDocs = new BoundedMap<string, TxDoc>(4096);
+/** Longer documents (a transaction with hundreds of messages) are parsed every time rather than held. */
+const MAX_CACHED_DOC_CHARS = 256 * 1024;
+
+/**
+ * A stored document back as rows (the shapes the flattened tables read as). The result is shared between callers
+ * (parsedDocs) and frozen: render from it, never change it.
+ */
 export function parseTxDoc(text: string): TxDoc {
+  const hit = parsedDocs.get(text);
+  if (hit) return hit;
+  const doc = freezeDoc(parseTxDocText(text));
+  if (text.length <= MAX_CACHED_DOC_CHARS) parsedDocs.set(text, doc);
+  return doc;
+}
+
+function parseTxDocText(text: string): TxDoc {
   const [layout, tx, msgs, contents, states, absent] = JSON.parse(text) as [number, unknown[], unknown[][], Record<string, string>, Record<string, unknown[]>, string[]];
   if (layout !== LAYOUT) throw new Error(`transaction document layout ${layout} is not known to this version`);
-  const t = named(tx, TX_FIELDS);
-  const msgRows = msgs.map((m) =>
-    named(m, MSG_FIELDS, { tx_account: t.account, tx_lt: t.lt, tx_hash: t.hash, mc_seqno: t.mc_block_seqno, trace_id: t.trace_id }),
-  );
+  const t = txRow(tx);
+  const msgRows = msgs.map((m) => msgRow(m, t.account, t.lt, t.hash, t.mc_block_seqno, t.trace_id));
   const stateRows: Record<string, Row> = {};
-  for (const [h, v] of Object.entries(states)) stateRows[h] = named(v, STATE_FIELDS, { account: t.account });
+  for (const [h, v] of Object.entries(states)) stateRows[h] = stateRow(v, t.account);
   return { tx: t, msgs: msgRows, contents, states: stateRows, absent };
+}
+
+/** Freezes a parsed document's rows and lists (values inside rows are strings, numbers, null or small maps). */
+function freezeDoc(d: TxDoc): TxDoc {
+  Object.freeze(d.tx);
+  for (const m of d.msgs) Object.freeze(m);
+  Object.freeze(d.msgs);
+  Object.freeze(d.contents);
+  for (const st of Object.values(d.states)) Object.freeze(st);
+  Object.freeze(d.states);
+  Object.freeze(d.absent);
+  return Object.freeze(d);
 }

@@ -181,9 +181,9 @@ async function buildTrace(store: StoreClient, seqno: number): Promise<SeededTrac
     store,
     'transaction_docs_kv',
     docs.map((d) => {
+      // parsed documents are shared and frozen: a changed copy
       const doc = parseTxDoc(String(d.doc));
-      doc.tx.trace_id = root.hash;
-      return { account: d.account, lt: d.lt, hash: d.hash, traced: 1, doc: stringifyTxDoc(doc) };
+      return { account: d.account, lt: d.lt, hash: d.hash, traced: 1, doc: stringifyTxDoc({ ...doc, tx: { ...doc.tx, trace_id: root.hash } }) };
     }),
   );
   return { traceId: String(root.hash), txHashes: all.map((t) => String(t.hash)), accounts: [...new Set(all.map((t) => String(t.account)))], externalHash: String(root.ext), state, pendingEdges: pending };

@@ -130,4 +130,16 @@ describe('kv store', () => {
       await reader.close();
     }
   });
+  it('a document read again after its entry changed gives the new entry (the read cache compares stored bytes)', async () => {
+    const key = h(77);
+    await mirrorRows(kv, [{ table: 'transaction_docs_kv', rows: [{ hash: key, account: A, lt: 77n, traced: 0, doc: 'untraced-77' }], tag: 1 }]);
+    expect(await reads.docs([key])).toEqual(['untraced-77']);
+    expect(await reads.docs([key])).toEqual(['untraced-77']);
+    // rewritten with its trace id (same length, so only the bytes differ), then past the checkpoint
+    await mirrorRows(kv, [{ table: 'transaction_docs_kv', rows: [{ hash: key, account: A, lt: 77n, traced: 1, doc: 'traced---77' }], tag: 1 }]);
+    expect(await reads.docs([key])).toEqual(['traced---77']);
+    await mirrorRows(kv, [{ table: 'transaction_docs_kv', rows: [{ hash: key, account: A, lt: 77n, traced: 1, doc: 'traced---77' }], tag: 1_000_000 }]);
+    // the same text under a tag past `visible`: not shown, whatever was read before
+    expect(await reads.docs([key])).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@
  * (token info).
  */
 import { formatFriendly, highloadTypeOfCodeHash, isBounceableByDefault, tryParseAddress, walletTypeOfCodeHash } from '../../format/index.ts';
+import { BoundedMap } from '../../util/index.ts';
 import type { Db } from './db.ts';
 
 /** Entity tables and the address book interface each gives its addresses. */
@@ -75,20 +76,36 @@ export async function addressBook(
   }
   const out: Record<string, AddressBookRow> = {};
   for (const [key, raw] of keys) {
-    const parsed = raw ? tryParseAddress(raw) : null;
-    if (!parsed) {
+    const code = raw ? (codes.get(raw) ?? null) : null;
+    const friendly = raw ? friendlyOf(raw, isBounceableByDefault(code), testnet) : null;
+    if (friendly === null) {
       out[key] = { user_friendly: raw === null ? null : 'addr_none', domain: null, interfaces: [] };
       continue;
     }
-    const code = codes.get(raw!) ?? null;
     out[key] = {
-      user_friendly: formatFriendly(parsed, { bounceable: isBounceableByDefault(code), testOnly: testnet, urlSafe: true }),
+      user_friendly: friendly,
       domain: domains.get(raw!) ?? null,
       interfaces: [...interfaceName(code), ...(kinds.get(raw!) ?? [])].sort(),
     };
   }
   return out;
 }
+
+/**
+ * The user-friendly form of `raw` (null: not an address), remembered: a pure function of its arguments, and parsing
+ * plus checksumming each address of every response was a visible share of a point read's CPU.
+ */
+function friendlyOf(raw: string, bounceable: boolean, testnet: boolean): string | null {
+  const key = `${bounceable ? 'b' : 'n'}${testnet ? 't' : 'm'}${raw}`;
+  const hit = friendlyCache.get(key);
+  if (hit !== undefined) return hit;
+  const parsed = tryParseAddress(raw);
+  const f = parsed ? formatFriendly(parsed, { bounceable, testOnly: testnet, urlSafe: true }) : null;
+  friendlyCache.set(key, f);
+  return f;
+}
+
+const friendlyCache = new BoundedMap<string, string | null>(50_000);
 
 /** Address book over raw addresses found in a result (keys = the raw addresses); `knownCodes` as in addressBook. */
 export function bookOf(
