@@ -85,13 +85,8 @@ export interface TracesStage {
   reached(seqno: number): Promise<void>;
 }
 
-/** The masterchain seqno the traces stage has durably processed (null: nothing yet). */
-export async function tracesResumePoint(store: StoreClient): Promise<number | null> {
-  // only the seqno: the checkpoint stage asks on every poll, and the state itself can be large
-  // max() over the seqno column alone: no FINAL over the (large) state blobs; saved seqnos only grow
-  const rows = await store.query<{ s: number | string | null }>("SELECT max(mc_seqno) AS s, count() AS n FROM trace_assembler_state WHERE name = 'main' HAVING n > 0");
-  return rows.length && rows[0].s !== null ? Number(rows[0].s) : null;
-}
+/** The masterchain seqno the traces stage has durably processed (the checkpoint stage waits on it): src/store. */
+export { tracesResumePoint } from '../src/store/index.ts';
 
 export interface TracesStageOptions {
   logger?: Logger;

@@ -7,9 +7,7 @@
 import { classifyTrace } from '../actions/index.ts';
 import type { ActionRow } from '../actions/index.ts';
 import type { Row, StoreClient } from '../store/index.ts';
-import { blockToRows, openIntents, PriorStates, TRACED_TABLES, withoutStored } from '../store/index.ts';
-import { nextIntentVersion, recordIntent } from '../store/index.ts';
-import { mirrorRows } from '../kv/index.ts';
+import { blockToRows, loadTracesState, PriorStates, saveTracesState, TRACED_TABLES, tracesWriteProgress, writeTracesBatch, type TracesWriteProgress } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { candidates, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities } from '../entities/index.ts';
 import { blockIdExtOf, type LiteserverCodeFetcher } from '../entities/index.ts';
@@ -20,8 +18,6 @@ import { TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts'
 import { actionRows } from '../actions/index.ts';
 import { toTrace } from './to-trace.ts';
 import { loadTraceContext, prefetchTraceContext, readEntityRows, rowAddresses, rowMessages, type StoreContextRows, type TraceContextSource } from './trace-context.ts';
-
-const STATE_NAME = 'main';
 
 export interface TraceBatch {
   /** tx hash -> trace id, for the transactions and messages tables */
@@ -65,38 +61,19 @@ export async function writeTraceTables(store: StoreClient, tables: TraceTables):
   for (const t of TRACE_TABLES) await store.insertRows(t, tables[t]);
 }
 
+/** Saves the assembler's state at `mcSeqno` (what writeMcBatch does last). */
 export async function saveAssemblerState(store: StoreClient, mcSeqno: number, asm: TraceAssembler): Promise<void> {
-  await store.insertRows('trace_assembler_state', [{ name: STATE_NAME, mc_seqno: mcSeqno, state: encodeState(asm.snapshot()) }]);
+  await saveTracesState(store, mcSeqno, encodeState(asm.snapshot()));
 }
 
-/**
- * Replays of the stage's writes (issue 21, hole 5). A write's rows go to many tables, then the assembler state; a
- * crash between two of them leaves some rows of seqnos the saved state does not cover, and the restarted stage
- * processes those seqnos again (grouped as it then finds them ready). Before its first insert each write records
- * its seqno range in `write_intents` (src/store/replay.ts); the first write of a loaded assembler that overlaps the
- * range of an earlier write beyond the saved state inserts only the rows not stored yet.
- */
-const INTENT = `traces/${STATE_NAME}`;
-
-interface WriteProgress {
-  /** the last seqno whose write is complete (the saved state's), -1 for none */
-  written: number;
-  /** the seqnos up to which an earlier write may have left rows (an intent beyond the saved state), null: unread */
-  suspectUpTo: number | null;
-  intentVersion: bigint;
-}
-
-/** Assemblers from loadAssembler: the stage's own. Others (tests, tools) write without the replay check. */
-const progressOf = new WeakMap<TraceAssembler, WriteProgress>();
+/** Assemblers from loadAssembler: the stage's own, written with the replay check (src/store/traces-write.ts). Others (tests, tools) write without it. */
+const progressOf = new WeakMap<TraceAssembler, TracesWriteProgress>();
 
 /** The saved assembler and the masterchain seqno it has folded up to (null: start empty). */
 export async function loadAssembler(store: StoreClient): Promise<{ assembler: TraceAssembler; mcSeqno: number | null }> {
-  const rows = await store.query<{ mc_seqno: number | string; state: string }>(
-    'SELECT mc_seqno, state FROM trace_assembler_state FINAL WHERE name = {name:String}',
-    { name: STATE_NAME },
-  );
-  const loaded = rows.length ? { assembler: new TraceAssembler(decodeState(rows[0].state)), mcSeqno: Number(rows[0].mc_seqno) } : { assembler: new TraceAssembler(), mcSeqno: null };
-  progressOf.set(loaded.assembler, { written: loaded.mcSeqno ?? -1, suspectUpTo: null, intentVersion: 0n });
+  const saved = await loadTracesState(store);
+  const loaded = saved ? { assembler: new TraceAssembler(decodeState(saved.state)), mcSeqno: saved.mcSeqno } : { assembler: new TraceAssembler(), mcSeqno: null };
+  progressOf.set(loaded.assembler, tracesWriteProgress(loaded.mcSeqno));
   return loaded;
 }
 
@@ -234,43 +211,18 @@ export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
 
 /**
  * Writes what processMcBatch produced (the seqnos after the last write up to `mcSeqno`), then the assembler state:
- * after this the batch is durable. Rows a crashed earlier write of these seqnos stored are not written again.
+ * after this the batch is durable (src/store/traces-write.ts).
  */
 export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
-  const progress = progressOf.get(asm);
-  let suspect = false;
-  if (progress) {
-    if (progress.suspectUpTo === null) {
-      const [intent] = await openIntents(store, INTENT);
-      const upTo = intent?.writer === INTENT ? Number(intent.items[1]) : -1;
-      progress.suspectUpTo = Number.isInteger(upTo) ? upTo : -1;
-      progress.intentVersion = intent?.writer === INTENT ? intent.version : 0n;
-    }
-    suspect = progress.written < progress.suspectUpTo;
-    progress.intentVersion = nextIntentVersion(progress.intentVersion);
-    // while earlier rows may be stored beyond this write (a crash cut a longer write), the intent keeps naming them:
-    // a second crash here must leave the next restart just as suspicious of those seqnos
-    const end = Math.max(mcSeqno, progress.suspectUpTo);
-    await recordIntent(store, INTENT, progress.intentVersion, [String(progress.written + 1), String(end)]);
-  }
-  // the key-value store's entries (src/kv), tagged with the write's last seqno: committed in parallel with the
-  // inserts, before the state (the checkpoint never passes a seqno before the state covers it)
-  const kv = store.kv;
-  const kvDone = kv
-    ? mirrorRows(kv, [
-        ...ENTITY_TABLES.map((table) => ({ table, rows: out.entities[table], tag: mcSeqno })),
-        ...TRACED_TABLES.map((table) => ({ table, rows: out.traced[table], tag: mcSeqno })),
-        ...TRACE_TABLES.map((table) => ({ table, rows: out.tables[table], tag: mcSeqno })),
-      ])
-    : null;
-  kvDone?.catch(() => undefined);
-  const put = async (table: string, rows: Row[]) => store.insertRows(table, suspect ? await withoutStored(store, table, rows) : rows);
-  for (const t of ENTITY_TABLES) await put(t, out.entities[t]);
-  // trace_version makes these rows win over the ones the store stage wrote without trace_id; documents live in the
-  // key-value store alone where it serves point reads (clickhouse/0017)
-  for (const t of TRACED_TABLES) if (t !== 'transaction_docs_kv' || store.pointReads !== 'kv') await put(t, out.traced[t]);
-  for (const t of TRACE_TABLES) await put(t, out.tables[t]);
-  await kvDone;
-  await saveAssemblerState(store, mcSeqno, asm);
-  if (progress) progress.written = mcSeqno;
+  await writeTracesBatch(
+    store,
+    progressOf.get(asm) ?? null,
+    mcSeqno,
+    {
+      entities: ENTITY_TABLES.map((table) => ({ table, rows: out.entities[table] })),
+      traced: out.traced,
+      traces: TRACE_TABLES.map((table) => ({ table, rows: out.tables[table] })),
+    },
+    () => encodeState(asm.snapshot()),
+  );
 }
