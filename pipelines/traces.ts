@@ -18,7 +18,7 @@ import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStat
 import type { StoreClient } from '../src/store/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 import { decodeShared } from './shared-decode.ts';
-import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
+import { foldBatch, loadAssembler, mergeMcBatches, prefetchForBatches, readBatchContext, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
 import { recordEntityStats } from './metrics.ts';
 
 /** The group reading ton.blocks.raw. */
@@ -84,9 +84,6 @@ export interface TracesStage {
   /** Resolves once every seqno up to `seqno` is processed. */
   reached(seqno: number): Promise<void>;
 }
-
-/** The masterchain seqno the traces stage has durably processed (the checkpoint stage waits on it): src/store. */
-export { tracesResumePoint } from '../src/store/index.ts';
 
 export interface TracesStageOptions {
   logger?: Logger;
@@ -160,7 +157,9 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
       dirty = true;
       for (const r of ready) {
-        const out = await processMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched });
+        // read the batch's context, fold it (pure), then the group is written below
+        const context = await readBatchContext(store, asm, r.blocks, unwritten, { codes, prefetched });
+        const out = foldBatch(asm, r.seqno, r.blocks, context);
         rememberEntities(unwritten, out);
         await opts.onSeqno?.(r.seqno, out, r.blocks);
         outs.push(out);

@@ -84,3 +84,13 @@ export async function writeTracesBatch(store: StoreClient, progress: TracesWrite
   await saveTracesState(store, mcSeqno, state());
   if (progress) progress.written = mcSeqno;
 }
+
+/**
+ * A code the traces stage read from a liteserver (src/entities/liteserver-codes.ts): `contract_code`, and its
+ * get-method ids in `contract_methods` when its method table reads.
+ */
+export async function writeFetchedCode(store: StoreClient, codeHash: string, codeBoc: string, methods: readonly number[] | null): Promise<void> {
+  await store.insertRows('contract_code', [{ code_hash: codeHash, code_boc: codeBoc }]);
+  // stored unsigned, as the store stage does (the column is UInt32)
+  if (methods) await store.insertRows('contract_methods', [{ code_hash: codeHash, methods: methods.map((m) => m >>> 0) }]);
+}
