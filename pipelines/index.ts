@@ -9,14 +9,16 @@ import type { Bus } from '../src/bus/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
 import type { PipelineNotifications } from '../src/streaming/index.ts';
-import { getCheckpoint, type StoreClient } from '../src/store/index.ts';
+import { getCheckpoint, tracesResumePoint, type StoreClient } from '../src/store/index.ts';
 import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
-import { startTracesStage, tracesResumePoint, type TracesStage } from './traces.ts';
+import { startTracesStage, type TracesStage } from './traces.ts';
 import { IngestBook, planRange } from './ingest-book.ts';
 
 export { metrics, metricsRegistry } from './metrics.ts';
-export { startTracesStage, tracesResumePoint, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
+export { startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
+/** The seqno the traces stage has saved its state at: what the checkpoint stage waits on (src/store/assembler-state.ts). */
+export { tracesResumePoint } from '../src/store/index.ts';
 export * from './stages.ts';
 export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
 

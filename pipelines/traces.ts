@@ -18,7 +18,7 @@ import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStat
 import type { StoreClient } from '../src/store/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 import { decodeShared } from './shared-decode.ts';
-import { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
+import { foldBatch, loadAssembler, mergeMcBatches, prefetchForBatches, readBatchContext, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
 import { recordEntityStats } from './metrics.ts';
 
 /** The group reading ton.blocks.raw. */
@@ -83,14 +83,6 @@ export interface TracesStage {
   failed: Promise<never>;
   /** Resolves once every seqno up to `seqno` is processed. */
   reached(seqno: number): Promise<void>;
-}
-
-/** The masterchain seqno the traces stage has durably processed (null: nothing yet). */
-export async function tracesResumePoint(store: StoreClient): Promise<number | null> {
-  // only the seqno: the checkpoint stage asks on every poll, and the state itself can be large
-  // max() over the seqno column alone: no FINAL over the (large) state blobs; saved seqnos only grow
-  const rows = await store.query<{ s: number | string | null }>("SELECT max(mc_seqno) AS s, count() AS n FROM trace_assembler_state WHERE name = 'main' HAVING n > 0");
-  return rows.length && rows[0].s !== null ? Number(rows[0].s) : null;
 }
 
 export interface TracesStageOptions {
@@ -165,7 +157,9 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
       dirty = true;
       for (const r of ready) {
-        const out = await processMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched });
+        // read the batch's context, fold it (pure), then the group is written below
+        const context = await readBatchContext(store, asm, r.blocks, unwritten, { codes, prefetched });
+        const out = foldBatch(asm, r.seqno, r.blocks, context);
         rememberEntities(unwritten, out);
         await opts.onSeqno?.(r.seqno, out, r.blocks);
         outs.push(out);

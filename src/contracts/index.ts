@@ -8,6 +8,7 @@ export * from './opcodes.ts';
 export * from './jetton.ts';
 export * from './nft.ts';
 export * from './data-layouts.ts';
+export * from './item-layouts.ts';
 export * from './code-methods.ts';
 export * from './interfaces.ts';
 export * from './content.ts';

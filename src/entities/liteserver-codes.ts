@@ -19,7 +19,7 @@
 import { Address, Cell } from '@ton/core';
 import type { Logger } from 'pino';
 import type { BlockIdExt } from '../source/index.ts';
-import type { StoreClient } from '../store/index.ts';
+import { writeFetchedCode, type StoreClient } from '../store/index.ts';
 import { decodeAccount, nodeBoc, type BlockId } from '../ton/index.ts';
 import { methodsOfCode } from '../contracts/index.ts';
 import { BoundedMap } from '../util/index.ts';
@@ -206,9 +206,7 @@ export class LiteserverCodeFetcher {
     const boc = nodeBoc(cell).toString('base64');
     const methods = methodsOfCode(codeHash, cell);
     try {
-      await this.store.insertRows('contract_code', [{ code_hash: codeHash, code_boc: boc }]);
-      // stored unsigned, as the store stage does (the column is UInt32)
-      if (methods) await this.store.insertRows('contract_methods', [{ code_hash: codeHash, methods: methods.map((m) => m >>> 0) }]);
+      await writeFetchedCode(this.store, codeHash, boc, methods);
     } catch (err) {
       // the code still serves this process; the store gets it when a block or a later fetch carries it again
       this.log?.warn({ codeHash, err: (err as Error).message }, 'code fetch: writing contract_code failed');

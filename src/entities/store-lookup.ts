@@ -6,7 +6,7 @@
  * seqnos before it writes them (a row remembered is never older than the store's: batches come in order).
  */
 import { Cell } from '@ton/core';
-import type { Row, StoreClient } from '../store/index.ts';
+import { readContractCodes, readLatestRows, type Row, type StoreClient } from '../store/index.ts';
 import type { BlockIdExt } from '../source/index.ts';
 import { KEY_COLUMN, type StateTable } from './family.ts';
 import type { LiteserverCodeFetcher } from './liteserver-codes.ts';
@@ -36,20 +36,12 @@ export function storeEntityLookup(store: StoreClient): EntityLookup {
         else if (c === undefined || now - c > MISS_RETRY_MS) ask.push(h);
       }
       if (ask.length) {
-        const rows = await store.query<{ code_hash: string; code_boc: string }>(
-          'SELECT code_hash, any(code_boc) AS code_boc FROM contract_code WHERE code_hash IN {h:Array(FixedString(64))} GROUP BY code_hash',
-          { h: ask },
-        );
+        const got = await readContractCodes(store, ask);
         if (cache.size > MAX_CODES) cache.clear();
         for (const h of ask) cache.set(h, now);
-        for (const r of rows) {
-          try {
-            const c = Cell.fromBase64(r.code_boc);
-            cache.set(r.code_hash, c);
-            out.set(r.code_hash, c);
-          } catch {
-            // an unreadable BoC stays a miss
-          }
+        for (const [h, c] of got) {
+          cache.set(h, c);
+          out.set(h, c);
         }
       }
       return out;
@@ -63,10 +55,7 @@ export function storeEntityLookup(store: StoreClient): EntityLookup {
         if (r) out.set(a, r);
       }
       const ask = addresses.filter((a) => !out.has(a));
-      if (ask.length) {
-        const rows = await store.query<Row>(`SELECT * FROM ${table} FINAL WHERE ${key} IN {a:Array(String)}`, { a: ask });
-        for (const r of rows) out.set(r[key] as string, r);
-      }
+      if (ask.length) for (const [a, r] of await readLatestRows(store, table, key, ask)) out.set(a, r);
       return out;
     },
     remember(table, rows) {

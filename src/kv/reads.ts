@@ -84,8 +84,9 @@ function ltWindow<T>(db: Database, prefix: Buffer, page: LtPage, visible: number
 }
 
 /**
- * `everything`: entries past the checkpoint too (the writer's own process reading back what it wrote, as the streaming
- * publisher does after a restart); readers serving clients never set it.
+ * `everything`: entries past the checkpoint too (the writer's own process reading back what it wrote: the streaming
+ * publisher after a restart, the traces stage's context reading the states the store stage wrote ahead of the
+ * checkpoint, src/store/trace-context-reads.ts); readers serving clients never set it.
  */
 export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): PointReads {
   const db = kv.db;
@@ -263,12 +264,4 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
       return all.slice(page.offset, want).map((r) => r.row);
     },
   };
-}
-
-/**
- * Latest states whatever their tag (the traces stage's context: it needs the states written ahead of the
- * checkpoint, by the store stage of the same process).
- */
-export function latestStatesAnyTag(kv: Kv, accounts: readonly string[]): PointRow[] {
-  return heads(kv.db.latest, accounts, Number.MAX_SAFE_INTEGER);
 }

@@ -23,6 +23,9 @@ export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from 
 export { dedupRows, duplicateReport, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export * from './read.ts';
 export { indexStatus, indexStatusDetail, INGEST_CHECKPOINT, type IndexStatus, type IndexStatusDetail } from './status.ts';
+export { readContractCodes, readFullData, readJettonWallets, readLatestRows, readMessageBodies, readMultisigOrders, readNftItems, readSales, readStates, type AccountSnapshot, type KnownJettonWallet, type KnownMultisigOrder, type KnownNftItem, type KnownSale, type StoreContextRows, type StoredBody } from './trace-context-reads.ts';
+export { loadTracesState, saveTracesState, tracesResumePoint, TRACES_STATE_NAME } from './assembler-state.ts';
+export { tracesWriteProgress, writeFetchedCode, writeTracesBatch, type TableRows, type TracesWrite, type TracesWriteProgress } from './traces-write.ts';
 export { loadTrustedBlocks, readIngestState, saveTrustedBlocks, storedMcBlock, writeIngestState, type IngestRange, type IngestStall, type IngestState, type StoredBlockId } from './ingest-state.ts';
 
 /**

@@ -17,8 +17,7 @@
 import { Cell, type Slice } from '@ton/core';
 import type { DedustPoolAssets } from '../actions/index.ts';
 import { ContractReader } from '../entities/index.ts';
-import { latestStatesAnyTag } from '../kv/index.ts';
-import type { StoreClient } from '../store/index.ts';
+import { readFullData, readMessageBodies, type StoreClient } from '../store/index.ts';
 import { BoundedMap } from '../util/index.ts';
 
 export type { DedustPoolAssets };
@@ -77,38 +76,12 @@ export async function poolAssetsFromState(code: Cell, dataBoc: string, state: { 
 }
 
 /** The opcode as the store keeps it (the signed int32 toncenter stores). */
-const EVENT_OPCODE_INT32 = DEDUST_SWAP_EVENT_OPCODE | 0;
 
-/**
- * One stored swap event per pool (its body BoC), from `messages` (keyed by the sending account: a primary-key
- * range) and `message_contents`.
- */
-export async function readStoredSwapEvents(store: StoreClient, pools: readonly string[]): Promise<Map<string, string>> {
-  if (!pools.length) return new Map();
-  const rows = await store.query<{ pool: string; boc: string }>(
-    `SELECT m.tx_account AS pool, c.boc AS boc
-       FROM (SELECT tx_account, body_hash FROM messages
-              WHERE tx_account IN {p:Array(String)} AND direction = 'out' AND message_type = 'ext_out' AND opcode = {op:Int32}
-              LIMIT 4 BY tx_account) AS m
-       INNER JOIN message_contents AS c ON c.hash = m.body_hash`,
-    { p: [...pools], op: EVENT_OPCODE_INT32 },
-  );
+/** One stored swap event per pool (its body BoC), read by src/store. */
+async function readStoredSwapEvents(store: StoreClient, pools: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const r of rows) if (!out.has(r.pool) && poolAssetsFromSwapEvent(r.boc)) out.set(r.pool, r.boc);
+  for (const r of await readMessageBodies(store, pools, 'ext_out', DEDUST_SWAP_EVENT_OPCODE)) if (!out.has(r.account) && poolAssetsFromSwapEvent(r.boc)) out.set(r.account, r.boc);
   return out;
-}
-
-/** The full data cells the store holds for these accounts (`latest_account_states_kv.data_boc`, set after a deploy). */
-export async function readStoredFullData(store: StoreClient, accounts: readonly string[]): Promise<Map<string, { dataBoc: string; balance: bigint; timestamp: number }>> {
-  if (!accounts.length) return new Map();
-  type FullData = { account: string; data_boc: string | null; balance: string; timestamp: number };
-  // the key-value store where this process has one (src/kv; its RocksDB table is gone there, clickhouse/0017)
-  const rows = store.kv
-    ? (latestStatesAnyTag(store.kv, accounts) as FullData[]).filter((r) => r.data_boc !== null && r.data_boc !== undefined)
-    : await store.query<FullData>('SELECT account, data_boc, balance, timestamp FROM latest_account_states_kv WHERE account IN {a:Array(String)} AND data_boc IS NOT NULL', {
-        a: [...accounts],
-      });
-  return new Map(rows.map((r) => [r.account, { dataBoc: r.data_boc!, balance: BigInt(r.balance), timestamp: Number(r.timestamp) }]));
 }
 
 // ---------------------------------------------------------------- per batch (I/O)
@@ -187,7 +160,7 @@ export async function loadDedustPools(store: StoreClient, input: PoolInput): Pro
     }
   }
   if (!ask.length) return out;
-  const full = await readStoredFullData(store, ask);
+  const full = await readFullData(store, ask);
   const noData: string[] = [];
   for (const p of ask) {
     const f = full.get(p);

@@ -23,59 +23,10 @@
  * gets its content from the deploy, never from a data layout alone.
  */
 import { Cell } from '@ton/core';
-import { parseTokenContent } from '../contracts/index.ts';
-import type { StoreClient } from '../store/index.ts';
+import { contentFromDeploy, contentFromItemData, deploysAccount, TELEITEM_DEPLOY_OPCODE, type ItemContent } from '../contracts/index.ts';
+import { readMessageBodies, type StoreClient } from '../store/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import type { ContextMessage } from './context-dedust.ts';
-
-/** The deploy message a telemint collection sends a new item. */
-export const TELEITEM_DEPLOY_OPCODE = 0x299a3e15;
-
-export type ItemContent = Record<string, string>;
-
-/** A cell read whole: a pruned branch gives nothing. */
-function content(cell: Cell): ItemContent | null {
-  return cell.isExotic ? null : parseTokenContent(cell);
-}
-
-/** The content a teleitem deploy message carries, or null when the body is not one. */
-export function contentFromDeploy(body: string | null | undefined): ItemContent | null {
-  if (!body) return null;
-  try {
-    const s = Cell.fromBase64(body).beginParse();
-    if (s.loadUint(32) !== TELEITEM_DEPLOY_OPCODE) return null;
-    s.loadAddress();
-    s.loadCoins();
-    if (s.remainingBits !== 0 || s.remainingRefs !== 4) return null;
-    s.loadRef();
-    return content(s.loadRef());
-  } catch {
-    return null;
-  }
-}
-
-/** The content in an item's data (teleitem_data), or null when the data does not read so or prunes it. */
-export function contentFromItemData(dataBoc: string | null | undefined): ItemContent | null {
-  if (!dataBoc) return null;
-  try {
-    const d = Cell.fromBase64(dataBoc).beginParse(true);
-    d.loadRef(); // config
-    const state = d.loadMaybeRef();
-    if (state === null || state.isExotic || d.remainingBits !== 0 || d.remainingRefs !== 0) return null;
-    const s = state.beginParse();
-    s.loadAddress();
-    const c = s.loadRef();
-    if (c.isExotic) return null;
-    return content(c.beginParse().loadRef());
-  } catch {
-    return null;
-  }
-}
-
-/** Does a StateInit (its hash, hex) make this account (`wc:HEX`): the address is the StateInit's hash. */
-export function deploysAccount(account: string, stateInitHash: string | null | undefined): boolean {
-  return !!stateInitHash && account.slice(account.indexOf(':') + 1).toLowerCase() === stateInitHash.toLowerCase();
-}
 
 function stateInitHash(boc: string | null | undefined): string | null {
   if (!boc) return null;
@@ -86,22 +37,12 @@ function stateInitHash(boc: string | null | undefined): string | null {
   }
 }
 
-/**
- * One stored teleitem deploy message per item (its body BoC), that carried the item's own StateInit: `messages`
- * keyed by the receiving account.
- */
-export async function readStoredDeploys(store: StoreClient, items: readonly string[]): Promise<Map<string, string>> {
-  if (!items.length) return new Map();
-  const rows = await store.query<{ item: string; init_state_hash: string | null; boc: string }>(
-    `SELECT m.tx_account AS item, m.init_state_hash AS init_state_hash, c.boc AS boc
-       FROM (SELECT tx_account, body_hash, init_state_hash FROM messages
-              WHERE tx_account IN {a:Array(String)} AND direction = 'in' AND opcode = {op:Int32}
-              LIMIT 4 BY tx_account) AS m
-       INNER JOIN message_contents AS c ON c.hash = m.body_hash`,
-    { a: [...items], op: TELEITEM_DEPLOY_OPCODE | 0 },
-  );
+/** One stored teleitem deploy message per item (its body BoC) that carried the item's own StateInit, read by src/store. */
+async function readStoredDeploys(store: StoreClient, items: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const r of rows) if (!out.has(r.item) && deploysAccount(r.item, r.init_state_hash) && contentFromDeploy(r.boc)) out.set(r.item, r.boc);
+  for (const r of await readMessageBodies(store, items, 'in', TELEITEM_DEPLOY_OPCODE)) {
+    if (!out.has(r.account) && deploysAccount(r.account, r.initStateHash) && contentFromDeploy(r.boc)) out.set(r.account, r.boc);
+  }
   return out;
 }
 

@@ -1,5 +1,8 @@
 /**
- * The traces stage: per masterchain batch, assemble traces, classify them (src/actions), derive entities
- * (src/entities) and write the rows; pipelines/traces.ts wires it to the bus. See README.md.
+ * The traces stage: per masterchain batch, read its context (read-context.ts), fold it (step.ts: assemble traces,
+ * classify them with src/actions, derive entities with src/entities), write the rows (stage.ts, src/store);
+ * pipelines/traces.ts wires it to the bus. See README.md.
  */
-export { loadAssembler, mergeMcBatches, prefetchForBatches, processMcBatch, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from './stage.ts';
+export { assembleBatch, classifyCompleted, foldBatch, mergeMcBatches, rememberEntities, type BatchContext, type McBatchOutput, type TraceBatch, type TracedRows, type UnwrittenEntities } from './step.ts';
+export { loadKnownEntities, prefetchForBatches, readBatchContext } from './read-context.ts';
+export { loadAssembler, processMcBatch, writeMcBatch } from './stage.ts';

@@ -2,7 +2,7 @@
 import type { MessageRow, TransactionRow } from '../ton/index.ts';
 import type { Trace, TraceMessage, TraceTransaction } from '../actions/index.ts';
 import type { CompletedTrace } from './assembler.ts';
-import { traceContext, type TraceContextSource } from './trace-context.ts';
+import { traceContext, type TraceContextSource } from './records.ts';
 
 function extras(m: Record<string, bigint> | null): Record<string, string> | null {
   return m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.toString()])) : null;

@@ -26,7 +26,8 @@ import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
-import { processMcBatch, writeMcBatch, type McBatchOutput } from '../../src/traces/stage.ts';
+import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import type { McBatchOutput } from '../../src/traces/step.ts';
 import { code, prunedBranch } from './helpers.ts';
 
 const MINTER = code('jetton-minter-standard.token-contract.discoverable.boc');

@@ -17,9 +17,11 @@ import { blockToRows, encodeJsonLines, StoreWriter, type Row, type StoreClient, 
 import { decodeBlock, type AccountStateRow } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { poolAssetsFromState, poolAssetsFromSwapEvent, DEDUST_SWAP_EVENT_OPCODE } from '../../src/traces/context-dedust.ts';
-import { contentFromDeploy, deploysAccount } from '../../src/traces/context-telemint.ts';
+import { contentFromDeploy, deploysAccount } from '../../src/contracts/index.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
-import { loadTraceContext, rowAddresses, rowMessages, traceAddresses, traceContext, traceMessages } from '../../src/traces/trace-context.ts';
+import { rowAddresses, rowMessages, traceAddresses, traceMessages } from '../../src/traces/addresses.ts';
+import { loadTraceContext } from '../../src/traces/read-context.ts';
+import { traceContext } from '../../src/traces/records.ts';
 import { addr, buildTrace } from '../actions/trace-builder.ts';
 import { getMethod, prunedBranch } from '../entities/helpers.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type TransactionRow } from '../../src/ton/index.ts';
-import { assembleBatch, loadAssembler, saveAssemblerState, writeTraceTables } from '../../src/traces/stage.ts';
+import { loadAssembler, saveAssemblerState, writeTraceTables } from '../../src/traces/stage.ts';
+import { assembleBatch } from '../../src/traces/step.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
 const BLOCK = 'blocks/mainnet/mainnet-wc0-8000000000000000-71398501.boc';

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeJsonLines, type StoreClient } from '../../src/store/index.ts';
 import type { AccountStateRow } from '../../src/ton/index.ts';
-import { loadTraceContext } from '../../src/traces/trace-context.ts';
+import { loadTraceContext } from '../../src/traces/read-context.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';
 
 const X = '0:' + '1A'.repeat(32);

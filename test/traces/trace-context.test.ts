@@ -20,10 +20,13 @@ import type { ActionRow, Trace } from '../../src/actions/model.ts';
 import { encodeJsonLines, fillKvFromStore, type Row, type StoreClient } from '../../src/store/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
-import { assembleBatch, processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { assembleBatch } from '../../src/traces/step.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';
 import { addr, buildTrace } from '../actions/trace-builder.ts';
-import { bodyAddresses, emptyTraceContext, loadTraceContext, prefetchTraceContext, traceAddresses, traceContext, traceMessages, type TraceContextSource } from '../../src/traces/trace-context.ts';
+import { bodyAddresses, traceAddresses, traceMessages } from '../../src/traces/addresses.ts';
+import { loadTraceContext, prefetchTraceContext } from '../../src/traces/read-context.ts';
+import { emptyTraceContext, traceContext, type TraceContextSource } from '../../src/traces/records.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
 const TC_DIR = join(FIX, 'traces/toncenter-indexer/');

@@ -1,0 +1,161 @@
+/**
+ * The traces stage's step: one masterchain batch folded into the assembler, the traces it completes classified,
+ * its jetton / NFT events derived, its transactions and messages given their trace_id. It takes the batch's context
+ * as plain data (read before it: read-context.ts `readBatchContext`) and returns rows (written after it: stage.ts
+ * `writeMcBatch`, src/store/traces-write.ts); no store handle. Its state is in memory: the assembler, and the end
+ * states of the blocks it has seen (the documents' states before).
+ */
+import { actionRows, classifyTrace, type ActionRow } from '../actions/index.ts';
+import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities, type StateStats, type StateTables } from '../entities/index.ts';
+import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
+import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
+import type { CompletedTrace, TraceAssembler, TraceRow } from './assembler.ts';
+import type { TraceContextSource } from './records.ts';
+import { TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
+import { toTrace } from './to-trace.ts';
+
+export interface TraceBatch {
+  /** tx hash -> trace id, for the transactions and messages tables */
+  traceIds: Map<string, string>;
+  tables: TraceTables;
+  traces: TraceRow[];
+  actions: ActionRow[];
+}
+
+/** The rows the stage writes with trace ids: transactions, messages and their documents. */
+export type TracedRows = Record<(typeof TRACED_TABLES)[number], Row[]>;
+
+export interface McBatchOutput extends TraceBatch {
+  entities: EntityTables;
+  /** what the entity-state rows of the batch counted (src/entities/state-rows.ts) */
+  entityStats: StateStats;
+  /** the batch's transactions and messages rows again, now with their trace_id */
+  traced: TracedRows;
+}
+
+/** What the step takes besides the assembler and the blocks: plain data, read before it (read-context.ts). */
+export interface BatchContext {
+  /** jetton wallets / NFT items among the batch's candidate accounts: the store's and the unwritten seqnos' */
+  known: KnownEntities;
+  /** the interface records' sources of every account the traces the batch may complete name */
+  trace: TraceContextSource;
+  /**
+   * the entity-state rows of the accounts the batch changed (src/entities/state-rows.ts), derived while reading: the
+   * codes and previous rows they need come from the store or a liteserver between get-method runs
+   */
+  entityState: { tables: StateTables; stats: StateStats };
+}
+
+/**
+ * Classifies completed traces into actions (one trace at a time, in order) and records each trace's classification
+ * state on its row: ok, broken, or failed (then its actions are the basic fallback's). A trace whose classification
+ * throws is kept, marked `failed`.
+ */
+export function classifyCompleted(completed: readonly CompletedTrace[], context?: TraceContextSource): ActionRow[] {
+  const actions: ActionRow[] = [];
+  for (const done of completed) {
+    try {
+      const cls = classifyTrace(toTrace(done, context));
+      actions.push(...cls.actions);
+      done.row.classification_state = cls.state;
+    } catch {
+      // never drop a trace: it stays readable, marked as not classified
+      done.row.classification_state = 'failed';
+    }
+  }
+  return actions;
+}
+
+/** Assemble one masterchain batch's transactions and classify what it completes (`context`: records.ts). */
+export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
+  const result = asm.addBatch(mcSeqno, txs);
+  const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
+  const actions = classifyCompleted(result.completed, context);
+  // rows reflect the state after classification
+  const byId = new Map(result.completed.map((c) => [c.row.trace_id, c.row]));
+  const traces = result.traces.map((t) => byId.get(t.trace_id) ?? t);
+  const txInfo = new Map(txs.map((t) => [t.hash, { account: t.account, lt: t.lt }]));
+  const tables: TraceTables = { traces: traces.map((t) => ({ ...t })), trace_transactions: traceTransactionRows(result.edges, txInfo), actions: [], action_accounts: [] };
+  for (const a of actions) {
+    const r = actionRows(a);
+    tables.actions.push(r.action);
+    tables.action_accounts.push(...r.accounts);
+  }
+  return { traceIds, tables, traces, actions };
+}
+
+/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
+const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
+
+/**
+ * One masterchain batch through the step: trace ids, traces, actions, jetton / NFT events and entity rows, the
+ * traced rows. `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
+ */
+export function foldBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): McBatchOutput {
+  const txs = blocks.flatMap((b) => b.transactions);
+  const states = blocks.flatMap((b) => b.account_states);
+  const batch = assembleBatch(asm, mcSeqno, txs, context.trace);
+  const entities = entityEvents(
+    txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
+    states,
+    context.known,
+  );
+  // jetton masters, NFT collections, DNS, multisig, vesting, NFT sales from the changed account states
+  Object.assign(entities, context.entityState.tables);
+  const traced: TracedRows = { transactions: [], messages: [], transaction_docs_kv: [] };
+  let priorStates = priorStatesOf.get(asm);
+  if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
+  for (const b of blocks) {
+    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds, tables: 'traced', priorStates });
+    for (const t of TRACED_TABLES) for (const r of rows[t]) traced[t].push(r);
+  }
+  return { ...batch, entities, entityStats: context.entityState.stats, traced };
+}
+
+/** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */
+export interface UnwrittenEntities {
+  jettonWallets: Map<string, { owner: string; jetton: string }>;
+  nftItems: Map<string, { index: bigint; collection: string | null }>;
+}
+
+export function rememberEntities(into: UnwrittenEntities, out: McBatchOutput): void {
+  for (const r of out.entities.jetton_wallets) into.jettonWallets.set(String(r.address), { owner: String(r.owner), jetton: String(r.jetton) });
+  for (const r of out.entities.nft_items) {
+    into.nftItems.set(String(r.address), { index: BigInt(r.index as bigint | string), collection: (r.collection_address as string | null) ?? null });
+  }
+}
+
+/** Keeps the last row per key: a later seqno's version of a trace replaces the earlier one in a merged write. */
+function lastBy(rows: Row[], key: (r: Row) => string): Row[] {
+  const m = new Map<string, Row>();
+  for (const r of rows) {
+    const k = key(r);
+    m.delete(k);
+    m.set(k, r);
+  }
+  return [...m.values()];
+}
+
+/**
+ * Several consecutive seqnos' outputs as one write: a write costs one insert per table whatever its size, so the
+ * stage writes what is ready together (the assembler state saved with the last seqno covers them all).
+ */
+export function mergeMcBatches(outs: McBatchOutput[]): McBatchOutput {
+  if (outs.length === 1) return outs[0];
+  const cat = <K extends string>(pick: (o: McBatchOutput) => Record<K, Row[]>, keys: readonly K[]) => {
+    const r = {} as Record<K, Row[]>;
+    for (const k of keys) r[k] = outs.flatMap((o) => pick(o)[k]);
+    return r;
+  };
+  const tables = cat((o) => o.tables, TRACE_TABLES) as TraceTables;
+  tables.traces = lastBy(tables.traces, (r) => String(r.trace_id));
+  return {
+    traceIds: new Map(outs.flatMap((o) => [...o.traceIds])),
+    tables,
+    traces: outs.flatMap((o) => o.traces),
+    actions: outs.flatMap((o) => o.actions),
+    entities: cat((o) => o.entities, ENTITY_TABLES) as EntityTables,
+    entityStats: outs.reduce((a, o) => addStateStats(a, o.entityStats), emptyStateStats()),
+    traced: cat((o) => o.traced, TRACED_TABLES),
+  };
+}
