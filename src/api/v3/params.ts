@@ -31,14 +31,50 @@ export interface ParamDef {
 
 export type ParamSpec = Record<string, ParamDef>;
 
+/** The value parseQuery gives for each kind (array kinds: one value per repetition of the parameter). */
+export interface KindValue {
+  address: string;
+  'address[]': string[];
+  nullableAddress: string | null;
+  hash: string;
+  'hash[]': string[];
+  int32: number;
+  uint32: number;
+  uint64: bigint;
+  utime: number;
+  shard: bigint;
+  opcode: number;
+  bool: boolean;
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+  direction: 'in' | 'out';
+  direction3: 'in' | 'out' | 'both';
+  string: string;
+  'string[]': string[];
+  'digits[]': bigint[];
+}
+
+/** One parameter's parsed type: present when required or a bool with a default, else possibly undefined. */
+type ValueOf<D extends ParamDef> = D extends { required: true }
+  ? KindValue[D['kind']]
+  : D extends { kind: 'bool'; default: boolean }
+    ? boolean
+    : KindValue[D['kind']] | undefined;
+
+/** The parsed query of a route, typed from its spec (declared with literal kinds: `satisfies ParamSpec`, not `: ParamSpec`). */
+export type ParamsOf<S extends ParamSpec> = { readonly [K in keyof S]: ValueOf<S[K]> } & CommonParams;
+
 /** Parameters accepted by every v3 route (request switches of the reference, §1.7). */
-const COMMON: ParamSpec = {
+const COMMON = {
   api_key: { kind: 'string', description: 'API key (alternative to the X-API-Key header)' },
   x_timeout: { kind: 'uint32', description: 'statement timeout in ms, capped at 3000 (or header X-Timeout)' },
   x_no_address_book: { kind: 'bool', description: 'skip address_book (or header X-No-Address-Book)' },
   x_no_metadata: { kind: 'bool', description: 'skip metadata (or header X-No-Metadata)' },
   x_debug_request: { kind: 'bool', description: 'log the request\'s SQL statements at info level (or header X-Debug-Request)' },
-};
+} satisfies ParamSpec;
+
+export type CommonParams = { readonly [K in keyof typeof COMMON]: ValueOf<(typeof COMMON)[K]> };
 
 export function bad(param: string, why: string): ApiError {
   return new ApiError(422, `invalid ${param}: ${why}`);
@@ -146,14 +182,12 @@ function isArrayKind(k: ParamKind): boolean {
   return k.endsWith('[]');
 }
 
-/** Parsed query: scalars or arrays by parameter; absent parameters are undefined. */
-export type Parsed = Record<string, unknown>;
-
 /**
  * Validates `query` against `spec`: unknown names, repeated scalars, empty required lists and bad
  * values are 422 errors naming the parameter. Empty values count as absent (as the reference does).
+ * The result has the type `ParamsOf<S>`: each value is what `one` returns for its kind (KindValue).
  */
-export function parseQuery(spec: ParamSpec, query: unknown): Parsed {
+export function parseQuery<S extends ParamSpec>(spec: S, query: unknown): ParamsOf<S> {
   const q = (query ?? {}) as Record<string, unknown>;
   const all = { ...COMMON, ...spec };
   // own names only: `constructor`, `toString`, `__proto__` are no parameters of any route
@@ -162,8 +196,8 @@ export function parseQuery(spec: ParamSpec, query: unknown): Parsed {
     const known = Object.keys(spec).join(', ') || '(none)';
     throw new ApiError(422, `unknown parameter${unknown.length > 1 ? 's' : ''}: ${unknown.map((u) => JSON.stringify(u.slice(0, 40))).join(', ')} (accepted: ${known})`);
   }
-  const out: Parsed = {};
-  for (const [name, def] of Object.entries(all)) {
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(all) as [string, ParamDef][]) {
     const values = asList(Object.hasOwn(q, name) ? q[name] : undefined).filter((v) => v.trim() !== '');
     if (values.length === 0) {
       if (def.required) throw bad(name, 'required');
@@ -184,7 +218,8 @@ export function parseQuery(spec: ParamSpec, query: unknown): Parsed {
       out[name] = one(name, def, values[0]);
     }
   }
-  return out;
+  // the one place the parsed values meet their declared types: `one` returns KindValue[kind] for each kind
+  return out as ParamsOf<S>;
 }
 
 /** zod object documenting the query string of a route (OpenAPI only; parseQuery validates). */
@@ -233,14 +268,22 @@ const DOC: Record<ParamKind, string> = {
 };
 
 /** Shared limit/offset/sort parameters. */
-export const PAGE: ParamSpec = { limit: { kind: 'limit' }, offset: { kind: 'offset' } };
-export const PAGE_SORT: ParamSpec = { ...PAGE, sort: { kind: 'sort', description: 'asc or desc (default desc)' } };
-export const LT_WINDOW: ParamSpec = {
+export const PAGE = { limit: { kind: 'limit' }, offset: { kind: 'offset' } } satisfies ParamSpec;
+export const PAGE_SORT = { ...PAGE, sort: { kind: 'sort', description: 'asc or desc (default desc)' } } satisfies ParamSpec;
+export const LT_WINDOW = {
   start_utime: { kind: 'utime' },
   end_utime: { kind: 'utime' },
   start_lt: { kind: 'uint64' },
   end_lt: { kind: 'uint64' },
-};
+} satisfies ParamSpec;
+
+/** The parsed LT_WINDOW parameters. */
+export interface LtWindow {
+  start_utime?: number;
+  end_utime?: number;
+  start_lt?: bigint;
+  end_lt?: bigint;
+}
 
 export interface Page {
   limit: number;
@@ -248,10 +291,10 @@ export interface Page {
   dir: 'ASC' | 'DESC';
 }
 
-export function pageOf(p: Parsed, defaultSort: 'asc' | 'desc' = 'desc'): Page {
+export function pageOf(p: { limit?: number; offset?: number; sort?: 'asc' | 'desc' }, defaultSort: 'asc' | 'desc' = 'desc'): Page {
   return {
-    limit: (p.limit as number | undefined) ?? DEFAULT_LIMIT,
-    offset: (p.offset as number | undefined) ?? 0,
-    dir: ((p.sort as string | undefined) ?? defaultSort) === 'asc' ? 'ASC' : 'DESC',
+    limit: p.limit ?? DEFAULT_LIMIT,
+    offset: p.offset ?? 0,
+    dir: (p.sort ?? defaultSort) === 'asc' ? 'ASC' : 'DESC',
   };
 }

@@ -8,7 +8,7 @@ import type { StoreClient } from '../../store/index.ts';
 import type { PointReads } from '../../kv/index.ts';
 import { ApiError } from '../errors.ts';
 import { Db, DEFAULT_TIMEOUT_MS } from './db.ts';
-import { parseQuery, querySchema, type Parsed, type ParamSpec } from './params.ts';
+import { parseQuery, querySchema, type CommonParams, type ParamDef, type ParamsOf, type ParamSpec } from './params.ts';
 import { ErrorResponse } from '../../../schemas/api/v3/entities.ts';
 
 /** Optional node-layer functions for the legacy group (provided by the API v2 stage). */
@@ -31,8 +31,9 @@ export interface V3Deps {
   apiVersion?: string;
 }
 
-export interface Ctx {
-  q: Parsed;
+/** What a handler gets: `q` is the query parsed and typed by the route's spec (ParamsOf). */
+export interface Ctx<Q = CommonParams> {
+  q: Q;
   db: Db;
   testnet: boolean;
   /** X-No-Address-Book / x_no_address_book */
@@ -51,17 +52,18 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-export interface RouteDef {
+export interface RouteDef<P extends ParamSpec = ParamSpec> {
   method?: 'GET' | 'POST';
   url: string;
   tags: string[];
   summary: string;
   description?: string;
-  params?: ParamSpec;
+  /** The query parameters; their parsed types reach the handler (write the spec inline, or declare it `satisfies ParamSpec`). */
+  params?: P;
   /** POST: zod body schema (validated by the handler through `body`). */
   body?: z.ZodType;
   response: z.ZodType;
-  handler(ctx: Ctx): Promise<unknown>;
+  handler(ctx: Ctx<ParamsOf<P>>): Promise<unknown>;
 }
 
 function headerFlag(request: FastifyRequest, header: string, q: unknown): boolean {
@@ -71,9 +73,9 @@ function headerFlag(request: FastifyRequest, header: string, q: unknown): boolea
   return v !== undefined && ['1', 'true', 'True', 'TRUE', 't', 'on', 'yes'].includes(v.trim());
 }
 
-function timeoutOf(request: FastifyRequest, q: Parsed): number {
+function timeoutOf(request: FastifyRequest, q: CommonParams): number {
   const h = request.headers['x-timeout'];
-  let ms = q.x_timeout as number | undefined;
+  let ms = q.x_timeout;
   if (ms === undefined && h !== undefined) {
     const v = Array.isArray(h) ? h[0] : h;
     if (!/^\d{1,9}$/.test(v.trim())) throw new ApiError(422, 'invalid X-Timeout header: want milliseconds');
@@ -94,8 +96,9 @@ function debugStatements(db: Db, request: FastifyRequest): void {
   }) as Db['q'];
 }
 
-export function addRoute(app: FastifyInstance, deps: V3Deps, def: RouteDef): void {
-  const spec = def.params ?? {};
+/** Declares a route; the handler's `ctx.q` is typed from `def.params` (ParamsOf), so handlers need no casts. */
+export function addRoute<const P extends ParamSpec = Record<never, ParamDef>>(app: FastifyInstance, deps: V3Deps, def: RouteDef<P>): void {
+  const spec = (def.params ?? {}) as P;
   const baseDb = new Db(deps.store, undefined, undefined, deps.points);
   app.route({
     method: def.method ?? 'GET',

@@ -187,3 +187,12 @@ export async function loadTraceForBalances(db: Db, traceId: string): Promise<{ t
   ];
   return { txs: [...byTx.values()], moves };
 }
+
+/** The trace and the transactions of action `actionId`; null when no such action is indexed. */
+export async function actionTraceAndTxs(db: Db, actionId: string): Promise<{ trace_id: string; tx_hashes: string[] } | null> {
+  const [a] = await db.q<{ trace_id: string; tx_hashes: string[] }>(
+    'SELECT trace_id, tx_hashes FROM actions FINAL WHERE action_id = {a:FixedString(64)} LIMIT 1',
+    { a: actionId },
+  );
+  return a ?? null;
+}

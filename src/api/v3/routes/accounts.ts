@@ -1,41 +1,15 @@
 /** Accounts (reference §2.4): addressBook, metadata, accountStates, walletStates, topAccountsByBalance. */
 import { Cell } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { toRawUpper, tryParseAddress, walletTypeOfCodeHash } from '../../../format/index.ts';
 import { ApiError } from '../../errors.ts';
 import { addressBook, bookAndMetadata, metadataOf } from '../address-book.ts';
-import type { Db, Row } from '../db.ts';
+import type { Row } from '../db.ts';
+import { latestStates, topAccountsByBalance } from '../queries/accounts.ts';
 import { PAGE_SORT, pageOf } from '../params.ts';
 import { b64, extra, str } from '../render.ts';
 import { addRoute, type V3Deps } from '../route.ts';
-
-/**
- * Latest states of `accounts` (point reads: db.points) with their code BoC and method ids (code deduplicated in
- * contract_code): at most 1000, by account; `codeHashes` keeps the accounts running one of those codes.
- */
-export async function latestStates(db: Db, accounts: string[], withBoc: boolean, codeHashes?: string[]): Promise<Row[]> {
-  if (accounts.length === 0) return [];
-  const codeFilter = codeHashes?.length ? new Set(codeHashes) : null;
-  const states = (await db.points.latestStates(accounts))
-    .filter((s) => !codeFilter || (typeof s.code_hash === 'string' && codeFilter.has(s.code_hash)))
-    .sort((a, b) => (String(a.account) < String(b.account) ? -1 : String(a.account) > String(b.account) ? 1 : 0))
-    .slice(0, 1000)
-    .map((s) => {
-      const { data_boc: _omitted, ...rest } = s;
-      return withBoc ? { ...s } : rest;
-    });
-  const codes = [...new Set(states.map((s) => s.code_hash).filter((c): c is string => typeof c === 'string'))];
-  if (codes.length) {
-    const [bocs, methods] = await Promise.all([withBoc ? db.points.codes(codes) : Promise.resolve(new Map<string, string>()), db.points.methods(codes)]);
-    for (const s of states) {
-      s.code_boc = bocs.get(s.code_hash as string) ?? null;
-      s.methods = methods.get(s.code_hash as string) ?? null;
-    }
-  }
-  return states;
-}
 
 function walletInfo(s: Row): Record<string, unknown> {
   const type = walletTypeOfCodeHash(s.code_hash as string | null);
@@ -68,7 +42,7 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     params: { address: { kind: 'string[]', required: true, description: 'addresses in any form (repeat the parameter), max 1024' } },
     response: S.AddressBook,
     async handler({ q, db, testnet }) {
-      const inputs = q.address as string[];
+      const inputs = q.address;
       if (inputs.length > 1024) throw new ApiError(422, 'invalid address: at most 1024 values');
       const keys = new Map<string, string | null>();
       for (const a of inputs) keys.set(a, tryParseAddress(a) ? toRawUpper(a) : null);
@@ -83,7 +57,7 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     params: { address: { kind: 'address[]', required: true } },
     response: S.Metadata,
     async handler({ q, db }) {
-      return metadataOf(db, q.address as string[]);
+      return metadataOf(db, q.address);
     },
   });
 
@@ -100,8 +74,8 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     response: S.AccountStatesResponse,
     async handler(ctx) {
       const { q, db } = ctx;
-      const withBoc = q.include_boc !== false;
-      const states = await latestStates(db, q.address as string[], withBoc, q.code_hash as string[] | undefined);
+      const withBoc = q.include_boc;
+      const states = await latestStates(db, q.address, withBoc, q.code_hash);
       const accounts = states.map((s) => {
         const o: Record<string, unknown> = {
           address: s.account,
@@ -144,7 +118,7 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     response: S.WalletStatesResponse,
     async handler(ctx) {
       const { q, db } = ctx;
-      const states = await latestStates(db, q.address as string[], true, q.code_hash as string[] | undefined);
+      const states = await latestStates(db, q.address, true, q.code_hash);
       const wallets = states.map((s) => {
         const o: Record<string, unknown> = {
           address: s.account,
@@ -173,13 +147,8 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     params: { ...PAGE_SORT },
     response: S.TopAccounts,
     async handler({ q, db }) {
-      const pg = pageOf(q);
-      const rows = await db.q<{ account: string; balance: string }>(
-        `SELECT account, balance FROM latest_account_states FINAL ORDER BY balance ${pg.dir}, account ASC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
-        { limit: pg.limit, offset: pg.offset },
-      );
+      const rows = await topAccountsByBalance(db, pageOf(q));
       return rows.map((r) => ({ account: r.account, balance: String(r.balance) }));
     },
   });
-  void z;
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
-import { actionScope, balanceChangesJson, computeBalanceChanges, loadTraceForBalances } from '../queries/balance-changes.ts';
+import { actionScope, actionTraceAndTxs, balanceChangesJson, computeBalanceChanges, loadTraceForBalances } from '../queries/balance-changes.ts';
 import { addRoute, RawJson, type V3Deps } from '../route.ts';
 
 const Addr = z.string().describe('raw address wc:HEX');
@@ -33,17 +33,14 @@ export function balanceChangesRoutes(app: FastifyInstance, deps: V3Deps): void {
     },
     response: BalanceChangesResponse,
     async handler({ q, db }) {
-      const traceParam = q.trace_id as string | undefined;
-      const actionParam = q.action_id as string | undefined;
+      const traceParam = q.trace_id;
+      const actionParam = q.action_id;
       if (traceParam !== undefined && actionParam !== undefined) throw new ApiError(422, 'only one of trace_id, action_id should be specified');
       if (traceParam === undefined && actionParam === undefined) throw new ApiError(422, 'trace_id or action_id is required');
       let traceId = traceParam;
       let actionTxs: string[] | null = null;
       if (actionParam !== undefined) {
-        const [a] = await db.q<{ trace_id: string; tx_hashes: string[] }>(
-          'SELECT trace_id, tx_hashes FROM actions FINAL WHERE action_id = {a:FixedString(64)} LIMIT 1',
-          { a: actionParam },
-        );
+        const a = await actionTraceAndTxs(db, actionParam);
         if (!a) throw new ApiError(404, 'action_id not found');
         traceId = a.trace_id;
         actionTxs = a.tx_hashes;

@@ -10,8 +10,9 @@ import { z } from 'zod';
 import { walletTypeOfCodeHash } from '../../../format/index.ts';
 import { ApiError, unknownParams } from '../../errors.ts';
 import { b64, str } from '../render.ts';
+import type { ParamsOf, ParamSpec } from '../params.ts';
 import { addRoute, type Ctx, type LegacyNode, type V3Deps } from '../route.ts';
-import { latestStates } from './accounts.ts';
+import { latestStates } from '../queries/accounts.ts';
 import { Cell } from '@ton/core';
 
 const ZERO_HASH = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -25,12 +26,12 @@ const WalletInformation = z.object({
   last_transaction_lt: z.string().nullable(), last_transaction_hash: z.string().nullable(), status: z.string(),
 });
 
-async function stateOf(ctx: Ctx) {
-  const [s] = await latestStates(ctx.db, [ctx.q.address as string], true);
+async function stateOf(ctx: Ctx<{ address: string }>) {
+  const [s] = await latestStates(ctx.db, [ctx.q.address], true);
   return s;
 }
 
-function nodeOf(ctx: Ctx, k: 'runGetMethod' | 'estimateFee' | 'sendMessage'): LegacyNode {
+function nodeOf(ctx: Ctx<unknown>, k: 'runGetMethod' | 'estimateFee' | 'sendMessage'): LegacyNode {
   const node = ctx.deps.node;
   if (!node?.[k]) throw new ApiError(501, `${k} needs the node layer (liteservers), which is not configured on this deployment`);
   return node;
@@ -127,9 +128,9 @@ const RunGetMethodResult = z.object({
 
 export function legacyRoutes(app: FastifyInstance, deps: V3Deps): void {
   const tags = ['api/v2'];
-  const addrParams = { address: { kind: 'address' as const, required: true }, use_v2: { kind: 'bool' as const, default: false } };
+  const addrParams = { address: { kind: 'address', required: true }, use_v2: { kind: 'bool', default: false } } satisfies ParamSpec;
 
-  const addressInformation = async (ctx: Ctx) => {
+  const addressInformation = async (ctx: Ctx<ParamsOf<typeof addrParams>>) => {
     const s = await stateOf(ctx);
     if (!s) return { balance: '0', code: null, data: null, last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, frozen_hash: null, status: 'uninit' };
     return {
@@ -141,7 +142,7 @@ export function legacyRoutes(app: FastifyInstance, deps: V3Deps): void {
     addRoute(app, deps, { url, tags, summary: 'Account balance, code, data and last transaction (from the index)', params: addrParams, response: AddressInformation, handler: addressInformation });
   }
 
-  const walletInformation = async (ctx: Ctx) => {
+  const walletInformation = async (ctx: Ctx<ParamsOf<typeof addrParams>>) => {
     const s = await stateOf(ctx);
     if (!s) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, status: 'uninit' };
     const type = walletTypeOfCodeHash(s.code_hash as string | null);

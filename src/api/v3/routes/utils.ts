@@ -60,7 +60,7 @@ export function utilityRoutes(app: FastifyInstance, deps: V3Deps): void {
     params: { opcodes: { kind: 'string[]' }, bodies: { kind: 'string[]' } },
     response: DecodeResponse,
     async handler({ q }) {
-      return decode((q.opcodes as string[] | undefined) ?? [], (q.bodies as string[] | undefined) ?? []);
+      return decode(q.opcodes ?? [], q.bodies ?? []);
     },
   });
   addRoute(app, deps, {

@@ -1,0 +1,105 @@
+/** Action reads for /actions and /pendingActions: the actions rows, their accounts and their transactions. */
+import type { Db, Row } from '../db.ts';
+import type { LtWindow, Page } from '../params.ts';
+import { renderByHashes } from './transactions.ts';
+
+/** The ORDER BY tuple of the last row of the previous page (the reference's actions cursor). */
+export interface ActionsCursor {
+  traceEnd: bigint;
+  traceId: string;
+  end: bigint;
+  actionId: string;
+}
+
+export interface ActionFilter extends LtWindow {
+  /** Overrides the other filters (not the types). */
+  action_id?: string[];
+  account?: string;
+  /** Overrides tx_hash, msg_hash, mc_seqno and the window. */
+  trace_id?: string[];
+  tx_hash?: string[];
+  msg_hash?: string[];
+  mc_seqno?: number;
+  /** These types only (children included); otherwise the supported `types` not inside an action of those types. */
+  action_type?: string[];
+  exclude_action_type?: string[];
+  /** Supported action types (supportedTypes). */
+  types: string[];
+  /** Rows strictly after this one in the order. */
+  cursor?: ActionsCursor;
+}
+
+/**
+ * Actions ordered by trace_end_lt (trace_end_utime with a utime bound), trace_id, end_lt (end_utime), action_id in
+ * `pg.dir`, paged.
+ */
+export async function findActions(db: Db, f: ActionFilter, pg: Page): Promise<Row[]> {
+  const p: Record<string, unknown> = { limit: pg.limit, offset: pg.offset, types: f.types };
+  const c: string[] = [];
+  if (f.action_id?.length) {
+    p.aid = f.action_id;
+    c.push('action_id IN {aid:Array(FixedString(64))}');
+  } else {
+    if (f.account !== undefined) {
+      p.acc = f.account;
+      c.push('(trace_id, action_id) IN (SELECT trace_id, action_id FROM action_accounts WHERE account = {acc:String})');
+    }
+    if (f.trace_id?.length) {
+      p.tid = f.trace_id;
+      c.push('trace_id IN {tid:Array(FixedString(64))}');
+    } else {
+      if (f.tx_hash?.length) {
+        p.txh = f.tx_hash;
+        c.push('hasAny(tx_hashes, {txh:Array(FixedString(64))})');
+      }
+      if (f.msg_hash?.length) {
+        p.mh = f.msg_hash;
+        c.push(`hasAny(tx_hashes, (SELECT groupArray(hash) FROM transactions WHERE (account, lt) IN (SELECT tx_account, tx_lt FROM message_hashes WHERE hash IN {mh:Array(FixedString(64))})))`);
+      }
+      if (f.mc_seqno !== undefined) { p.mc = f.mc_seqno; c.push('trace_mc_seqno_end = {mc:UInt32}'); }
+      if (f.start_utime !== undefined) { p.sut = f.start_utime; c.push('trace_end_utime >= {sut:UInt32}'); }
+      if (f.end_utime !== undefined) { p.eut = f.end_utime; c.push('trace_end_utime <= {eut:UInt32}'); }
+      if (f.start_lt !== undefined) { p.slt = f.start_lt; c.push('trace_end_lt >= {slt:UInt64}'); }
+      if (f.end_lt !== undefined) { p.elt = f.end_lt; c.push('trace_end_lt <= {elt:UInt64}'); }
+    }
+  }
+  if (f.action_type?.length) { p.at = f.action_type; c.push('type IN {at:Array(String)}'); }
+  else c.push('type IN {types:Array(String)} AND NOT hasAny(ancestor_type, {types:Array(String)})');
+  if (f.exclude_action_type?.length) { p.xt = f.exclude_action_type; c.push('type NOT IN {xt:Array(String)}'); }
+  const u = f.start_utime !== undefined || f.end_utime !== undefined;
+  const d = pg.dir;
+  if (f.cursor) {
+    p.c_te = f.cursor.traceEnd;
+    p.c_tid = f.cursor.traceId;
+    p.c_e = f.cursor.end;
+    p.c_aid = f.cursor.actionId;
+    c.push(
+      `(${u ? 'trace_end_utime' : 'trace_end_lt'}, trace_id, ${u ? 'end_utime' : 'end_lt'}, action_id) ${d === 'DESC' ? '<' : '>'} ` +
+        '({c_te:UInt64}, {c_tid:FixedString(64)}, {c_e:UInt64}, {c_aid:FixedString(64)})',
+    );
+  }
+  return db.q(
+    `SELECT * FROM actions FINAL WHERE ${c.join(' AND ')}
+     ORDER BY ${u ? 'trace_end_utime' : 'trace_end_lt'} ${d}, trace_id ${d}, ${u ? 'end_utime' : 'end_lt'} ${d}, action_id ${d}
+     LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    p,
+  );
+}
+
+/** The accounts of each action (sorted), by action id. */
+export async function accountsOfActions(db: Db, actions: Row[]): Promise<Map<string, string[]>> {
+  if (!actions.length) return new Map();
+  const acc = await db.q<{ action_id: string; accounts: string[] }>(
+    'SELECT action_id, groupUniqArray(account) AS accounts FROM action_accounts WHERE action_id IN {a:Array(FixedString(64))} GROUP BY action_id',
+    { a: actions.map((r) => r.action_id) },
+  );
+  return new Map(acc.map((a) => [a.action_id, a.accounts.sort()]));
+}
+
+/** The transactions of these actions, rendered, by hex hash. */
+export async function transactionsOfActions(db: Db, actions: Row[]): Promise<Map<string, Record<string, unknown>>> {
+  if (!actions.length) return new Map();
+  const hashes = [...new Set(actions.flatMap((r) => r.tx_hashes as string[]))];
+  const rendered = await renderByHashes(db, hashes);
+  return new Map(rendered.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
+}

@@ -1,0 +1,60 @@
+/** DNS records, multisig wallets and orders, vesting contracts (reference §2.7-2.8), from the entity tables. */
+import type { Db, Row } from '../db.ts';
+import type { Page } from '../params.ts';
+import { ADDRESSES as A, Where } from './where.ts';
+
+export interface DnsRecordFilter {
+  wallet?: string;
+  domain?: string;
+}
+
+/** DNS entries by wallet or domain, ordered by domain length, domain, item in `pg.dir`, paged. */
+export async function dnsRecords(db: Db, f: DnsRecordFilter, pg: Page): Promise<Row[]> {
+  const w = new Where().add((x) => `dns_wallet = ${x}`, f.wallet, 'String').add((x) => `domain = ${x}`, f.domain, 'String');
+  return db.q(`SELECT * FROM dns_entries FINAL ${w.sql()} ORDER BY length(domain) ${pg.dir}, domain ${pg.dir}, nft_item_address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+}
+
+export interface MultisigFilter {
+  address?: string[];
+  /** Signers or proposers. */
+  wallet_address?: string[];
+  include_orders: boolean;
+}
+
+/** Multisig wallets by address or member, ordered by address in `pg.dir`, paged; with their orders (by seqno) when asked. */
+export async function multisigWallets(db: Db, f: MultisigFilter, pg: Page): Promise<{ wallets: Row[]; orders: Row[] | null }> {
+  const w = new Where()
+    .add((x) => `address IN ${x}`, f.address, A)
+    .add((x) => `(hasAny(signers, ${x}) OR hasAny(proposers, ${x}))`, f.wallet_address, A);
+  const wallets = await db.q(`SELECT * FROM multisig FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  if (!f.include_orders) return { wallets, orders: null };
+  const addrs = wallets.map((r) => r.address as string);
+  const orders = addrs.length ? await db.q('SELECT * FROM multisig_orders FINAL WHERE multisig_address IN {a:Array(String)} ORDER BY order_seqno', { a: addrs }) : [];
+  return { wallets, orders };
+}
+
+export interface MultisigOrderFilter {
+  address?: string[];
+  multisig_address?: string[];
+}
+
+/** Multisig orders by address or multisig, ordered by address in `pg.dir`, paged. */
+export async function multisigOrders(db: Db, f: MultisigOrderFilter, pg: Page): Promise<Row[]> {
+  const w = new Where().add((x) => `address IN ${x}`, f.address, A).add((x) => `multisig_address IN ${x}`, f.multisig_address, A);
+  return db.q(`SELECT * FROM multisig_orders FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+}
+
+export interface VestingFilter {
+  contract_address?: string[];
+  /** Owners or senders (and whitelisted wallets with check_whitelist). */
+  wallet_address?: string[];
+  check_whitelist: boolean;
+}
+
+/** Vesting contracts by contract or wallet, ordered by address in `pg.dir`, paged. */
+export async function vestingContracts(db: Db, f: VestingFilter, pg: Page): Promise<Row[]> {
+  const w = new Where()
+    .add((x) => `address IN ${x}`, f.contract_address, A)
+    .add((x) => (f.check_whitelist ? `(owner_address IN ${x} OR vesting_sender_address IN ${x} OR hasAny(whitelist, ${x}))` : `(owner_address IN ${x} OR vesting_sender_address IN ${x})`), f.wallet_address, A);
+  return db.q(`SELECT * FROM vesting_contracts FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+}

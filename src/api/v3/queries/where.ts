@@ -1,0 +1,35 @@
+/** WHERE clauses with bound parameters, shared by the list queries of the entity tables. */
+import type { LtWindow } from '../params.ts';
+
+/** ClickHouse type of an address list parameter. */
+export const ADDRESSES = 'Array(String)';
+
+/** Collects WHERE conditions with bound parameters (named w0, w1, ...); absent values and empty lists add nothing. */
+export class Where {
+  readonly c: string[] = [];
+  readonly p: Record<string, unknown> = {};
+  private n = 0;
+  add(sqlWithQ: (name: string) => string, v: unknown, type: string): this {
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) return this;
+    const name = `w${this.n++}`;
+    this.p[name] = v;
+    this.c.push(sqlWithQ(`{${name}:${type}}`));
+    return this;
+  }
+  raw(cond: string): this {
+    this.c.push(cond);
+    return this;
+  }
+  sql(): string {
+    return this.c.length ? 'WHERE ' + this.c.join(' AND ') : '';
+  }
+}
+
+/** Adds the utime / lt window on columns `now` / `lt`; returns the column to order by (utime when a utime bound is given). */
+export function timeWindow(w: Where, win: LtWindow, lt: string, now: string): string {
+  w.add((x) => `${now} >= ${x}`, win.start_utime, 'UInt32');
+  w.add((x) => `${now} <= ${x}`, win.end_utime, 'UInt32');
+  w.add((x) => `${lt} >= ${x}`, win.start_lt, 'UInt64');
+  w.add((x) => `${lt} <= ${x}`, win.end_lt, 'UInt64');
+  return win.start_utime !== undefined || win.end_utime !== undefined ? now : lt;
+}
