@@ -4,8 +4,8 @@
  * The assembler's state is saved in the store with the batch's masterchain seqno, so a restart (from the
  * checkpoint that goes with it) continues exactly the traces a crash cut.
  */
-import { classifyTrace } from '../actions/index.ts';
-import type { ActionRow } from '../actions/index.ts';
+import type { ActionRow, Trace } from '../actions/index.ts';
+import { classifyOne, inlineClassifier, type Classified, type Classifier } from './classify-pool.ts';
 import type { Row, StoreClient } from '../store/index.ts';
 import { blockToRows, openIntents, PriorStates, TRACED_TABLES, withoutStored } from '../store/index.ts';
 import { nextIntentVersion, recordIntent } from '../store/index.ts';
@@ -31,22 +31,29 @@ export interface TraceBatch {
   actions: ActionRow[];
 }
 
-/** Pure: assemble one masterchain batch and classify what it completes (`context`: see trace-context.ts). */
-export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
+/** A masterchain batch folded into the assembler, its completed traces not classified yet. */
+export interface FoldedBatch {
+  result: ReturnType<TraceAssembler['addBatch']>;
+  txs: TransactionRow[];
+  /** the completed traces as the classifier reads them, in `result.completed` order */
+  traces: Trace[];
+}
+
+/** Pure: fold one masterchain batch into the assembler (`context`: see trace-context.ts). Order matters: seqno by seqno. */
+export function foldBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): FoldedBatch {
   const result = asm.addBatch(mcSeqno, txs);
+  return { result, txs, traces: result.completed.map((done) => toTrace(done, context)) };
+}
+
+/** Pure: a folded batch's rows, given its traces' classifications (classify-pool.ts) in the same order. */
+export function finishBatch(folded: FoldedBatch, classified: readonly Classified[]): TraceBatch {
+  const { result, txs } = folded;
   const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
   const actions: ActionRow[] = [];
-  for (const done of result.completed) {
-    try {
-      const cls = classifyTrace(toTrace(done, context));
-      actions.push(...cls.actions);
-      // the classifier's own state: ok, broken, or failed (then its actions are the basic fallback's)
-      done.row.classification_state = cls.state;
-    } catch {
-      // never drop a trace: it stays readable, marked as not classified
-      done.row.classification_state = 'failed';
-    }
-  }
+  result.completed.forEach((done, i) => {
+    actions.push(...classified[i].actions);
+    done.row.classification_state = classified[i].state;
+  });
   // rows reflect the state after classification
   const byId = new Map(result.completed.map((c) => [c.row.trace_id, c.row]));
   const traces = result.traces.map((t) => byId.get(t.trace_id) ?? t);
@@ -58,6 +65,12 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
     tables.action_accounts.push(...r.accounts);
   }
   return { traceIds, tables, traces, actions };
+}
+
+/** Pure: assemble one masterchain batch and classify what it completes, on this thread (`context`: see trace-context.ts). */
+export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
+  const folded = foldBatch(asm, mcSeqno, txs, context);
+  return finishBatch(folded, folded.traces.map(classifyOne));
 }
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
@@ -128,10 +141,24 @@ export type TracedRows = Record<(typeof TRACED_TABLES)[number], Row[]>;
 /** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
 const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
+/** What the stage needs of a batch before its classification is done: the entities the next seqnos read. */
+export interface StartedMcBatch {
+  entities: EntityTables;
+  /** the whole output, once the batch's traces are classified (rejects when the classifier failed the batch) */
+  done: Promise<McBatchOutput>;
+}
+
+export interface McBatchOptions {
+  /** reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block */
+  codes?: LiteserverCodeFetcher;
+  prefetched?: StoreContextRows;
+  /** classifies the completed traces (classify-pool.ts); default: on this thread */
+  classifier?: Classifier;
+}
+
 /**
  * One masterchain batch through the traces stage: trace ids, traces, actions, jetton / NFT entities and events.
  * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
- * `opts.codes`: reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block.
  */
 export async function processMcBatch(
   store: StoreClient,
@@ -139,8 +166,23 @@ export async function processMcBatch(
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
-  opts: { codes?: LiteserverCodeFetcher; prefetched?: StoreContextRows } = {},
+  opts: McBatchOptions = {},
 ): Promise<McBatchOutput> {
+  return (await startMcBatch(store, asm, mcSeqno, blocks, unwritten, opts)).done;
+}
+
+/**
+ * processMcBatch in two steps: resolves once the batch is folded and its entities derived (the next seqno may be
+ * processed then), with `done` settling once its traces are classified (on a pool: while the next seqnos fold).
+ */
+export async function startMcBatch(
+  store: StoreClient,
+  asm: TraceAssembler,
+  mcSeqno: number,
+  blocks: readonly DecodedBlock[],
+  unwritten?: UnwrittenEntities,
+  opts: McBatchOptions = {},
+): Promise<StartedMcBatch> {
   const txs = blocks.flatMap((b) => b.transactions);
   const states = blocks.flatMap((b) => b.account_states);
   const known = await loadKnownEntities(store, txs, opts.prefetched);
@@ -153,9 +195,13 @@ export async function processMcBatch(
   const completable = [...txs, ...asm.continuedBy(txs)];
   const addresses = rowAddresses(completable);
   const context = await loadTraceContext(store, { addresses, states, known, prefetched: opts.prefetched, messages: rowMessages(completable) });
-  const batch = assembleBatch(asm, mcSeqno, txs, context);
+  const folded = foldBatch(asm, mcSeqno, txs, context);
+  const classified = (opts.classifier ?? INLINE).classify(folded.traces);
+  // awaited by `done`'s reader, maybe after the next seqnos: not an unhandled rejection meanwhile
+  classified.catch(() => undefined);
+  const traceIds = new Map(folded.result.edges.map((e) => [e.tx_hash, e.trace_id]));
   const entities = entityEvents(
-    txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
+    txs.map((tx) => ({ tx, mcSeqno, traceId: traceIds.get(tx.hash) ?? null })),
     states,
     known,
   );
@@ -168,11 +214,15 @@ export async function processMcBatch(
   let priorStates = priorStatesOf.get(asm);
   if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
   for (const b of blocks) {
-    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds, tables: 'traced', priorStates });
+    const rows = blockToRows(b, { mcSeqno, traceIds, tables: 'traced', priorStates });
     for (const t of TRACED_TABLES) for (const r of rows[t]) traced[t].push(r);
   }
-  return { ...batch, entities, entityStats: state.stats, traced };
+  const done = classified.then((cls) => ({ ...finishBatch(folded, cls), entities, entityStats: state.stats, traced }));
+  done.catch(() => undefined);
+  return { entities, done };
 }
+
+const INLINE = inlineClassifier();
 
 /**
  * The store's context rows for a group of consecutive batches read at once (see prefetchTraceContext): every
@@ -190,7 +240,7 @@ export interface UnwrittenEntities {
   nftItems: Map<string, { index: bigint; collection: string | null }>;
 }
 
-export function rememberEntities(into: UnwrittenEntities, out: McBatchOutput): void {
+export function rememberEntities(into: UnwrittenEntities, out: Pick<McBatchOutput, 'entities'>): void {
   for (const r of out.entities.jetton_wallets) into.jettonWallets.set(String(r.address), { owner: String(r.owner), jetton: String(r.jetton) });
   for (const r of out.entities.nft_items) {
     into.nftItems.set(String(r.address), { index: BigInt(r.index as bigint | string), collection: (r.collection_address as string | null) ?? null });
