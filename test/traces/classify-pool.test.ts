@@ -2,8 +2,9 @@
 // stage's thread: real toncenter traces with their interface records, real mainnet blocks through processMcBatch on
 // chdb; a malformed trace; a worker that dies; a process that exits once the pool is closed (sources and dist/).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson, type Trace } from '../../src/actions/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
@@ -131,9 +132,14 @@ function runChild(modulePath: string, withTsx: boolean): ReturnType<typeof spawn
     `await pool.close();`,
     `console.log(JSON.stringify({ n: out.length, same }));`,
   ].join('\n');
-  const args = [...(withTsx ? ['--import', 'tsx'] : []), '--input-type=module', '-e', script];
-  // the test's timeout bounds it: a leaked worker keeps the child alive
-  return spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
+  // a file, not -e: worker threads inherit the parent's node options, and --input-type would refuse a worker file
+  const file = join(mkdtempSync(join(tmpdir(), 'tg-pool-child-')), 'child.mjs');
+  writeFileSync(file, script);
+  try {
+    return spawnSync(process.execPath, [...(withTsx ? ['--import', 'tsx'] : []), file], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
+  } finally {
+    rmSync(dirname(file), { recursive: true, force: true });
+  }
 }
 
 describe('the pool in a process of its own', () => {
