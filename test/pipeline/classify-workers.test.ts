@@ -3,7 +3,7 @@
 // the classifier on the stage's thread; a pool whose worker dies fails the stage before anything is written; the
 // stage closes its pool.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIndexer, startTracesStage, stepMessages, tracesResumePoint } from '../../pipelines/index.ts';
@@ -15,6 +15,7 @@ import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/in
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient } from '../../src/store/index.ts';
 import { classifierPool } from '../../src/traces/classify-pool.ts';
+import { DEFAULT_CLASSIFY_WORKERS, parseIndexArgs } from '../../src/cli/commands/index-chain.ts';
 
 let dir: string;
 let tip: number;
@@ -109,5 +110,17 @@ describe('traces stage with --workers (devnet chain -> chdb)', () => {
         await bus.close();
       }
     });
+  });
+});
+
+describe('--workers on index / start', () => {
+  it('takes 0 to 64; the default is one per core beyond the first, at most 4; anything else names the option', () => {
+    expect(parseIndexArgs(['--workers', '0']).workers).toBe(0);
+    expect(parseIndexArgs(['--workers', '3']).workers).toBe(3);
+    expect(parseIndexArgs([]).workers).toBe(DEFAULT_CLASSIFY_WORKERS());
+    expect(DEFAULT_CLASSIFY_WORKERS()).toBe(Math.min(4, Math.max(0, availableParallelism() - 1)));
+    for (const bad of [['--workers', '65'], ['--workers', 'two'], ['--workers', '-1'], ['--workers']]) {
+      expect(() => parseIndexArgs(bad)).toThrow(/--workers/);
+    }
   });
 });
