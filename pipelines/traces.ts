@@ -311,6 +311,12 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     }
   };
 
+  // a stage that does not start leaves no thread behind (the process would not exit)
+  const notStarted = async (err: unknown): Promise<never> => {
+    await subs.raw?.close();
+    await classifier.close();
+    throw err;
+  };
   subs.raw = await bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
@@ -326,7 +332,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       kick();
     },
     { group: TRACES_GROUP, maxBatch: 64 },
-  );
+  ).catch(notStarted);
   subs.markers = await bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,
     async (batch) => {
@@ -341,7 +347,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       kick();
     },
     { group: TRACES_MARKERS_GROUP, maxBatch: 64 },
-  );
+  ).catch(notStarted);
 
   return {
     stats,

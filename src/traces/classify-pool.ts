@@ -171,6 +171,10 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
       slot.load += traces.length;
     });
 
+  // started now: a worker takes a while to load the classifier (seconds from the TypeScript sources), which the
+  // stage's first reads and folds cover
+  for (let i = 0; i < workers; i++) start(i);
+
   return {
     stats,
     async classify(traces) {
