@@ -1,9 +1,10 @@
 /**
- * npm run bench:ingest [-- DIR] [--blocks N] [--bulk N] [--prefetch N]
+ * npm run bench:ingest [-- DIR] [--blocks N] [--bulk N] [--prefetch N] [--workers N]
  * Indexes a generated devnet chain end to end: a local liteserver (`ton-gateway devnet serve DIR` in its own
  * process, as a real liteserver is another machine; real ADNL socket) -> LiteserverPool -> follower ->
  * in-process bus -> decode -> store (chdb in a temp dir) -> traces -> checkpoint.
- * Prints transactions/s and blocks/s, the time split per stage and the CPU time of this process.
+ * Prints transactions/s and blocks/s, the time split per stage and the CPU time of this process. `--workers`: the traces
+ * stage's classifier threads (as `start` / `index` take it; default as theirs), printed with their classification time.
  * The bus is the embedded default (MemoryBus, capacity 256; BENCH_BUS_CAPACITY=N to try another). DIR defaults
  * to data/bench-devnet, generated on first use (`ton-gateway devnet generate`; slow: it runs the TVM emulator).
  */
@@ -19,6 +20,7 @@ import { sharedDecodeStats } from '../pipelines/shared-decode.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
 import { openStore } from '../src/store/index.ts';
+import { DEFAULT_CLASSIFY_WORKERS } from '../src/cli/commands/index-chain.ts';
 import { stealSeconds, stealSince, threadCpuSeconds, threadCpuSince } from './steal.ts';
 
 const args = process.argv.slice(2);
@@ -111,7 +113,8 @@ loopDelay.enable();
 const timeline = process.env.BENCH_TIMELINE
   ? setInterval(() => console.log(`${((performance.now() - start) / 1000).toFixed(1)}s fetched ${stats.blocksFetched} stored ${stats.blocksStored} cp ${stats.checkpoint}`), 500)
   : null;
-const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: mcTip, prefetch: Number(opt('--prefetch', '32')), stats });
+const classifyWorkers = Number(opt('--workers', String(DEFAULT_CLASSIFY_WORKERS())));
+const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: mcTip, prefetch: Number(opt('--prefetch', '32')), stats, classifyWorkers });
 await h.done;
 const secs = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpu0);
@@ -122,6 +125,7 @@ gcObserver.disconnect();
 loopDelay.disable();
 const tracesMs = h.traces?.stats.ms ?? 0;
 const tracesSplit = h.traces?.stats.split;
+const classify = h.traces?.stats.classify;
 if (timeline) clearInterval(timeline);
 await h.stop();
 await bus.close();
@@ -146,6 +150,13 @@ console.log(
 if (tracesSplit) {
   const s = (x: number) => (x / 1000).toFixed(2);
   console.log(`traces stage: reading context ${s(tracesSplit.prefetchMs)} s, processing ${s(tracesSplit.processMs)} s (its own reads included), writing ${s(tracesSplit.writeMs)} s`);
+}
+if (classify) {
+  const s = (x: number) => (x / 1000).toFixed(2);
+  const where = classify.workers ? `${classify.workers} worker thread${classify.workers > 1 ? 's' : ''} (--workers ${classify.workers})` : 'the traces stage\'s thread (--workers 0)';
+  console.log(
+    `classification on ${where}: ${classify.traces} traces in ${classify.batches} batches, ${s(classify.ms)} s classifying${classify.workers ? ' (summed over the workers)' : ''}, the stage waited ${s(classify.waitMs)} s for results`,
+  );
 }
 console.log(
   `store statements: ${sql.insert.n} inserts (${sql.insert.rows} rows, ${(sql.insert.ms / 1000).toFixed(1)} s), ` +

@@ -52,6 +52,8 @@ export interface IndexerOptions {
   traces?: boolean;
   /** The streaming API's publisher: told of each seqno the traces stage processes and of each checkpoint. */
   notifications?: PipelineNotifications;
+  /** Worker threads classifying traces in the traces stage (`--workers`); 0 or unset: on the stage's thread. */
+  classifyWorkers?: number;
 }
 
 export interface IndexerHandle {
@@ -131,7 +133,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications) });
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
@@ -161,7 +163,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
     }
     if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications) });
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
       subs.push(traces);
     }
     const until = untilSeqno;

@@ -18,7 +18,7 @@ import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStat
 import type { StoreClient } from '../src/store/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 import { decodeShared } from './shared-decode.ts';
-import { foldBatch, loadAssembler, mergeMcBatches, prefetchForBatches, readBatchContext, rememberEntities, writeMcBatch, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
+import { createClassifier, loadAssembler, mergeMcBatches, prefetchForBatches, rememberEntities, startMcBatch, writeMcBatch, type Classifier, type ClassifierStats, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
 import { recordEntityStats } from './metrics.ts';
 
 /** The group reading ton.blocks.raw. */
@@ -70,6 +70,8 @@ export interface TracesStageStats {
   entities: StateStats;
   /** times the stage paused partitions of raw blocks or the markers, its buffer full */
   pauses: number;
+  /** the classifier: its workers, batches, traces and time classifying (summed over workers); `waitMs`: the stage waiting for it */
+  classify: ClassifierStats & { waitMs: number };
 }
 
 export interface TracesStage {
@@ -97,6 +99,12 @@ export interface TracesStageOptions {
   /** buffer bounds (tests) */
   maxBufferedBlocks?: number;
   maxBufferedMarkers?: number;
+  /**
+   * Worker threads classifying the completed traces (src/traces/classify-pool.ts), while the stage folds the next
+   * seqnos; 0 (the default): on the stage's thread. `classifier` instead: one made by the caller (the stage closes it).
+   */
+  workers?: number;
+  classifier?: Classifier;
   /** Called for each seqno once it is processed, before it is written (the streaming API's `confirmed`; src/streaming). */
   onSeqno?: (seqno: number, out: McBatchOutput, blocks: readonly DecodedBlock[]) => Promise<void>;
 }
@@ -104,7 +112,18 @@ export interface TracesStageOptions {
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
-  const stats: TracesStageStats = { mcProcessed: 0, traces: 0, actions: 0, lastSeqno: loaded.mcSeqno, ms: 0, split: { prefetchMs: 0, processMs: 0, writeMs: 0 }, entities: emptyStateStats(), pauses: 0 };
+  const classifier = opts.classifier ?? createClassifier(opts.workers ?? 0);
+  const stats: TracesStageStats = {
+    mcProcessed: 0,
+    traces: 0,
+    actions: 0,
+    lastSeqno: loaded.mcSeqno,
+    ms: 0,
+    split: { prefetchMs: 0, processMs: 0, writeMs: 0 },
+    entities: emptyStateStats(),
+    pauses: 0,
+    classify: Object.assign(classifier.stats, { waitMs: 0 }),
+  };
   const codes = opts.liteservers ? new LiteserverCodeFetcher(opts.liteservers, store, { ...opts.codeFetch, logger: opts.logger }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
@@ -156,16 +175,31 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       const outs: McBatchOutput[] = [];
       const unwritten: UnwrittenEntities = { jettonWallets: new Map(), nftItems: new Map() };
       dirty = true;
+      // The fold stays in masterchain order on this thread; each seqno's traces are classified (on the pool) while
+      // the next seqnos fold, and taken back in order: a seqno reaches onSeqno and the write only once classified.
+      const pending: { r: (typeof ready)[number]; done: Promise<McBatchOutput>; settled: boolean }[] = [];
+      const settle = async (all: boolean) => {
+        while (pending.length && (all || pending[0].settled)) {
+          const { r, done } = pending.shift()!;
+          const tw = performance.now();
+          const out = await done;
+          stats.classify.waitMs += performance.now() - tw;
+          await opts.onSeqno?.(r.seqno, out, r.blocks);
+          outs.push(out);
+          for (const k of r.ids) blocks.delete(k);
+          markers.delete(r.seqno);
+        }
+      };
       for (const r of ready) {
-        // read the batch's context, fold it (pure), then the group is written below
-        const context = await readBatchContext(store, asm, r.blocks, unwritten, { codes, prefetched });
-        const out = foldBatch(asm, r.seqno, r.blocks, context);
-        rememberEntities(unwritten, out);
-        await opts.onSeqno?.(r.seqno, out, r.blocks);
-        outs.push(out);
-        for (const k of r.ids) blocks.delete(k);
-        markers.delete(r.seqno);
+        const started = await startMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched, classifier });
+        rememberEntities(unwritten, started);
+        const p = { r, done: started.done, settled: false };
+        const mark = () => void (p.settled = true);
+        started.done.then(mark, mark);
+        pending.push(p);
+        await settle(false);
       }
+      await settle(true);
       const seqno = ready[ready.length - 1].seqno + 1;
       const last = seqno - 1;
       const out = mergeMcBatches(outs);
@@ -269,6 +303,12 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     }
   };
 
+  // a stage that does not start leaves no thread behind (the process would not exit)
+  const notStarted = async (err: unknown): Promise<never> => {
+    await subs.raw?.close();
+    await classifier.close();
+    throw err;
+  };
   subs.raw = await bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
@@ -284,7 +324,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       kick();
     },
     { group: TRACES_GROUP, maxBatch: 64 },
-  );
+  ).catch(notStarted);
   subs.markers = await bus.subscribe<McCompleteMessage>(
     TOPICS.mcComplete,
     async (batch) => {
@@ -299,7 +339,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       kick();
     },
     { group: TRACES_MARKERS_GROUP, maxBatch: 64 },
-  );
+  ).catch(notStarted);
 
   return {
     stats,
@@ -318,6 +358,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       await draining;
       // code reads a batch stopped waiting for still write to the store: let them finish before it closes
       await codes?.settled();
+      await classifier.close();
     },
   };
 }

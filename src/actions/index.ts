@@ -16,7 +16,7 @@ export { ACTION_TYPES, actionTypesOf, expandActionTypes, RENAMED_BLOCK_TYPES, ty
 export { traceFromToncenterJson, parseJsonExact, TraceFormatError } from './adapters/toncenter-json.ts';
 export { MATCHER_ORDER } from './matcher-order.ts';
 export { FAMILY_MATCHERS } from './families/index.ts';
-export { fetchDedustPools, initDedustPools, setDedustPools, UPDATE_INTERVAL_S, type DedustPoolAssets } from './dedust-pools.ts';
+export { dedustPools, fetchDedustPools, initDedustPools, setDedustPools, UPDATE_INTERVAL_S, type DedustPoolAssets } from './dedust-pools.ts';
 export { DATA_BOC_REQUEST_OPCODES } from './address-selectors.ts';
 export { poolLockWallet } from './families/jvault.ts';
 export { addrStr } from './messages/common.ts';

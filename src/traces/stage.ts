@@ -3,13 +3,14 @@
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
  * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces-write.ts).
  */
-import { ENTITY_TABLES, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { ENTITY_TABLES, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreClient, type StoreContextRows, type TracesWriteProgress } from '../store/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
 import { TRACE_TABLES, type TraceTables } from './rows.ts';
-import { foldBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
+import { startBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
 export async function writeTraceTables(store: StoreClient, tables: TraceTables): Promise<void> {
@@ -32,6 +33,21 @@ export async function loadAssembler(store: StoreClient): Promise<{ assembler: Tr
   return loaded;
 }
 
+export interface McBatchOptions {
+  /** reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block */
+  codes?: LiteserverCodeFetcher;
+  prefetched?: StoreContextRows;
+  /** classifies the completed traces (classify-pool.ts); default: on this thread */
+  classifier?: Classifier;
+}
+
+/** What the stage needs of a batch before its classification is done: the entities the next seqnos read. */
+export interface StartedMcBatch {
+  entities: EntityTables;
+  /** the whole output, once the batch's traces are classified (rejects when the classifier failed the batch) */
+  done: Promise<McBatchOutput>;
+}
+
 /**
  * One masterchain batch read and folded: its context from the store (and liteservers, `opts.codes`), then the
  * step (trace ids, traces, actions, jetton / NFT entities and events, traced rows). `blocks` are the shard blocks
@@ -43,11 +59,32 @@ export async function processMcBatch(
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
-  opts: { codes?: LiteserverCodeFetcher; prefetched?: StoreContextRows } = {},
+  opts: McBatchOptions = {},
 ): Promise<McBatchOutput> {
-  const context = await readBatchContext(store, asm, blocks, unwritten, opts);
-  return foldBatch(asm, mcSeqno, blocks, context);
+  return (await startMcBatch(store, asm, mcSeqno, blocks, unwritten, opts)).done;
 }
+
+/**
+ * processMcBatch in two steps: resolves once the batch is read, folded and its entities derived (the next seqno may
+ * be processed then), with `done` settling once its traces are classified (on a pool: while the next seqnos fold).
+ */
+export async function startMcBatch(
+  store: StoreClient,
+  asm: TraceAssembler,
+  mcSeqno: number,
+  blocks: readonly DecodedBlock[],
+  unwritten?: UnwrittenEntities,
+  opts: McBatchOptions = {},
+): Promise<StartedMcBatch> {
+  const context = await readBatchContext(store, asm, blocks, unwritten, opts);
+  const started = startBatch(asm, mcSeqno, blocks, context);
+  const done = (opts.classifier ?? INLINE).classify(started.traces).then((cls) => started.finish(cls));
+  // awaited by `done`'s reader, maybe after the next seqnos: not an unhandled rejection meanwhile
+  done.catch(() => undefined);
+  return { entities: started.entities, done };
+}
+
+const INLINE = inlineClassifier();
 
 /**
  * Writes what the step produced (the seqnos after the last write up to `mcSeqno`), then the assembler state: after

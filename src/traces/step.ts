@@ -5,11 +5,12 @@
  * `writeMcBatch`, src/store/traces-write.ts); no store handle. Its state is in memory: the assembler, and the end
  * states of the blocks it has seen (the documents' states before).
  */
-import { actionRows, classifyTrace, type ActionRow } from '../actions/index.ts';
+import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
+import { classifyOne, type Classified } from './classify-pool.ts';
 import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities, type StateStats, type StateTables } from '../entities/index.ts';
 import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
-import type { CompletedTrace, TraceAssembler, TraceRow } from './assembler.ts';
+import type { TraceAssembler, TraceRow } from './assembler.ts';
 import type { TraceContextSource } from './records.ts';
 import { TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
 import { toTrace } from './to-trace.ts';
@@ -46,31 +47,33 @@ export interface BatchContext {
   entityState: { tables: StateTables; stats: StateStats };
 }
 
-/**
- * Classifies completed traces into actions (one trace at a time, in order) and records each trace's classification
- * state on its row: ok, broken, or failed (then its actions are the basic fallback's). A trace whose classification
- * throws is kept, marked `failed`.
- */
-export function classifyCompleted(completed: readonly CompletedTrace[], context?: TraceContextSource): ActionRow[] {
-  const actions: ActionRow[] = [];
-  for (const done of completed) {
-    try {
-      const cls = classifyTrace(toTrace(done, context));
-      actions.push(...cls.actions);
-      done.row.classification_state = cls.state;
-    } catch {
-      // never drop a trace: it stays readable, marked as not classified
-      done.row.classification_state = 'failed';
-    }
-  }
-  return actions;
+/** A batch's transactions folded into the assembler; the traces it completed are not classified yet. */
+export interface FoldedTraces {
+  result: ReturnType<TraceAssembler['addBatch']>;
+  txs: TransactionRow[];
+  /** the completed traces as the classifier reads them (with their context records), in `result.completed` order */
+  traces: Trace[];
 }
 
-/** Assemble one masterchain batch's transactions and classify what it completes (`context`: records.ts). */
-export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
+/** Folds one masterchain batch's transactions into the assembler (`context`: records.ts). Order matters: seqno by seqno. */
+export function foldTraces(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): FoldedTraces {
   const result = asm.addBatch(mcSeqno, txs);
+  return { result, txs, traces: result.completed.map((done) => toTrace(done, context)) };
+}
+
+/**
+ * A folded batch's trace rows, given its traces' classifications (classify-pool.ts) in the same order: each trace
+ * row records its classification state (ok, broken, or failed: then its actions are the basic fallback's, or none
+ * when the classifier threw).
+ */
+export function finishTraces(folded: FoldedTraces, classified: readonly Classified[]): TraceBatch {
+  const { result, txs } = folded;
   const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
-  const actions = classifyCompleted(result.completed, context);
+  const actions: ActionRow[] = [];
+  result.completed.forEach((done, i) => {
+    actions.push(...classified[i].actions);
+    done.row.classification_state = classified[i].state;
+  });
   // rows reflect the state after classification
   const byId = new Map(result.completed.map((c) => [c.row.trace_id, c.row]));
   const traces = result.traces.map((t) => byId.get(t.trace_id) ?? t);
@@ -84,19 +87,29 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
   return { traceIds, tables, traces, actions };
 }
 
+/** Assemble one masterchain batch's transactions and classify what it completes on this thread (`context`: records.ts). */
+export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
+  const folded = foldTraces(asm, mcSeqno, txs, context);
+  return finishTraces(folded, folded.traces.map(classifyOne));
+}
+
 /** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
 const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
 /**
- * One masterchain batch through the step: trace ids, traces, actions, jetton / NFT events and entity rows, the
- * traced rows. `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
+ * One masterchain batch through the step but the classification of the traces it completes: trace ids, jetton / NFT
+ * events and entity rows, the traced rows, and the completed traces to classify. `finish` takes their
+ * classifications, in order, and gives the batch's output. The next seqno may be folded before this one is finished
+ * (its entities are known now: `rememberEntities`), so classification can run elsewhere meanwhile (classify-pool.ts).
+ * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
  */
-export function foldBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): McBatchOutput {
+export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): StartedBatch {
   const txs = blocks.flatMap((b) => b.transactions);
   const states = blocks.flatMap((b) => b.account_states);
-  const batch = assembleBatch(asm, mcSeqno, txs, context.trace);
+  const folded = foldTraces(asm, mcSeqno, txs, context.trace);
+  const traceIds = new Map(folded.result.edges.map((e) => [e.tx_hash, e.trace_id]));
   const entities = entityEvents(
-    txs.map((tx) => ({ tx, mcSeqno, traceId: batch.traceIds.get(tx.hash) ?? null })),
+    txs.map((tx) => ({ tx, mcSeqno, traceId: traceIds.get(tx.hash) ?? null })),
     states,
     context.known,
   );
@@ -106,10 +119,28 @@ export function foldBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly
   let priorStates = priorStatesOf.get(asm);
   if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
   for (const b of blocks) {
-    const rows = blockToRows(b, { mcSeqno, traceIds: batch.traceIds, tables: 'traced', priorStates });
+    const rows = blockToRows(b, { mcSeqno, traceIds, tables: 'traced', priorStates });
     for (const t of TRACED_TABLES) for (const r of rows[t]) traced[t].push(r);
   }
-  return { ...batch, entities, entityStats: context.entityState.stats, traced };
+  return {
+    entities,
+    traces: folded.traces,
+    finish: (classified) => ({ ...finishTraces(folded, classified), entities, entityStats: context.entityState.stats, traced }),
+  };
+}
+
+/** A batch started (startBatch): what the next seqnos need now, and its output once its traces are classified. */
+export interface StartedBatch {
+  entities: EntityTables;
+  /** the completed traces to classify, in order */
+  traces: readonly Trace[];
+  finish(classified: readonly Classified[]): McBatchOutput;
+}
+
+/** One masterchain batch through the whole step, classified on this thread. */
+export function foldBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): McBatchOutput {
+  const started = startBatch(asm, mcSeqno, blocks, context);
+  return started.finish(started.traces.map(classifyOne));
 }
 
 /** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */
@@ -118,7 +149,7 @@ export interface UnwrittenEntities {
   nftItems: Map<string, { index: bigint; collection: string | null }>;
 }
 
-export function rememberEntities(into: UnwrittenEntities, out: McBatchOutput): void {
+export function rememberEntities(into: UnwrittenEntities, out: Pick<McBatchOutput, 'entities'>): void {
   for (const r of out.entities.jetton_wallets) into.jettonWallets.set(String(r.address), { owner: String(r.owner), jetton: String(r.jetton) });
   for (const r of out.entities.nft_items) {
     into.nftItems.set(String(r.address), { index: BigInt(r.index as bigint | string), collection: (r.collection_address as string | null) ?? null });

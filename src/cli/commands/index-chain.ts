@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type pino from 'pino';
 import { CliError, intOption, type Command } from '../command.ts';
 import { runIndexer, ROLES, type IndexerHandle, type Role, type PipelineStats } from '../../../pipelines/index.ts';
@@ -29,13 +30,21 @@ export interface IndexArgs {
   traces: boolean;
   /** With an end seqno: stop (exit 1) once one masterchain seqno failed this long (--give-up-after SEC). */
   giveUpMs: number;
+  /** --workers: threads classifying traces beside the traces stage's fold (0: on its thread) */
+  workers: number;
 }
+
+/**
+ * `--workers` when not given: one classifier thread per core beyond the first (the stage's own thread folds, chdb
+ * runs its statements on its own threads), at most 4.
+ */
+export const DEFAULT_CLASSIFY_WORKERS = (): number => Math.min(4, Math.max(0, availableParallelism() - 1));
 
 /** --give-up-after default: a bounded range whose block no liteserver gives valid for this long fails. */
 const GIVE_UP_MS = 120_000;
 
 export function parseIndexArgs(argv: string[]): IndexArgs {
-  const out: IndexArgs = { network: 'mainnet', roles: ROLES, traces: true, giveUpMs: GIVE_UP_MS };
+  const out: IndexArgs = { network: 'mainnet', roles: ROLES, traces: true, giveUpMs: GIVE_UP_MS, workers: DEFAULT_CLASSIFY_WORKERS() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--network') {
@@ -50,6 +59,7 @@ export function parseIndexArgs(argv: string[]): IndexArgs {
     } else if (a === '--from-seqno') out.fromSeqno = intArg('--from-seqno', argv[++i]);
     else if (a === '--until-seqno') out.untilSeqno = intArg('--until-seqno', argv[++i]);
     else if (a === '--prefetch') out.prefetch = intArg('--prefetch', argv[++i]);
+    else if (a === '--workers') out.workers = intOption('--workers', argv[++i], 0, 64);
     else if (a === '--give-up-after') out.giveUpMs = intOption('--give-up-after', argv[++i], 1, 86_400) * 1000;
     else if (a === '--data') {
       out.dataDir = argv[++i];
@@ -134,7 +144,7 @@ export function startIndexer(
   args: IndexArgs,
   parts: { bus: Bus; store?: StoreClient; source?: BlockSource; logger?: pino.Logger; notifications?: PipelineNotifications },
 ): Promise<IndexerHandle> {
-  return runIndexer({ ...parts, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, giveUpMs: args.giveUpMs });
+  return runIndexer({ ...parts, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, giveUpMs: args.giveUpMs, classifyWorkers: args.workers });
 }
 
 /** After SIGTERM / SIGINT, the process exits within this long even if a stage does not stop (its work is replayed). */

@@ -94,6 +94,8 @@ export const commands: CommandSpec[] = [
       '  --prefetch N       masterchain blocks fetched ahead (default 16)',
       '  --give-up-after S  with an end (--until-seqno, or a stored range continued): exit 1 once one masterchain',
       '                     seqno could not be fetched valid for S seconds (default 120); without one, retry forever',
+      '  --workers N        threads classifying traces into actions while the traces stage folds the next',
+      '                     masterchain blocks (default: one per core beyond the first, at most 4; 0: on its thread)',
       '  --no-traces        no traces/actions stage: decode writes transactions and messages itself. In a split',
       '                     (Kafka) deployment give it to every decode and checkpoint process, or run a traces role',
       '',

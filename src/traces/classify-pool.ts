@@ -1,0 +1,202 @@
+/**
+ * Classification of completed traces, in this thread or on a pool of worker threads (`--workers N`).
+ *
+ * The classifier is pure and synchronous (src/actions), and its input (`Trace`, built on the stage's thread with
+ * its context records) and output (action rows and a state) are plain data, so a batch of traces goes to a worker
+ * by structured clone and comes back the same. One message carries a seqno's traces (split between workers when
+ * there are many), never one trace, and results come back in the input order.
+ *
+ * Failures: a trace whose classification throws is marked `failed` with no actions, in a worker as inline (the
+ * stage's catch, `classifyOne`). A batch whose worker crashes, exits or cannot clone its input or output rejects:
+ * the stage then fails (its traces are never marked classified); the pool replaces the worker for the next batch.
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { classifyTrace, dedustPools, type ActionRow, type DedustPoolAssets, type Trace } from '../actions/index.ts';
+
+export interface Classified {
+  actions: ActionRow[];
+  /** the trace row's classification_state */
+  state: 'ok' | 'broken' | 'failed';
+}
+
+/** One trace as the stage classifies it: the classifier's own state, or `failed` (no actions) when it throws. */
+export function classifyOne(trace: Trace): Classified {
+  try {
+    const cls = classifyTrace(trace);
+    // the classifier's own state: ok, broken, or failed (then its actions are the basic fallback's)
+    return { actions: cls.actions, state: cls.state };
+  } catch {
+    // never drop a trace: it stays readable, marked as not classified
+    return { actions: [], state: 'failed' };
+  }
+}
+
+export interface ClassifierStats {
+  /** worker threads (0: the stage's own thread classifies) */
+  workers: number;
+  batches: number;
+  traces: number;
+  /** time spent classifying (summed over the workers when pooled) */
+  ms: number;
+}
+
+export interface Classifier {
+  readonly stats: ClassifierStats;
+  /** The traces' classifications in their order. Inline: computed before it returns (the promise only carries it). */
+  classify(traces: readonly Trace[]): Promise<Classified[]>;
+  /** Terminates the workers (batches in flight reject). */
+  close(): Promise<void>;
+}
+
+/** Classifies on the calling thread, as the stage always did. */
+export function inlineClassifier(): Classifier {
+  const stats: ClassifierStats = { workers: 0, batches: 0, traces: 0, ms: 0 };
+  return {
+    stats,
+    classify(traces) {
+      const t0 = performance.now();
+      const out = traces.map(classifyOne);
+      stats.ms += performance.now() - t0;
+      stats.batches++;
+      stats.traces += traces.length;
+      return Promise.resolve(out);
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/** Messages between the pool and its workers (classify-worker.ts). */
+export interface ClassifyRequest {
+  id: number;
+  traces: readonly Trace[];
+  /** the DeDust pool list (src/actions/dedust-pools.ts), when it changed since this worker's last batch */
+  dedustPools?: [string, DedustPoolAssets][];
+}
+export type ClassifyReply = { id: number; results: Classified[]; ms: number } | { id: number; error: string };
+
+/** Fewer traces than this per message are not split between workers (a message has a fixed cost). */
+const MIN_CHUNK = 16;
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, { resolve: (r: Classified[]) => void; reject: (e: Error) => void; size: number }>;
+  load: number;
+  /** the registry last sent to this worker (the classifier reads it as a fallback; a worker starts with none) */
+  pools: ReadonlyMap<string, DedustPoolAssets> | null;
+  dead: boolean;
+}
+
+/**
+ * The worker's entry: the compiled .js beside this module in dist/, or the TypeScript source (tests, tsx). A .ts
+ * worker registers tsx itself (an eval'd bootstrap), whatever loader the parent thread runs under (vitest's is not
+ * inherited by workers).
+ */
+function spawn(resourceLimits: ResourceLimits | undefined): Worker {
+  const self = import.meta.url;
+  if (!self.endsWith('.ts')) return new Worker(new URL('./classify-worker.js', self), { resourceLimits });
+  const entry = new URL('./classify-worker.ts', self).href;
+  const require = createRequire(self);
+  const pkg = require.resolve('tsx/package.json');
+  const exp = (require(pkg) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'].import.default;
+  const api = pathToFileURL(fileURLToPath(new URL(exp, pathToFileURL(pkg)))).href;
+  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, resourceLimits });
+}
+
+/**
+ * `workers` worker threads classifying. `resourceLimits` bounds each worker's heaps (a worker over them dies, and
+ * its batch fails).
+ */
+export function classifierPool(workers: number, opts: { resourceLimits?: ResourceLimits } = {}): Classifier {
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`classifierPool: expected at least 1 worker, got ${workers}`);
+  const stats: ClassifierStats = { workers, batches: 0, traces: 0, ms: 0 };
+  const slots: (Slot | null)[] = new Array<Slot | null>(workers).fill(null);
+  let nextId = 1;
+  let closed = false;
+
+  const kill = (slot: Slot, err: Error) => {
+    if (slot.dead) return;
+    slot.dead = true;
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots[i] = null;
+    for (const p of slot.pending.values()) p.reject(err);
+    slot.pending.clear();
+    void slot.worker.terminate();
+  };
+
+  const start = (i: number): Slot => {
+    const worker = spawn(opts.resourceLimits);
+    const slot: Slot = { worker, pending: new Map(), load: 0, pools: null, dead: false };
+    worker.on('message', (m: ClassifyReply) => {
+      const p = slot.pending.get(m.id);
+      if (!p) return;
+      slot.pending.delete(m.id);
+      slot.load -= p.size;
+      if ('error' in m) p.reject(new Error(`classifier worker: ${m.error}`));
+      else {
+        stats.ms += m.ms;
+        p.resolve(m.results);
+      }
+    });
+    worker.on('messageerror', (e) => kill(slot, new Error(`classifier worker: a reply could not be read: ${e.message}`)));
+    worker.on('error', (e) => kill(slot, new Error(`classifier worker failed: ${e.message}`)));
+    worker.on('exit', (code) => kill(slot, new Error(`classifier worker exited (code ${code})`)));
+    slots[i] = slot;
+    return slot;
+  };
+
+  /** The live worker with the least work queued (a dead one is replaced). */
+  const pick = (): Slot => {
+    let best: Slot | null = null;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i] ?? start(i);
+      if (!best || s.load < best.load) best = s;
+    }
+    return best!;
+  };
+
+  const send = (traces: readonly Trace[]): Promise<Classified[]> =>
+    new Promise<Classified[]>((resolve, reject) => {
+      const slot = pick();
+      const id = nextId++;
+      const msg: ClassifyRequest = { id, traces };
+      const pools = dedustPools();
+      if (slot.pools !== pools) msg.dedustPools = [...pools];
+      // a trace that cannot be cloned throws here: the batch fails, the worker is untouched
+      slot.worker.postMessage(msg);
+      slot.pools = pools;
+      slot.pending.set(id, { resolve, reject, size: traces.length });
+      slot.load += traces.length;
+    });
+
+  // started now: a worker takes a while to load the classifier (seconds from the TypeScript sources), which the
+  // stage's first reads and folds cover
+  for (let i = 0; i < workers; i++) start(i);
+
+  return {
+    stats,
+    async classify(traces) {
+      if (closed) throw new Error('classifier pool is closed');
+      stats.batches++;
+      stats.traces += traces.length;
+      if (!traces.length) return [];
+      const size = Math.max(MIN_CHUNK, Math.ceil(traces.length / workers));
+      const parts: Promise<Classified[]>[] = [];
+      for (let i = 0; i < traces.length; i += size) parts.push(send(traces.slice(i, i + size)));
+      return (await Promise.all(parts)).flat();
+    },
+    async close() {
+      closed = true;
+      const live = slots.filter((s): s is Slot => s !== null);
+      for (const s of live) kill(s, new Error('classifier pool closed'));
+      await Promise.all(live.map((s) => s.worker.terminate()));
+    },
+  };
+}
+
+/** `--workers`: 0 classifies on the stage's thread; N >= 1 on N worker threads. */
+export function createClassifier(workers: number, opts: { resourceLimits?: ResourceLimits } = {}): Classifier {
+  return workers === 0 ? inlineClassifier() : classifierPool(workers, opts);
+}
