@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient, type StoreConfig } from '../../src/store/index.ts';
 
 /**
@@ -35,4 +36,26 @@ export function recordQueries(store: StoreClient): { readonly sql: string[]; res
       store.query = query;
     },
   };
+}
+
+/**
+ * A fresh store in a temp dir and a liteserver pool on `ls` (a devnet liteserver) for one test body; both closed and
+ * the dir removed after it.
+ */
+export async function withStoreAndPool<T>(
+  ls: { port: number; publicKey: Buffer },
+  prefix: string,
+  fn: (store: StoreClient, pool: LiteserverPool) => Promise<T>,
+): Promise<T> {
+  const data = mkdtempSync(join(tmpdir(), prefix));
+  const store = await openStore({ dataDir: data });
+  const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
+  try {
+    await pool.start();
+    return await fn(store, pool);
+  } finally {
+    await pool.close();
+    await store.close();
+    rmSync(data, { recursive: true, force: true });
+  }
 }

@@ -13,7 +13,8 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import type { StoreClient } from '../../src/store/index.ts';
+import { withStoreAndPool } from '../helpers/store.ts';
 import { classifierPool } from '../../src/traces/classify-pool.ts';
 import { DEFAULT_CLASSIFY_WORKERS, parseIndexArgs } from '../../src/cli/commands/index-chain.ts';
 
@@ -34,19 +35,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function withStore<T>(fn: (store: StoreClient, pool: LiteserverPool) => Promise<T>): Promise<T> {
-  const data = mkdtempSync(join(tmpdir(), 'tg-classify-workers-store-'));
-  const store = await openStore({ dataDir: data });
-  const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
-  try {
-    await pool.start();
-    return await fn(store, pool);
-  } finally {
-    await pool.close();
-    await store.close();
-    rmSync(data, { recursive: true, force: true });
-  }
-}
+const withStore = <T>(fn: (store: StoreClient, pool: LiteserverPool) => Promise<T>): Promise<T> => withStoreAndPool(ls, 'tg-classify-workers-store-', fn);
 
 const TABLES: Record<string, string> = {
   traces: 'SELECT * FROM traces FINAL ORDER BY trace_id',

@@ -17,6 +17,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
 import { duplicateReport, getCheckpoint, openIntents, openStore, storedBlocks, type StoreClient, type TableDuplicates } from '../../src/store/index.ts';
+import { withStoreAndPool } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -64,19 +65,7 @@ async function expectExactlyOnce(store: StoreClient, opts: { content?: boolean }
   return report;
 }
 
-async function withStore<T>(name: string, fn: (store: StoreClient, pool: LiteserverPool) => Promise<T>): Promise<T> {
-  const data = mkdtempSync(join(tmpdir(), name));
-  const store = await openStore({ dataDir: data });
-  const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
-  try {
-    await pool.start();
-    return await fn(store, pool);
-  } finally {
-    await pool.close();
-    await store.close();
-    rmSync(data, { recursive: true, force: true });
-  }
-}
+const withStore = <T>(name: string, fn: (store: StoreClient, pool: LiteserverPool) => Promise<T>): Promise<T> => withStoreAndPool(ls, name, fn);
 
 describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
   it('the whole chain indexed, then replayed through the pipeline from seqno 1: not one row more', async () => {
