@@ -327,7 +327,7 @@ export function prefetchForBatches(store: StoreClient, asm: TraceAssembler, grou
 }
 
 /**
- * Everything the step (step.ts `foldBatch`) needs of the store and the chain for one masterchain batch, read before
+ * Everything the step (step.ts `startBatch`) needs of the store and the chain for one masterchain batch, read before
  * it: the known entities (with `unwritten`: those of the seqnos processed but not written yet, newer than the
  * store's), the interface records' sources of every account the traces the batch may complete name (its own and
  * the open traces it continues: `asm` is only read), and the entity-state rows of the accounts it changed.

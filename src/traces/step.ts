@@ -51,6 +51,8 @@ export interface BatchContext {
 export interface FoldedTraces {
   result: ReturnType<TraceAssembler['addBatch']>;
   txs: TransactionRow[];
+  /** tx hash -> trace id of every transaction folded */
+  traceIds: Map<string, string>;
   /** the completed traces as the classifier reads them (with their context records), in `result.completed` order */
   traces: Trace[];
 }
@@ -58,7 +60,8 @@ export interface FoldedTraces {
 /** Folds one masterchain batch's transactions into the assembler (`context`: records.ts). Order matters: seqno by seqno. */
 export function foldTraces(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): FoldedTraces {
   const result = asm.addBatch(mcSeqno, txs);
-  return { result, txs, traces: result.completed.map((done) => toTrace(done, context)) };
+  const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
+  return { result, txs, traceIds, traces: result.completed.map((done) => toTrace(done, context)) };
 }
 
 /**
@@ -67,8 +70,7 @@ export function foldTraces(asm: TraceAssembler, mcSeqno: number, txs: Transactio
  * when the classifier threw).
  */
 export function finishTraces(folded: FoldedTraces, classified: readonly Classified[]): TraceBatch {
-  const { result, txs } = folded;
-  const traceIds = new Map(result.edges.map((e) => [e.tx_hash, e.trace_id]));
+  const { result, txs, traceIds } = folded;
   const actions: ActionRow[] = [];
   result.completed.forEach((done, i) => {
     actions.push(...classified[i].actions);
@@ -107,7 +109,7 @@ export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonl
   const txs = blocks.flatMap((b) => b.transactions);
   const states = blocks.flatMap((b) => b.account_states);
   const folded = foldTraces(asm, mcSeqno, txs, context.trace);
-  const traceIds = new Map(folded.result.edges.map((e) => [e.tx_hash, e.trace_id]));
+  const { traceIds } = folded;
   const entities = entityEvents(
     txs.map((tx) => ({ tx, mcSeqno, traceId: traceIds.get(tx.hash) ?? null })),
     states,
@@ -135,12 +137,6 @@ export interface StartedBatch {
   /** the completed traces to classify, in order */
   traces: readonly Trace[];
   finish(classified: readonly Classified[]): McBatchOutput;
-}
-
-/** One masterchain batch through the whole step, classified on this thread. */
-export function foldBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): McBatchOutput {
-  const started = startBatch(asm, mcSeqno, blocks, context);
-  return started.finish(started.traces.map(classifyOne));
 }
 
 /** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */

@@ -1,7 +1,7 @@
 /** DNS records, multisig wallets and orders, vesting contracts (reference §2.7-2.8), from the entity tables. */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { ADDRESSES as A, Where } from './where.ts';
+import { ADDRESSES as A, selectPage, Where } from './where.ts';
 
 export interface DnsRecordFilter {
   wallet?: string;
@@ -11,7 +11,7 @@ export interface DnsRecordFilter {
 /** DNS entries by wallet or domain, ordered by domain length, domain, item in `pg.dir`, paged. */
 export async function dnsRecords(db: Db, f: DnsRecordFilter, pg: Page): Promise<Row[]> {
   const w = new Where().add((x) => `dns_wallet = ${x}`, f.wallet, 'String').add((x) => `domain = ${x}`, f.domain, 'String');
-  return db.q(`SELECT * FROM dns_entries FINAL ${w.sql()} ORDER BY length(domain) ${pg.dir}, domain ${pg.dir}, nft_item_address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  return selectPage(db, 'dns_entries', w, `length(domain) ${pg.dir}, domain ${pg.dir}, nft_item_address ${pg.dir}`, pg);
 }
 
 export interface MultisigFilter {
@@ -26,7 +26,7 @@ export async function multisigWallets(db: Db, f: MultisigFilter, pg: Page): Prom
   const w = new Where()
     .add((x) => `address IN ${x}`, f.address, A)
     .add((x) => `(hasAny(signers, ${x}) OR hasAny(proposers, ${x}))`, f.wallet_address, A);
-  const wallets = await db.q(`SELECT * FROM multisig FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  const wallets = await selectPage(db, 'multisig', w, `address ${pg.dir}`, pg);
   if (!f.include_orders) return { wallets, orders: null };
   const addrs = wallets.map((r) => r.address as string);
   const orders = addrs.length ? await db.q('SELECT * FROM multisig_orders FINAL WHERE multisig_address IN {a:Array(String)} ORDER BY order_seqno', { a: addrs }) : [];
@@ -41,7 +41,7 @@ export interface MultisigOrderFilter {
 /** Multisig orders by address or multisig, ordered by address in `pg.dir`, paged. */
 export async function multisigOrders(db: Db, f: MultisigOrderFilter, pg: Page): Promise<Row[]> {
   const w = new Where().add((x) => `address IN ${x}`, f.address, A).add((x) => `multisig_address IN ${x}`, f.multisig_address, A);
-  return db.q(`SELECT * FROM multisig_orders FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  return selectPage(db, 'multisig_orders', w, `address ${pg.dir}`, pg);
 }
 
 export interface VestingFilter {
@@ -56,5 +56,5 @@ export async function vestingContracts(db: Db, f: VestingFilter, pg: Page): Prom
   const w = new Where()
     .add((x) => `address IN ${x}`, f.contract_address, A)
     .add((x) => (f.check_whitelist ? `(owner_address IN ${x} OR vesting_sender_address IN ${x} OR hasAny(whitelist, ${x}))` : `(owner_address IN ${x} OR vesting_sender_address IN ${x})`), f.wallet_address, A);
-  return db.q(`SELECT * FROM vesting_contracts FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  return selectPage(db, 'vesting_contracts', w, `address ${pg.dir}`, pg);
 }

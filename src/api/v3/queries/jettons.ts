@@ -1,7 +1,7 @@
 /** Jetton reads (reference §2.5): masters, wallets, transfers and burns, from the entity tables. */
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
-import { ADDRESSES as A, timeWindow, Where } from './where.ts';
+import { ADDRESSES as A, selectPage, timeWindow, Where } from './where.ts';
 
 export interface JettonMasterFilter {
   address?: string[];
@@ -11,7 +11,7 @@ export interface JettonMasterFilter {
 /** Jetton masters by address or admin, ordered by address in `pg.dir`, paged. */
 export async function jettonMasters(db: Db, f: JettonMasterFilter, pg: Page): Promise<Row[]> {
   const w = new Where().add((x) => `address IN ${x}`, f.address, A).add((x) => `admin_address IN ${x}`, f.admin_address, A);
-  return db.q(`SELECT * FROM jetton_masters FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  return selectPage(db, 'jetton_masters', w, `address ${pg.dir}`, pg);
 }
 
 export interface JettonWalletFilter {
@@ -32,7 +32,7 @@ export async function jettonWallets(db: Db, f: JettonWalletFilter, pg: Page): Pr
     .add((x) => `jetton IN ${x}`, f.jetton_address, A);
   if (f.exclude_zero_balance) w.raw('balance + ifNull(mintless_amount, 0) > 0');
   const order = f.sort ? `balance ${pg.dir}, address ${pg.dir}` : 'address ASC';
-  return db.q(`SELECT * FROM jetton_wallets FINAL ${w.sql()} ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  return selectPage(db, 'jetton_wallets', w, order, pg);
 }
 
 export interface JettonTransferFilter extends LtWindow {

@@ -1,7 +1,7 @@
 /** NFT reads (reference §2.6): collections, items (with their collections and sale contracts), transfers and sales. */
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
-import { ADDRESSES as A, timeWindow, Where } from './where.ts';
+import { ADDRESSES as A, selectPage, timeWindow, Where } from './where.ts';
 
 export interface NftCollectionFilter {
   collection_address?: string[];
@@ -11,7 +11,7 @@ export interface NftCollectionFilter {
 /** NFT collections by address or owner, ordered by address in `pg.dir`, paged. */
 export async function nftCollections(db: Db, f: NftCollectionFilter, pg: Page): Promise<Row[]> {
   const w = new Where().add((x) => `address IN ${x}`, f.collection_address, A).add((x) => `owner_address IN ${x}`, f.owner_address, A);
-  return db.q(`SELECT * FROM nft_collections FINAL ${w.sql()} ORDER BY address ${pg.dir} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  return selectPage(db, 'nft_collections', w, `address ${pg.dir}`, pg);
 }
 
 /** NFT item rows with the rows they refer to: their collections by address, the sale contracts holding them by item address. */
@@ -75,7 +75,7 @@ export async function nftItems(db: Db, f: NftItemFilter, pg: Page): Promise<NftI
     ? ['last_transaction_lt', 'address']
     : owners?.length ? ['owner_address', 'collection_address', '`index`', 'address'] : cols?.length ? ['collection_address', '`index`', 'address'] : ['address'];
   const order = orderCols.map((c) => `${c} ${d}`).join(', ');
-  const rows = await db.q(`SELECT * FROM nft_items FINAL ${w.sql()} ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
+  const rows = await selectPage(db, 'nft_items', w, order, pg);
   return withRefs(db, rows);
 }
 

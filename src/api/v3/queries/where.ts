@@ -1,5 +1,6 @@
 /** WHERE clauses with bound parameters, shared by the list queries of the entity tables. */
-import type { LtWindow } from '../params.ts';
+import type { Db, Row } from '../db.ts';
+import type { LtWindow, Page } from '../params.ts';
 
 /** ClickHouse type of an address list parameter. */
 export const ADDRESSES = 'Array(String)';
@@ -32,4 +33,9 @@ export function timeWindow(w: Where, win: LtWindow, lt: string, now: string): st
   w.add((x) => `${lt} >= ${x}`, win.start_lt, 'UInt64');
   w.add((x) => `${lt} <= ${x}`, win.end_lt, 'UInt64');
   return win.start_utime !== undefined || win.end_utime !== undefined ? now : lt;
+}
+
+/** One page of a table's current rows (FINAL) that match `w`, ordered by `order` (SQL, with the page's direction). */
+export function selectPage(db: Db, table: string, w: Where, order: string, pg: Page): Promise<Row[]> {
+  return db.q(`SELECT * FROM ${table} FINAL ${w.sql()} ORDER BY ${order} LIMIT {limit:UInt32} OFFSET {offset:UInt32}`, { ...w.p, limit: pg.limit, offset: pg.offset });
 }
