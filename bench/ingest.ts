@@ -155,7 +155,11 @@ if (classify) {
   const s = (x: number) => (x / 1000).toFixed(2);
   const where = classify.workers ? `${classify.workers} worker thread${classify.workers > 1 ? 's' : ''} (--workers ${classify.workers})` : 'the traces stage\'s thread (--workers 0)';
   console.log(
-    `classification on ${where}: ${classify.traces} traces in ${classify.batches} batches, ${s(classify.ms)} s classifying${classify.workers ? ' (summed over the workers)' : ''}, the stage waited ${s(classify.waitMs)} s for results`,
+    `classification on ${where}: ${classify.traces} traces in ${classify.batches} batches, ${s(classify.ms)} s classifying${classify.workers ? ' (summed over the workers)' : ''}, the stage waited ${s(classify.waitMs)} s for results (classification and entity states)`,
+  );
+  const d = classify.derive;
+  console.log(
+    `entity-state derivation on ${where}: ${d.accounts} accounts of ${d.batches} seqnos${classify.workers ? ` in ${d.jobs} messages` : ''}, ${s(d.ms)} s deriving (interfaces, get-methods)${classify.workers ? ' (summed over the workers)' : ''}`,
   );
 }
 console.log(

@@ -52,7 +52,7 @@ export interface IndexerOptions {
   traces?: boolean;
   /** The streaming API's publisher: told of each seqno the traces stage processes and of each checkpoint. */
   notifications?: PipelineNotifications;
-  /** Worker threads classifying traces in the traces stage (`--workers`); 0 or unset: on the stage's thread. */
+  /** Worker threads classifying traces and deriving entity states in the traces stage (`--workers`); 0 or unset: on the stage's thread. */
   classifyWorkers?: number;
 }
 

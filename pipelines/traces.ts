@@ -70,7 +70,11 @@ export interface TracesStageStats {
   entities: StateStats;
   /** times the stage paused partitions of raw blocks or the markers, its buffer full */
   pauses: number;
-  /** the classifier: its workers, batches, traces and time classifying (summed over workers); `waitMs`: the stage waiting for it */
+  /**
+   * the pool: its workers, batches, traces and time classifying, its entity-state derivations (`derive`: seqnos,
+   * messages, accounts, time; summed over workers); `waitMs`: the stage waiting for a seqno's classification and
+   * entity-state rows
+   */
   classify: ClassifierStats & { waitMs: number };
 }
 
@@ -100,8 +104,8 @@ export interface TracesStageOptions {
   maxBufferedBlocks?: number;
   maxBufferedMarkers?: number;
   /**
-   * Worker threads classifying the completed traces (src/traces/classify-pool.ts), while the stage folds the next
-   * seqnos; 0 (the default): on the stage's thread. `classifier` instead: one made by the caller (the stage closes it).
+   * Worker threads classifying the completed traces and deriving the entity-state rows (src/traces/classify-pool.ts),
+   * while the stage folds the next seqnos; 0 (the default): on the stage's thread. `classifier` instead: one made by the caller (the stage closes it).
    */
   workers?: number;
   classifier?: Classifier;

@@ -4,6 +4,10 @@
  * multisig, multisig_orders, vesting_contracts, nft_sales). I/O only through `lookup` (code the block does not
  * carry, the previous rows of accounts whose data the block prunes).
  *
+ * Four steps, which the traces stage runs apart: `planEntityStates` (pure: the candidates, the codes to read),
+ * `readEntityCodes` (I/O), `deriveEntityStates` (pure CPU, the get-methods: derive.ts, on the worker pool),
+ * `completeEntityStates` (I/O: previous rows, `remember`; in masterchain order). `entityStateRows` runs them in turn.
+ *
  * Why an account can yield no row, counted in `stats`:
  * - `no_code`: its code is pruned from the block, the store has never seen it (contract_code fills from the
  *   blocks that deploy a code) and no liteserver gave it (`lookup.fetchCodes`, when there is one; its outcomes per
@@ -14,19 +18,12 @@
  * - `incomplete`: a value the block pruned, with no earlier row to take it from.
  * Accounts whose data root the block does not carry have unchanged data: nothing to write.
  */
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import type { Row } from '../store/index.ts';
 import type { AccountStateRow } from '../ton/index.ts';
 import type { CodeFetchResult, CodeWanted } from './liteserver-codes.ts';
-import { ContractReader } from './contract-reader.ts';
-import { readDnsEntry } from './dns.ts';
-import { KEY_COLUMN, SOFT_DEFAULTS, STATE_TABLES, type EntityRow, type FamilyInput, type StateTable } from './family.ts';
-import { detectInterfaces, isWalletCodeHash, KNOWN_CODE_HASHES, STATE_INTERFACES, type Interface } from '../contracts/index.ts';
-import { readJettonMaster } from './jetton-master.ts';
-import { readMultisig, readMultisigOrder } from './multisig.ts';
-import { readNftCollection } from './nft-collection.ts';
-import { readNftSale } from './nft-sales.ts';
-import { readVesting } from './vesting.ts';
+import { deriveEntityStates, planEntityStates, type CodeBocs, type DerivedEntityStates, type EntityStatePlan } from './derive.ts';
+import { KEY_COLUMN, SOFT_DEFAULTS, STATE_TABLES, type EntityRow, type StateTable } from './family.ts';
 
 export type StateTables = Record<StateTable, Row[]>;
 
@@ -78,57 +75,6 @@ export function emptyStateTables(): StateTables {
   return Object.fromEntries(STATE_TABLES.map((t) => [t, [] as Row[]])) as StateTables;
 }
 
-/** Interfaces whose rows this stage derives (the method table behind them is parsed once per code: contracts' methodsOfCode). */
-function interfacesOf(codeHash: string, code: Cell | null): Interface[] {
-  return detectInterfaces(codeHash, code).filter((i) => STATE_INTERFACES.has(i));
-}
-
-/** Layout families read the data without the code. */
-const LAYOUT: ReadonlySet<Interface> = new Set(['multisig_v2', 'multisig_order_v2', 'vesting']);
-
-async function readFamily(iface: Interface, input: FamilyInput): Promise<EntityRow | null> {
-  switch (iface) {
-    case 'jetton_master':
-      return readJettonMaster(input);
-    case 'nft_collection':
-      return readNftCollection(input);
-    case 'dns_item':
-      return readDnsEntry(input);
-    case 'multisig_v2':
-      return readMultisig(input);
-    case 'multisig_order_v2':
-      return readMultisigOrder(input);
-    case 'vesting':
-      return readVesting(input);
-    case 'nft_sale':
-    case 'getgems_sale_v4':
-    case 'getgems_auction_v4':
-    case 'telemint':
-      return readNftSale(input, iface);
-    default:
-      return null;
-  }
-}
-
-function cellOf(boc: string | null): Cell | null {
-  if (!boc) return null;
-  try {
-    return Cell.fromBase64(boc);
-  } catch {
-    return null;
-  }
-}
-
-/** The latest state of each account in the batch (a shard may commit several blocks per masterchain block). */
-function latestStates(states: readonly AccountStateRow[]): AccountStateRow[] {
-  const by = new Map<string, AccountStateRow>();
-  for (const st of states) {
-    const prev = by.get(st.account);
-    if (!prev || st.last_trans_lt > prev.last_trans_lt) by.set(st.account, st);
-  }
-  return [...by.values()];
-}
-
 /** Fills unknown columns from the previous rows; rows still missing a value are dropped. */
 async function complete(found: EntityRow[], lookup: EntityLookup, stats: StateStats): Promise<EntityRow[]> {
   const needs = new Map<StateTable, string[]>();
@@ -160,26 +106,22 @@ async function complete(found: EntityRow[], lookup: EntityLookup, stats: StateSt
   return out;
 }
 
-/**
- * Rows for the entity tables from the batch's account states (`states`: every block's `account_states`).
- * Never throws for one contract's sake: failures are counted.
- */
-export async function entityStateRows(states: readonly AccountStateRow[], lookup: EntityLookup): Promise<{ tables: StateTables; stats: StateStats }> {
-  const stats = emptyStateStats();
-  const tables = emptyStateTables();
-  const candidates = latestStates(states).filter(
-    (st) => st.account_status === 'active' && st.code_hash && st.data_root_boc && !isWalletCodeHash(st.code_hash),
-  );
-  stats.accounts = candidates.length;
+/** BoC (base64) of a code cell read from the store or a liteserver, each cell serialised once. */
+const bocs = new WeakMap<Cell, string>();
+function bocOf(c: Cell): string {
+  let b = bocs.get(c);
+  if (b === undefined) bocs.set(c, (b = c.toBoc().toString('base64')));
+  return b;
+}
 
-  // code: carried by the block, else from the store, else from a liteserver (codes of the known layouts are not needed)
-  const codes = new Map<string, Cell>();
-  for (const st of candidates) {
-    const c = cellOf(st.code_boc);
-    if (c) codes.set(st.code_hash!, c);
-  }
-  const missing = [...new Set(candidates.map((st) => st.code_hash!).filter((h) => !codes.has(h) && !KNOWN_CODE_HASHES[h]))];
-  if (missing.length) for (const [h, c] of await lookup.codes(missing)) codes.set(h, c);
+/**
+ * The codes of a plan's candidates: the blocks' (`plan.codes`), else the store's (`lookup.codes`), else a
+ * liteserver's (`lookup.fetchCodes`, counted in `stats`). The I/O of the derivation, run before it.
+ */
+export async function readEntityCodes(plan: EntityStatePlan, lookup: EntityLookup, stats: StateStats): Promise<CodeBocs> {
+  const { candidates, missing } = plan;
+  const codes: CodeBocs = new Map(plan.codes);
+  if (missing.length) for (const [h, c] of await lookup.codes(missing)) codes.set(h, bocOf(c));
   const unknown = missing.filter((h) => !codes.has(h));
   if (unknown.length && lookup.fetchCodes) {
     // the codes most accounts of the batch share first (the per-batch bound may not reach them all)
@@ -191,43 +133,46 @@ export async function entityStateRows(states: readonly AccountStateRow[], lookup
     }
     const wanted = unknown.map((h) => users.get(h)!).sort((a, b) => b.n - a.n);
     const got = await lookup.fetchCodes(wanted.map(({ account, codeHash }) => ({ account, codeHash })));
-    for (const [h, c] of got.codes) codes.set(h, c);
+    for (const [h, c] of got.codes) codes.set(h, bocOf(c));
     stats.code_fetched += got.stats.fetched;
     stats.code_mismatch += got.stats.mismatch;
     stats.code_fetch_failed += got.stats.failed;
     stats.code_fetch_skipped += got.stats.skipped;
   }
+  return codes;
+}
 
-  const found: EntityRow[] = [];
-  for (const st of candidates) {
-    const code = codes.get(st.code_hash!) ?? null;
-    const ifaces = interfacesOf(st.code_hash!, code);
-    if (!ifaces.length) {
-      if (!code) stats.no_code++;
-      continue;
-    }
-    const data = cellOf(st.data_root_boc);
-    if (!data) continue;
-    let reader: ContractReader | null = null;
-    for (const iface of ifaces) {
-      if (!LAYOUT.has(iface) && !code) {
-        stats.no_code++;
-        continue;
-      }
-      try {
-        if (!LAYOUT.has(iface) && code) reader ??= new ContractReader(code, data, st);
-        const row = await readFamily(iface, { state: st, data, reader });
-        if (row) found.push(row);
-        else if (LAYOUT.has(iface)) stats.failed++; // the official code with a data layout that does not read
-      } catch {
-        stats.failed++;
-      }
-    }
-  }
-
-  for (const e of await complete(found, lookup, stats)) tables[e.table].push(e.row);
+/**
+ * The rows `deriveEntityStates` found, completed: unknown columns filled from the previous rows (`lookup.previous`),
+ * the rows remembered for the next seqno (`lookup.remember`), its counts added to `stats` (the plan's and the code
+ * reads', from before) and to `entityStateTotals`. Batch by batch in masterchain order: a batch's previous rows may
+ * be the one before's.
+ */
+export async function completeEntityStates(derived: DerivedEntityStates, lookup: EntityLookup, stats: StateStats): Promise<{ tables: StateTables; stats: StateStats }> {
+  const tables = emptyStateTables();
+  stats.no_code += derived.no_code;
+  stats.failed += derived.failed;
+  for (const e of await complete(derived.found, lookup, stats)) tables[e.table].push(e.row);
   for (const t of STATE_TABLES) if (tables[t].length) lookup.remember?.(t, tables[t]);
   stats.rows = STATE_TABLES.reduce((n, t) => n + tables[t].length, 0);
   addStateStats(entityStateTotals, stats);
   return { tables, stats };
+}
+
+/** The stats of a plan before its codes are read (`accounts`). */
+export function planStats(plan: EntityStatePlan): StateStats {
+  const stats = emptyStateStats();
+  stats.accounts = plan.candidates.length;
+  return stats;
+}
+
+/**
+ * Rows for the entity tables from the batch's account states (`states`: every block's `account_states`), on this
+ * thread: plan, read the codes, derive, complete. Never throws for one contract's sake: failures are counted.
+ */
+export async function entityStateRows(states: readonly AccountStateRow[], lookup: EntityLookup): Promise<{ tables: StateTables; stats: StateStats }> {
+  const plan = planEntityStates(states);
+  const stats = planStats(plan);
+  const codes = await readEntityCodes(plan, lookup, stats);
+  return completeEntityStates(await deriveEntityStates(plan.candidates, codes), lookup, stats);
 }

@@ -1,19 +1,26 @@
 /**
- * Classification of completed traces, in this thread or on a pool of worker threads (`--workers N`).
+ * The traces stage's CPU work after the fold, in this thread or on a pool of worker threads (`--workers N`):
+ * classification of completed traces, and entity-state derivation (src/entities/derive.ts: interfaces and
+ * get-methods of the accounts a batch changed).
  *
  * The classifier is pure and synchronous (src/actions), and its input (`Trace`, built on the stage's thread with
  * its context records) and output (action rows and a state) are plain data, so a batch of traces goes to a worker
- * by structured clone and comes back the same. One message carries a seqno's traces (split between workers when
- * there are many), never one trace, and results come back in the input order.
+ * by structured clone and comes back the same. The derivation is pure too: account states and code BoCs in
+ * (read on the stage's thread before), rows to complete out. One message carries a seqno's traces, or a seqno's
+ * accounts (split between workers when there are many), never one, and results come back in the input order.
  *
  * Failures: a trace whose classification throws is marked `failed` with no actions, in a worker as inline (the
- * stage's catch, `classifyOne`). A batch whose worker crashes, exits or cannot clone its input or output rejects:
- * the stage then fails (its traces are never marked classified); the pool replaces the worker for the next batch.
+ * stage's catch, `classifyOne`); a contract whose get-methods fail is counted, never thrown. A batch whose worker
+ * crashes, exits or cannot clone its input or output rejects: the stage then fails (its traces are never marked
+ * classified, nothing of the seqno is written); the pool replaces the worker for the next batch.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { classifyTrace, dedustPools, type ActionRow, type DedustPoolAssets, type Trace } from '../actions/index.ts';
+// derive.ts, not index.ts: this module is loaded by the workers too, which need no store
+import { deriveEntityStates, type DerivedEntityStates } from '../entities/derive.ts';
+import type { AccountStateRow } from '../ton/index.ts';
 
 export interface Classified {
   actions: ActionRow[];
@@ -34,25 +41,39 @@ export function classifyOne(trace: Trace): Classified {
 }
 
 export interface ClassifierStats {
-  /** worker threads (0: the stage's own thread classifies) */
+  /** worker threads (0: the stage's own thread classifies and derives) */
   workers: number;
   batches: number;
   traces: number;
   /** time spent classifying (summed over the workers when pooled) */
   ms: number;
+  /** entity-state derivation: seqnos with accounts to derive, messages sent (0 inline), accounts, time (summed over the workers) */
+  derive: { batches: number; jobs: number; accounts: number; ms: number };
+}
+
+/** Entity-state derivation of one seqno: its candidates (src/entities `planEntityStates`) and their codes (BoC). */
+export interface DeriveInput {
+  candidates: readonly AccountStateRow[];
+  codes: ReadonlyMap<string, string>;
 }
 
 export interface Classifier {
   readonly stats: ClassifierStats;
   /** The traces' classifications in their order. Inline: computed before it returns (the promise only carries it). */
   classify(traces: readonly Trace[]): Promise<Classified[]>;
+  /** `deriveEntityStates` of a seqno's candidates: found rows in candidate order, counts summed. */
+  derive(input: DeriveInput): Promise<DerivedEntityStates>;
   /** Terminates the workers (batches in flight reject). */
   close(): Promise<void>;
 }
 
-/** Classifies on the calling thread, as the stage always did. */
+function emptyStats(workers: number): ClassifierStats {
+  return { workers, batches: 0, traces: 0, ms: 0, derive: { batches: 0, jobs: 0, accounts: 0, ms: 0 } };
+}
+
+/** Classifies and derives on the calling thread, as the stage always did. */
 export function inlineClassifier(): Classifier {
-  const stats: ClassifierStats = { workers: 0, batches: 0, traces: 0, ms: 0 };
+  const stats = emptyStats(0);
   return {
     stats,
     classify(traces) {
@@ -63,25 +84,39 @@ export function inlineClassifier(): Classifier {
       stats.traces += traces.length;
       return Promise.resolve(out);
     },
+    async derive({ candidates, codes }) {
+      if (!candidates.length) return { found: [], no_code: 0, failed: 0 };
+      const t0 = performance.now();
+      const out = await deriveEntityStates(candidates, codes);
+      stats.derive.ms += performance.now() - t0;
+      stats.derive.batches++;
+      stats.derive.accounts += candidates.length;
+      return out;
+    },
     close: () => Promise.resolve(),
   };
 }
 
 /** Messages between the pool and its workers (classify-worker.ts). */
-export interface ClassifyRequest {
-  id: number;
-  traces: readonly Trace[];
-  /** the DeDust pool list (src/actions/dedust-pools.ts), when it changed since this worker's last batch */
-  dedustPools?: [string, DedustPoolAssets][];
-}
-export type ClassifyReply = { id: number; results: Classified[]; ms: number } | { id: number; error: string };
+export type ClassifyRequest =
+  | {
+      kind: 'classify';
+      id: number;
+      traces: readonly Trace[];
+      /** the DeDust pool list (src/actions/dedust-pools.ts), when it changed since this worker's last batch */
+      dedustPools?: [string, DedustPoolAssets][];
+    }
+  | { kind: 'derive'; id: number; candidates: readonly AccountStateRow[]; codes: ReadonlyMap<string, string> };
+export type ClassifyReply = { id: number; results: Classified[] | DerivedEntityStates; ms: number } | { id: number; error: string };
 
 /** Fewer traces than this per message are not split between workers (a message has a fixed cost). */
 const MIN_CHUNK = 16;
+/** Accounts: each costs a few get-method runs (~2 ms each), so fewer make a message worth it. */
+const MIN_DERIVE_CHUNK = 4;
 
 interface Slot {
   worker: Worker;
-  pending: Map<number, { resolve: (r: Classified[]) => void; reject: (e: Error) => void; size: number }>;
+  pending: Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void; size: number; kind: ClassifyRequest['kind'] }>;
   load: number;
   /** the registry last sent to this worker (the classifier reads it as a fallback; a worker starts with none) */
   pools: ReadonlyMap<string, DedustPoolAssets> | null;
@@ -111,7 +146,7 @@ function spawn(resourceLimits: ResourceLimits | undefined): Worker {
  */
 export function classifierPool(workers: number, opts: { resourceLimits?: ResourceLimits } = {}): Classifier {
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`classifierPool: expected at least 1 worker, got ${workers}`);
-  const stats: ClassifierStats = { workers, batches: 0, traces: 0, ms: 0 };
+  const stats = emptyStats(workers);
   const slots: (Slot | null)[] = new Array<Slot | null>(workers).fill(null);
   let nextId = 1;
   let closed = false;
@@ -136,7 +171,8 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
       slot.load -= p.size;
       if ('error' in m) p.reject(new Error(`classifier worker: ${m.error}`));
       else {
-        stats.ms += m.ms;
+        if (p.kind === 'derive') stats.derive.ms += m.ms;
+        else stats.ms += m.ms;
         p.resolve(m.results);
       }
     });
@@ -161,14 +197,31 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
     new Promise<Classified[]>((resolve, reject) => {
       const slot = pick();
       const id = nextId++;
-      const msg: ClassifyRequest = { id, traces };
+      const msg: ClassifyRequest = { kind: 'classify', id, traces };
       const pools = dedustPools();
       if (slot.pools !== pools) msg.dedustPools = [...pools];
       // a trace that cannot be cloned throws here: the batch fails, the worker is untouched
       slot.worker.postMessage(msg);
       slot.pools = pools;
-      slot.pending.set(id, { resolve, reject, size: traces.length });
+      slot.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, size: traces.length, kind: 'classify' });
       slot.load += traces.length;
+    });
+
+  const sendDerive = (candidates: readonly AccountStateRow[], all: ReadonlyMap<string, string>): Promise<DerivedEntityStates> =>
+    new Promise<DerivedEntityStates>((resolve, reject) => {
+      const slot = pick();
+      const id = nextId++;
+      // only the codes of this part's accounts
+      const codes = new Map<string, string>();
+      for (const st of candidates) {
+        const b = st.code_hash ? all.get(st.code_hash) : undefined;
+        if (b !== undefined) codes.set(st.code_hash!, b);
+      }
+      const msg: ClassifyRequest = { kind: 'derive', id, candidates, codes };
+      slot.worker.postMessage(msg);
+      stats.derive.jobs++;
+      slot.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, size: candidates.length, kind: 'derive' });
+      slot.load += candidates.length;
     });
 
   // started now: a worker takes a while to load the classifier (seconds from the TypeScript sources), which the
@@ -187,6 +240,22 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
       for (let i = 0; i < traces.length; i += size) parts.push(send(traces.slice(i, i + size)));
       return (await Promise.all(parts)).flat();
     },
+    async derive({ candidates, codes }) {
+      if (closed) throw new Error('classifier pool is closed');
+      if (!candidates.length) return { found: [], no_code: 0, failed: 0 };
+      stats.derive.batches++;
+      stats.derive.accounts += candidates.length;
+      const size = Math.max(MIN_DERIVE_CHUNK, Math.ceil(candidates.length / workers));
+      const parts: Promise<DerivedEntityStates>[] = [];
+      for (let i = 0; i < candidates.length; i += size) parts.push(sendDerive(candidates.slice(i, i + size), codes));
+      const out: DerivedEntityStates = { found: [], no_code: 0, failed: 0 };
+      for (const p of await Promise.all(parts)) {
+        out.found.push(...p.found);
+        out.no_code += p.no_code;
+        out.failed += p.failed;
+      }
+      return out;
+    },
     async close() {
       closed = true;
       const live = slots.filter((s): s is Slot => s !== null);
@@ -196,7 +265,7 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
   };
 }
 
-/** `--workers`: 0 classifies on the stage's thread; N >= 1 on N worker threads. */
+/** `--workers`: 0 classifies and derives on the stage's thread; N >= 1 on N worker threads. */
 export function createClassifier(workers: number, opts: { resourceLimits?: ResourceLimits } = {}): Classifier {
   return workers === 0 ? inlineClassifier() : classifierPool(workers, opts);
 }

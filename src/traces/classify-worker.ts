@@ -1,15 +1,39 @@
 /**
- * A classifier worker thread (classify-pool.ts): classifies each batch of traces it is sent and replies with their
- * classifications in order. Everything not caught per trace (a reply that cannot be cloned) is the batch's error.
+ * A worker thread of the traces stage's pool (classify-pool.ts): classifies each batch of traces it is sent, or
+ * derives the entity-state rows of each batch of accounts (src/entities/derive.ts, the TVM emulator loaded here on
+ * the first), and replies with the results in order. Everything not caught per trace or per contract (a reply that
+ * cannot be cloned) is the batch's error.
  */
 import { parentPort } from 'node:worker_threads';
 import { setDedustPools } from '../actions/index.ts';
+import { deriveEntityStates } from '../entities/derive.ts';
 import { classifyOne, type ClassifyReply, type ClassifyRequest } from './classify-pool.ts';
 
 if (!parentPort) throw new Error('classify-worker.ts runs as a worker thread (classify-pool.ts)');
 const port = parentPort;
 
+const fail = (id: number, e: unknown) => {
+  const reply: ClassifyReply = { id, error: e instanceof Error ? e.message : String(e) };
+  port.postMessage(reply);
+};
+
+/** Derivations one after the other (get-methods are asynchronous): each one's `ms` is then its own. */
+let derives: Promise<void> = Promise.resolve();
+
 port.on('message', (m: ClassifyRequest) => {
+  if (m.kind === 'derive') {
+    derives = derives.then(async () => {
+      try {
+        const t0 = performance.now();
+        const results = await deriveEntityStates(m.candidates, m.codes);
+        const reply: ClassifyReply = { id: m.id, results, ms: performance.now() - t0 };
+        port.postMessage(reply);
+      } catch (e) {
+        fail(m.id, e);
+      }
+    });
+    return;
+  }
   try {
     if (m.dedustPools) setDedustPools(new Map(m.dedustPools));
     const t0 = performance.now();
@@ -17,7 +41,6 @@ port.on('message', (m: ClassifyRequest) => {
     const reply: ClassifyReply = { id: m.id, results, ms: performance.now() - t0 };
     port.postMessage(reply);
   } catch (e) {
-    const reply: ClassifyReply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
-    port.postMessage(reply);
+    fail(m.id, e);
   }
 });

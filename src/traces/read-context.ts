@@ -10,7 +10,7 @@
  */
 import type { Cell } from '@ton/core';
 import { cellOf, detectInterfaces, isWalletCodeHash, TELEITEM_DEPLOY_OPCODE, type Interface, type ItemContent } from '../contracts/index.ts';
-import { blockIdExtOf, candidates, entityStateRows, storeEntityLookup, withFetchedCodes, type KnownEntities, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { blockIdExtOf, candidates, planEntityStates, planStats, readEntityCodes, storeEntityLookup, withFetchedCodes, type KnownEntities, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { readJettonWallets, readMultisigOrders, readNftItems, readSales, readStates, type StoreClient, type StoreContextRows } from '../store/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/index.ts';
@@ -330,7 +330,8 @@ export function prefetchForBatches(store: StoreClient, asm: TraceAssembler, grou
  * Everything the step (step.ts `startBatch`) needs of the store and the chain for one masterchain batch, read before
  * it: the known entities (with `unwritten`: those of the seqnos processed but not written yet, newer than the
  * store's), the interface records' sources of every account the traces the batch may complete name (its own and
- * the open traces it continues: `asm` is only read), and the entity-state rows of the accounts it changed.
+ * the open traces it continues: `asm` is only read), and what the entity-state rows of the accounts it changed are
+ * derived from (the candidates and their codes; derived and completed after the step: stage.ts).
  * `opts.codes`: reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block.
  */
 export async function readBatchContext(
@@ -351,6 +352,8 @@ export async function readBatchContext(
   const trace = await loadTraceContext(store, { addresses: rowAddresses(completable), states, known, prefetched: opts.prefetched, messages: rowMessages(completable) });
   const mc = blocks.find((b) => b.id.workchain === -1);
   const lookup = opts.codes ? withFetchedCodes(storeEntityLookup(store), opts.codes, mc ? blockIdExtOf(mc.id) : null) : storeEntityLookup(store);
-  const entityState = await entityStateRows(states, lookup);
-  return { known, trace, entityState };
+  const plan = planEntityStates(states);
+  const stats = planStats(plan);
+  const codes = await readEntityCodes(plan, lookup, stats);
+  return { known, trace, entityPlan: { candidates: plan.candidates, codes, stats } };
 }

@@ -3,14 +3,14 @@
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
  * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces-write.ts).
  */
-import { ENTITY_TABLES, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { completeEntityStates, ENTITY_TABLES, storeEntityLookup, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreClient, type StoreContextRows, type TracesWriteProgress } from '../store/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
 import { TRACE_TABLES, type TraceTables } from './rows.ts';
-import { startBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
+import { startBatch, type EntityStateRows, type McBatchOutput, type UnwrittenEntities } from './step.ts';
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
 export async function writeTraceTables(store: StoreClient, tables: TraceTables): Promise<void> {
@@ -37,16 +37,30 @@ export interface McBatchOptions {
   /** reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block */
   codes?: LiteserverCodeFetcher;
   prefetched?: StoreContextRows;
-  /** classifies the completed traces (classify-pool.ts); default: on this thread */
+  /** classifies the completed traces and derives the entity-state rows (classify-pool.ts); default: on this thread */
   classifier?: Classifier;
 }
 
-/** What the stage needs of a batch before its classification is done: the entities the next seqnos read. */
+/**
+ * What the stage needs of a batch before its classification and entity-state derivation are done: the jetton
+ * wallets / NFT items the next seqnos' folds read (`rememberEntities`).
+ */
 export interface StartedMcBatch {
   entities: EntityTables;
-  /** the whole output, once the batch's traces are classified (rejects when the classifier failed the batch) */
+  /**
+   * the whole output, once the batch's traces are classified and its entity-state rows derived and completed
+   * (rejects when the classifier failed the batch, or an earlier seqno's completion failed)
+   */
   done: Promise<McBatchOutput>;
 }
+
+/**
+ * The last entity-state completion started per assembler (the stage's fold): a seqno's completion reads the
+ * previous rows, some of which the seqno before it derived (`remember`: not written yet), so completions run in
+ * masterchain order even though derivations finish in any order. A failure rejects every later seqno's `done`
+ * too: the stage stops at the first, nothing after it is written.
+ */
+const completions = new WeakMap<TraceAssembler, Promise<EntityStateRows>>();
 
 /**
  * One masterchain batch read and folded: its context from the store (and liteservers, `opts.codes`), then the
@@ -65,8 +79,9 @@ export async function processMcBatch(
 }
 
 /**
- * processMcBatch in two steps: resolves once the batch is read, folded and its entities derived (the next seqno may
- * be processed then), with `done` settling once its traces are classified (on a pool: while the next seqnos fold).
+ * processMcBatch in two steps: resolves once the batch is read and folded (the next seqno may be processed then),
+ * with `done` settling once its traces are classified and its entity-state rows derived (on a pool: while the next
+ * seqnos fold) and completed (after the seqno before's).
  */
 export async function startMcBatch(
   store: StoreClient,
@@ -78,7 +93,17 @@ export async function startMcBatch(
 ): Promise<StartedMcBatch> {
   const context = await readBatchContext(store, asm, blocks, unwritten, opts);
   const started = startBatch(asm, mcSeqno, blocks, context);
-  const done = (opts.classifier ?? INLINE).classify(started.traces).then((cls) => started.finish(cls));
+  const pool = opts.classifier ?? INLINE;
+  const { candidates, codes, stats } = context.entityPlan;
+  const classified = pool.classify(started.traces);
+  const derived = pool.derive({ candidates, codes });
+  // awaited below, maybe after the seqno before completes: not an unhandled rejection meanwhile
+  derived.catch(() => undefined);
+  const before = completions.get(asm);
+  const completed = (before ?? Promise.resolve()).then(async () => completeEntityStates(await derived, storeEntityLookup(store), stats));
+  completions.set(asm, completed);
+  completed.catch(() => undefined);
+  const done = Promise.all([classified, completed]).then(([cls, entityState]) => started.finish(cls, entityState));
   // awaited by `done`'s reader, maybe after the next seqnos: not an unhandled rejection meanwhile
   done.catch(() => undefined);
   return { entities: started.entities, done };

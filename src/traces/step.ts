@@ -7,9 +7,9 @@
  */
 import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
 import { classifyOne, type Classified } from './classify-pool.ts';
-import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type EntityTables, type KnownEntities, type StateStats, type StateTables } from '../entities/index.ts';
+import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type CodeBocs, type EntityTables, type KnownEntities, type StateStats, type StateTables } from '../entities/index.ts';
 import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
-import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
+import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import type { TraceAssembler, TraceRow } from './assembler.ts';
 import type { TraceContextSource } from './records.ts';
 import { TRACE_TABLES, traceTransactionRows, type TraceTables } from './rows.ts';
@@ -41,10 +41,23 @@ export interface BatchContext {
   /** the interface records' sources of every account the traces the batch may complete name */
   trace: TraceContextSource;
   /**
-   * the entity-state rows of the accounts the batch changed (src/entities/state-rows.ts), derived while reading: the
-   * codes and previous rows they need come from the store or a liteserver between get-method runs
+   * what the entity-state rows of the accounts the batch changed are derived from (src/entities: `planEntityStates`,
+   * `readEntityCodes`): the candidates, their codes (the blocks', the store's, a liteserver's), the counts so far.
+   * Derived after the step (classify-pool.ts, on a worker with `--workers`) and completed seqno by seqno (stage.ts).
    */
-  entityState: { tables: StateTables; stats: StateStats };
+  entityPlan: EntityPlan;
+}
+
+export interface EntityPlan {
+  candidates: AccountStateRow[];
+  codes: CodeBocs;
+  stats: StateStats;
+}
+
+/** The entity-state rows of a batch, completed (src/entities `completeEntityStates`). */
+export interface EntityStateRows {
+  tables: StateTables;
+  stats: StateStats;
 }
 
 /** A batch's transactions folded into the assembler; the traces it completed are not classified yet. */
@@ -99,10 +112,11 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
 const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
 /**
- * One masterchain batch through the step but the classification of the traces it completes: trace ids, jetton / NFT
- * events and entity rows, the traced rows, and the completed traces to classify. `finish` takes their
- * classifications, in order, and gives the batch's output. The next seqno may be folded before this one is finished
- * (its entities are known now: `rememberEntities`), so classification can run elsewhere meanwhile (classify-pool.ts).
+ * One masterchain batch through the step but the classification of the traces it completes and the entity-state
+ * rows: trace ids, jetton / NFT events, the traced rows, and the completed traces to classify. `finish` takes their
+ * classifications, in order, and the entity-state rows, and gives the batch's output. The next seqno may be folded
+ * before this one is finished (its jetton wallets / NFT items, all the next fold reads of it, are known now:
+ * `rememberEntities`), so classification and derivation can run elsewhere meanwhile (classify-pool.ts).
  * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
  */
 export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): StartedBatch {
@@ -115,8 +129,6 @@ export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonl
     states,
     context.known,
   );
-  // jetton masters, NFT collections, DNS, multisig, vesting, NFT sales from the changed account states
-  Object.assign(entities, context.entityState.tables);
   const traced: TracedRows = { transactions: [], messages: [], transaction_docs_kv: [] };
   let priorStates = priorStatesOf.get(asm);
   if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
@@ -127,16 +139,18 @@ export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonl
   return {
     entities,
     traces: folded.traces,
-    finish: (classified) => ({ ...finishTraces(folded, classified), entities, entityStats: context.entityState.stats, traced }),
+    // jetton masters, NFT collections, DNS, multisig, vesting, NFT sales from the changed account states
+    finish: (classified, entityState) => ({ ...finishTraces(folded, classified), entities: { ...entities, ...entityState.tables }, entityStats: entityState.stats, traced }),
   };
 }
 
 /** A batch started (startBatch): what the next seqnos need now, and its output once its traces are classified. */
 export interface StartedBatch {
+  /** the batch's jetton / NFT events (its state tables empty until `finish`) */
   entities: EntityTables;
   /** the completed traces to classify, in order */
   traces: readonly Trace[];
-  finish(classified: readonly Classified[]): McBatchOutput;
+  finish(classified: readonly Classified[], entityState: EntityStateRows): McBatchOutput;
 }
 
 /** Jetton wallets / NFT items that processed seqnos found and the store does not have yet (see mergeMcBatches). */

@@ -30,7 +30,7 @@ export interface IndexArgs {
   traces: boolean;
   /** With an end seqno: stop (exit 1) once one masterchain seqno failed this long (--give-up-after SEC). */
   giveUpMs: number;
-  /** --workers: threads classifying traces beside the traces stage's fold (0: on its thread) */
+  /** --workers: threads classifying traces and deriving entity states beside the traces stage's fold (0: on its thread) */
   workers: number;
 }
 
