@@ -292,6 +292,14 @@ describe('start --api-workers on a devnet', { timeout: 600_000 }, () => {
     let stopped = false;
     try {
       await indexed(port);
+      // a worker forked late (a loaded machine) listens a while after the other answers: wait until both have
+      // answered once (round-robin only shares among listening workers), then check every path
+      const ready = new Set<string>();
+      await until('both workers answer', async () => {
+        const r = await get(port, '/api/v3/masterchainInfo', withKey);
+        if (r.status === 200 && r.worker) ready.add(r.worker);
+        return ready.size === 2 ? true : null;
+      });
       // both workers answer, each path the same body as the single process gave
       const seen = new Map<string, string>();
       for (let round = 0; round < 2; round++) {
