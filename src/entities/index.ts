@@ -3,7 +3,7 @@
  * multisig wallets and orders, vesting wallets and NFT sales (state-rows.ts). See README.md.
  */
 export { candidates, ENTITY_TABLES, entityEvents, EVENT_TABLES, type BatchTx, type EntityTables, type EventTables, type KnownEntities } from './events.ts';
-export { addStateStats, completeEntityStates, emptyStateStats, emptyStateTables, entityStateRows, entityStateTotals, planStats, readEntityCodes, type EntityLookup, type StateStats, type StateTables } from './state-rows.ts';
+export { addStateStats, completeEntityStates, emptyStateStats, emptyStateTables, entityStateRows, entityStateTotals, planStats, readEntityCodes, type EntityLookup, type EntityStateRows, type StateStats, type StateTables } from './state-rows.ts';
 export { deriveEntityStates, planEntityStates, type CodeBocs, type DerivedEntityStates, type EntityStatePlan } from './derive.ts';
 export { storeEntityLookup, withFetchedCodes } from './store-lookup.ts';
 export { blockIdExtOf, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type CodeFetchResult, type CodeFetchStats, type CodeWanted } from './liteserver-codes.ts';

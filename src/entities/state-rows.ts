@@ -27,6 +27,12 @@ import { KEY_COLUMN, SOFT_DEFAULTS, STATE_TABLES, type EntityRow, type StateTabl
 
 export type StateTables = Record<StateTable, Row[]>;
 
+/** A batch's entity-state rows, completed, with what their derivation counted. */
+export interface EntityStateRows {
+  tables: StateTables;
+  stats: StateStats;
+}
+
 export interface EntityLookup {
   /** Code cells by code hash (hex) for hashes the batch's blocks do not carry; absent = unknown. */
   codes(hashes: readonly string[]): Promise<Map<string, Cell>>;
@@ -148,7 +154,7 @@ export async function readEntityCodes(plan: EntityStatePlan, lookup: EntityLooku
  * reads', from before) and to `entityStateTotals`. Batch by batch in masterchain order: a batch's previous rows may
  * be the one before's.
  */
-export async function completeEntityStates(derived: DerivedEntityStates, lookup: EntityLookup, stats: StateStats): Promise<{ tables: StateTables; stats: StateStats }> {
+export async function completeEntityStates(derived: DerivedEntityStates, lookup: EntityLookup, stats: StateStats): Promise<EntityStateRows> {
   const tables = emptyStateTables();
   stats.no_code += derived.no_code;
   stats.failed += derived.failed;
@@ -170,7 +176,7 @@ export function planStats(plan: EntityStatePlan): StateStats {
  * Rows for the entity tables from the batch's account states (`states`: every block's `account_states`), on this
  * thread: plan, read the codes, derive, complete. Never throws for one contract's sake: failures are counted.
  */
-export async function entityStateRows(states: readonly AccountStateRow[], lookup: EntityLookup): Promise<{ tables: StateTables; stats: StateStats }> {
+export async function entityStateRows(states: readonly AccountStateRow[], lookup: EntityLookup): Promise<EntityStateRows> {
   const plan = planEntityStates(states);
   const stats = planStats(plan);
   const codes = await readEntityCodes(plan, lookup, stats);

@@ -3,7 +3,7 @@
  * classify them with src/actions, derive entities with src/entities), write the rows (stage.ts, src/store);
  * pipelines/traces.ts wires it to the bus. See README.md.
  */
-export { assembleBatch, mergeMcBatches, rememberEntities, startBatch, type BatchContext, type EntityPlan, type EntityStateRows, type McBatchOutput, type StartedBatch, type TraceBatch, type TracedRows, type UnwrittenEntities } from './step.ts';
+export { assembleBatch, mergeMcBatches, rememberEntities, startBatch, type BatchContext, type McBatchOutput, type StartedBatch, type TraceBatch, type TracedRows, type UnwrittenEntities } from './step.ts';
 export { loadKnownEntities, prefetchForBatches, readBatchContext } from './read-context.ts';
 export { loadAssembler, processMcBatch, startMcBatch, writeMcBatch, type McBatchOptions, type StartedMcBatch } from './stage.ts';
 export { createClassifier, type Classifier, type ClassifierStats, type DeriveInput } from './classify-pool.ts';

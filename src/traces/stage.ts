@@ -3,14 +3,14 @@
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
  * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces-write.ts).
  */
-import { completeEntityStates, ENTITY_TABLES, storeEntityLookup, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { completeEntityStates, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreClient, type StoreContextRows, type TracesWriteProgress } from '../store/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
 import { TRACE_TABLES, type TraceTables } from './rows.ts';
-import { startBatch, type EntityStateRows, type McBatchOutput, type UnwrittenEntities } from './step.ts';
+import { startBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
 export async function writeTraceTables(store: StoreClient, tables: TraceTables): Promise<void> {

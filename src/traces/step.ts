@@ -7,7 +7,7 @@
  */
 import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
 import { classifyOne, type Classified } from './classify-pool.ts';
-import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type CodeBocs, type EntityTables, type KnownEntities, type StateStats, type StateTables } from '../entities/index.ts';
+import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type CodeBocs, type EntityStateRows, type EntityTables, type KnownEntities, type StateStats } from '../entities/index.ts';
 import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import type { TraceAssembler, TraceRow } from './assembler.ts';
@@ -51,12 +51,6 @@ export interface BatchContext {
 export interface EntityPlan {
   candidates: AccountStateRow[];
   codes: CodeBocs;
-  stats: StateStats;
-}
-
-/** The entity-state rows of a batch, completed (src/entities `completeEntityStates`). */
-export interface EntityStateRows {
-  tables: StateTables;
   stats: StateStats;
 }
 
