@@ -3,7 +3,6 @@
  * entries whose tag is at most `visible` (kv.ts), read once per call.
  */
 import type { Database } from 'lmdb';
-import { BoundedMap } from '../util/index.ts';
 import { addrKey, hashKey, prefixEnd, readAddr, u64 } from './keys.ts';
 import type { Kv } from './kv.ts';
 import { METADATA_TYPES } from './mirror.ts';
@@ -20,27 +19,6 @@ export function newestVisible(db: Database, prefix: Buffer, visible: number): un
 }
 
 type DocEntry = [tag: number, traced: number, text: string];
-
-/**
- * Recently read document entries with their stored bytes. A read compares the stored bytes (no decoding)
- * with the remembered ones and, when they are the same, gives the remembered entry: the same text object, which
- * parseTxDoc's cache then finds without hashing it again. Any change to the entry (a document rewritten with its
- * trace id, another tag) changes its bytes, so nothing is ever served stale. Per process, bounded.
- */
-const docEntries = new BoundedMap<string, { raw: Buffer; entry: DocEntry }>(4096);
-
-function docEntry(db: Database, key: Buffer): DocEntry | undefined {
-  const raw = db.getBinary(key); // a copy: kept as the entry's bytes
-  if (raw === undefined) return undefined;
-  const id = key.toString('latin1');
-  const hit = docEntries.get(id);
-  if (hit && hit.raw.equals(raw)) return hit.entry;
-  // decoded from these same bytes (what `get` does after its own read), so the pair is consistent
-  const decoder = (db as unknown as { decoder?: { decode(b: Buffer): unknown } }).decoder;
-  const entry = (decoder ? decoder.decode(raw) : db.get(key)) as DocEntry | undefined;
-  if (entry !== undefined && decoder) docEntries.set(id, { raw, entry });
-  return entry;
-}
 
 /** Rows of a versioned db for keys of `addresses`, the newest visible version each. */
 function heads(db: Database, addresses: readonly string[], visible: number): PointRow[] {
@@ -97,7 +75,7 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
       const visible = visibleNow();
       const out: string[] = [];
       for (const h of new Set(hashes)) {
-        const v = docEntry(db.docs, hashKey(h));
+        const v = db.docs.get(hashKey(h)) as DocEntry | undefined;
         if (v && v[0] <= visible) out.push(v[2]);
       }
       return out;

@@ -190,24 +190,37 @@ export function stringifyTxDoc(doc: TxDoc): string {
 }
 
 /**
- * Parsed documents by their stored text, most recently read last. Keyed by the whole text, so a hit is the same
- * document whatever changed in the store (a document rewritten with its trace id is another text): nothing to
- * invalidate. Point reads of the API parse the same documents over and over (a message's two transactions, a trace's,
- * an account's latest page), and parsing was most of their CPU. Bounded by count and by text size.
+ * Parsed documents, by the beginning of their text: the transaction's account, lt and hash come first in the stored
+ * layout (TX_FIELDS), within the first 170 characters, so a short key finds a transaction's document without hashing
+ * a text of up to 256 KB on every read. A hit is only a hit when the whole text is the same (a document rewritten
+ * with its trace id is another text): nothing to invalidate. Point reads of the API parse the same documents over and
+ * over (a message's two transactions, a trace's, an account's latest page), and parsing was most of their CPU.
+ *
+ * Bounded by the texts' total length (8 Mi characters, about 20 MB with the parsed rows), not their count:
+ * documents run from 1 KB to 256 KB. Held by count (4,096), the bench's message sample kept about 80 MB more on
+ * the JS heap, and routes that never read a document ran slower beside it (bench/README.md, "The parsed-document
+ * cache bounded by size").
  */
-const parsedDocs = new BoundedMap<string, TxDoc>(4096);
-/** Longer documents (a transaction with hundreds of messages) are parsed every time rather than held. */
-const MAX_CACHED_DOC_CHARS = 256 * 1024;
+const parsedDocs = new BoundedMap<string, { text: string; doc: TxDoc }>(Infinity, { weigh: (e) => e.text.length, maxWeight: 8 * 2 ** 20 });
+/** Characters of a text that identify its transaction (see parsedDocs). */
+const KEY_CHARS = 192;
+/**
+ * Longer documents (a transaction with dozens or hundreds of messages: 1 in 400 of all, but over 1 in 10 of those a
+ * random message is read from) are parsed every time rather than held. Held, each pushed out hundreds of small ones
+ * and was itself gone before its next read, after surviving into the old generation.
+ */
+const MAX_CACHED_DOC_CHARS = 16 * 1024;
 
 /**
  * A stored document back as rows (the shapes the flattened tables read as). The result is shared between callers
  * (parsedDocs) and frozen: render from it, never change it.
  */
 export function parseTxDoc(text: string): TxDoc {
-  const hit = parsedDocs.get(text);
-  if (hit) return hit;
+  const key = text.slice(0, KEY_CHARS);
+  const hit = parsedDocs.get(key);
+  if (hit && hit.text === text) return hit.doc;
   const doc = freezeDoc(parseTxDocText(text));
-  if (text.length <= MAX_CACHED_DOC_CHARS) parsedDocs.set(text, doc);
+  if (text.length <= MAX_CACHED_DOC_CHARS) parsedDocs.set(key, { text, doc });
   return doc;
 }
 

@@ -47,4 +47,31 @@ describe('BoundedMap', () => {
     expect(m.size).toBe(model.length);
     expect(model.length).toBeGreaterThan(300); // full, less the deletes since it last filled
   });
+  it('with weigh, keeps the total weight at most maxWeight, oldest first, and counts deletes, re-sets and a clear', () => {
+    const m = new BoundedMap<string, string>(Infinity, { weigh: (v) => v.length, maxWeight: 10 });
+    m.set('a', 'xxxx').set('b', 'xxx').set('c', 'xx');
+    expect(m.weight).toBe(9);
+    m.set('d', 'xx'); // 11: a leaves
+    expect([...m.keys()]).toEqual(['b', 'c', 'd']);
+    expect(m.weight).toBe(7);
+    m.set('b', 'x'); // re-set: the old weight goes, b is now the newest
+    expect(m.weight).toBe(5);
+    m.delete('c');
+    expect(m.weight).toBe(3);
+    m.set('e', 'xxxxxxxxxxx'); // heavier than the bound alone: everything leaves, itself too
+    expect(m.size).toBe(0);
+    expect(m.weight).toBe(0);
+    m.set('f', 'xxxx').set('g', 'xxxx');
+    m.clear();
+    expect(m.weight).toBe(0);
+    m.set('h', 'xxxxxxxxxx');
+    expect([...m.keys()]).toEqual(['h']);
+  });
+
+  it('with weigh, a count bound still holds', () => {
+    const m = new BoundedMap<number, number>(2, { weigh: () => 1, maxWeight: 100 });
+    m.set(1, 1).set(2, 2).set(3, 3);
+    expect([...m.keys()]).toEqual([2, 3]);
+    expect(m.weight).toBe(2);
+  });
 });
