@@ -56,6 +56,16 @@ describe('parseTxDoc', () => {
     }
   });
 
+  it('holds no document longer than 16 Ki characters: each read of one parses it again', () => {
+    const small = doc(hex('5'));
+    expect(parseTxDoc(small)).toBe(parseTxDoc(small));
+    const big = doc(hex('6')).replace('te6cc', 'te6cc' + 'A'.repeat(16 * 1024));
+    const first = parseTxDoc(big);
+    expect(first.contents[hex('4')]).toHaveLength(5 + 16 * 1024);
+    expect(parseTxDoc(big)).not.toBe(first);
+    expect(parseTxDoc(big)).toEqual(first);
+  });
+
   it('refuses a layout it does not know', () => {
     expect(() => parseTxDoc(JSON.stringify([2, [], [], {}, {}, []]))).toThrow(/layout 2/);
   });
