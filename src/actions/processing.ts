@@ -2,7 +2,7 @@
  * ↔ indexer/events/event_processing.py: trace -> event tree -> basic blocks -> matchers -> post-processing, and
  * the two fallbacks (a failed wallet external's intended messages; basic blocks only).
  */
-import { CallContractBlock, ContractDeploy, TickTockBlock, TonTransferBlock } from './basic-blocks.ts';
+import { CallContractBlock, ContractDeploy, GaslessRequestBlock, TickTockBlock, TonTransferBlock } from './basic-blocks.ts';
 import { Block, type PostProcessor } from './core.ts';
 import { FAMILY_MATCHERS, FAMILY_POST_PROCESSORS } from './families/index.ts';
 import { FAILED_EXTERNAL_MATCHER_ORDER, MATCHER_ORDER, POST_PROCESSOR_ORDER } from './matcher-order.ts';
@@ -88,6 +88,24 @@ export function unwindDeployments(blocks: Block[]): Block[] {
   return blocks;
 }
 
+/**
+ * `unwind_gasless_requests` (newer upstream): the same walk for the gasless_request markers of relayed wallet
+ * requests, with a visited set of its own (a post-processor of its own upstream).
+ */
+export function unwindGaslessRequests(blocks: Block[]): Block[] {
+  const visited = new Set<Block>();
+  for (let i = 0; i < blocks.length; i++) {
+    const queue = [...blocks[i].childrenBlocks];
+    while (queue.length > 0) {
+      const child = queue.shift()!;
+      if (child instanceof GaslessRequestBlock && !visited.has(child)) blocks.push(child);
+      else queue.push(...child.childrenBlocks);
+      visited.add(child);
+    }
+  }
+  return blocks;
+}
+
 const resolve = <T>(names: readonly string[], table: Readonly<Record<string, T>>): T[] => names.flatMap((n) => (table[n] ? [table[n]] : []));
 
 /** Upstream's matcher list, restricted to the families ported so far. */
@@ -100,7 +118,7 @@ export function matchersForFailedExternals(): BlockMatcher[] {
 }
 
 export function postProcessors(): PostProcessor[] {
-  return resolve(POST_PROCESSOR_ORDER, { ...FAMILY_POST_PROCESSORS, unwind_deployments: unwindDeployments });
+  return resolve(POST_PROCESSOR_ORDER, { ...FAMILY_POST_PROCESSORS, unwind_deployments: unwindDeployments, unwind_gasless_requests: unwindGaslessRequests });
 }
 
 /** Each matcher in turn over every top-level block (breadth first from the root, live as blocks merge). */
