@@ -72,15 +72,17 @@ export function initFromExternal(node: EventNode): Block {
   return initBlock(node);
 }
 
-/** `unwind_deployments`: every contract_deploy child block, at any depth, joins the top-level list. */
-export function unwindDeployments(blocks: Block[]): Block[] {
+/**
+ * Upstream's unwind post-processors' shared walk: every child block, at any depth, that `lift` picks joins the
+ * top-level list (its own subtree not searched further); the list grows while it is walked, as upstream's does.
+ */
+function unwindBlocks(blocks: Block[], lift: (b: Block) => boolean): Block[] {
   const visited = new Set<Block>();
-  // the list grows while it is walked, as upstream's does
   for (let i = 0; i < blocks.length; i++) {
     const queue = [...blocks[i].childrenBlocks];
     while (queue.length > 0) {
       const child = queue.shift()!;
-      if (child instanceof ContractDeploy && !visited.has(child)) blocks.push(child);
+      if (lift(child) && !visited.has(child)) blocks.push(child);
       else queue.push(...child.childrenBlocks);
       visited.add(child);
     }
@@ -88,22 +90,17 @@ export function unwindDeployments(blocks: Block[]): Block[] {
   return blocks;
 }
 
+/** `unwind_deployments`: every contract_deploy child block, at any depth, joins the top-level list. */
+export function unwindDeployments(blocks: Block[]): Block[] {
+  return unwindBlocks(blocks, (b) => b instanceof ContractDeploy);
+}
+
 /**
  * `unwind_gasless_requests` (newer upstream): the same walk for the gasless_request markers of relayed wallet
  * requests, with a visited set of its own (a post-processor of its own upstream).
  */
 export function unwindGaslessRequests(blocks: Block[]): Block[] {
-  const visited = new Set<Block>();
-  for (let i = 0; i < blocks.length; i++) {
-    const queue = [...blocks[i].childrenBlocks];
-    while (queue.length > 0) {
-      const child = queue.shift()!;
-      if (child instanceof GaslessRequestBlock && !visited.has(child)) blocks.push(child);
-      else queue.push(...child.childrenBlocks);
-      visited.add(child);
-    }
-  }
-  return blocks;
+  return unwindBlocks(blocks, (b) => b instanceof GaslessRequestBlock);
 }
 
 const resolve = <T>(names: readonly string[], table: Readonly<Record<string, T>>): T[] => names.flatMap((n) => (table[n] ? [table[n]] : []));
