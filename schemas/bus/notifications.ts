@@ -9,17 +9,25 @@ import { z } from 'zod';
 const hex256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
 const row = z.record(z.string(), z.unknown());
 
-/** One trace that the seqno completed: everything its transactions, actions and trace notifications render from. */
+/**
+ * One trace the seqno added transactions to: what its transactions notifications render from, and, once the seqno
+ * completes it, its actions and trace notifications. (`complete` and `earlier` default to a publisher from before
+ * they existed, which published completed traces alone, every transaction in `docs`.)
+ */
 export const feedTraceSchema = z.object({
   /** the `traces` row (api-v3 trace_info and bounds) */
   trace: row,
   /** trace_external_hash_norm (hex): the normalized hash of the root's external message, else its in-message hash, else the trace id */
   norm: hex256,
-  /** transaction_docs_kv documents (src/store/docs.ts) of every transaction of the trace */
+  /** transaction_docs_kv documents (src/store/docs.ts) of the trace's transactions in this seqno */
   docs: z.array(z.string()),
-  /** the accounts of its transactions (raw): who subscribed is known without parsing the documents */
+  /** the accounts of those transactions (raw): who subscribed is known without parsing the documents */
   accounts: z.array(z.string()),
-  /** the trace's `actions` rows, each with the accounts it involves (`action_accounts`) */
+  /** whether this seqno completed the trace (no message of it in flight any more) */
+  complete: z.boolean().default(true),
+  /** a completed trace's documents of the seqnos before (its trace notification is whole); [] otherwise */
+  earlier: z.array(z.string()).default([]),
+  /** a completed trace's `actions` rows, each with the accounts it involves (`action_accounts`); [] otherwise */
   actions: z.array(z.object({ row, accounts: z.array(z.string()) })),
 });
 export type FeedTrace = z.infer<typeof feedTraceSchema>;

@@ -41,6 +41,7 @@ export function actionRows(a: ActionRow): { action: StoredRow; accounts: StoredR
     value_extra_currencies: a.value_extra_currencies,
     parent_action_id: a.parent_action_id ? parseHash(a.parent_action_id, 'parent_action_id') : null,
     ancestor_type: a.ancestor_type,
+    parent_gasless_action: a.parent_gasless_action ? parseHash(a.parent_gasless_action, 'parent_gasless_action') : null,
     // API v3 `details` of the action's type (reference §4.3), rendered once here so reads only parse it
     details: JSON.stringify(toJson(actionDetails(a))),
   };

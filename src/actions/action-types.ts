@@ -1,11 +1,12 @@
 /**
  * The action types: every `type` an action row is stored and served with, by the `supported_action_types` version
- * that lists it first (ton-index-go `models/action_versioning.go`: v1..v4, `latest` = v4; each version includes
- * the ones before it). The serializer's fillers are keyed by these (and by the block types it stores under one of
- * them, below), and API v3 expands `supported_action_types` from the same list.
+ * that lists it first (ton-index-go `models/action_versioning.go`, v1.3: v1..v5, `latest` = v5; each version
+ * includes the ones before it; the index-only newer upstream adds change_wallet_key and gasless_request to v5).
+ * The serializer's fillers are keyed by these (and by the block types it stores under one of them, below), and
+ * API v3 expands `supported_action_types` from the same list and upstream's group shortcuts (SHORTCUTS).
  */
 
-export type ActionTypeVersion = 'v1' | 'v2' | 'v3' | 'v4';
+export type ActionTypeVersion = 'v1' | 'v2' | 'v3' | 'v4' | 'v5';
 
 export const ACTION_TYPES = {
   // v1
@@ -28,9 +29,11 @@ export const ACTION_TYPES = {
   cocoon_worker_payout: 'v4', cocoon_proxy_payout: 'v4', cocoon_proxy_charge: 'v4', cocoon_client_top_up: 'v4', cocoon_register_proxy: 'v4',
   cocoon_unregister_proxy: 'v4', cocoon_client_register: 'v4', cocoon_client_change_secret_hash: 'v4', cocoon_client_request_refund: 'v4',
   cocoon_grant_refund: 'v4', cocoon_client_increase_stake: 'v4', cocoon_client_withdraw: 'v4',
-  // no version lists these: a client names them (upstream's group shortcut `tgbtc`; types of newer upstream files)
+  // v5 (v1.3), with the index-only newer upstream's two Telegram wallet / W5 types
+  dedust_v2_claim_fees: 'v5', dedust_v2_claim_reward: 'v5', change_wallet_key: 'v5', gasless_request: 'v5',
+  // no version lists these: a client names them, or the group shortcut `tgbtc`
   tgbtc_mint: null, tgbtc_mint_fallback: null, tgbtc_burn: null, tgbtc_burn_fallback: null, tgbtc_new_key: null, tgbtc_new_key_fallback: null,
-  tgbtc_dkg_log_fallback: null, dedust_v2_claim_fees: null, dedust_v2_claim_reward: null, change_wallet_key: null,
+  tgbtc_dkg_log_fallback: null,
 } as const satisfies Record<string, ActionTypeVersion | null>;
 
 export type ActionType = keyof typeof ACTION_TYPES;
@@ -62,7 +65,7 @@ export const RENAMED_BLOCK_TYPES = {
 
 export type RenamedBlockType = keyof typeof RENAMED_BLOCK_TYPES;
 
-const VERSIONS: readonly ActionTypeVersion[] = ['v1', 'v2', 'v3', 'v4'];
+const VERSIONS: readonly ActionTypeVersion[] = ['v1', 'v2', 'v3', 'v4', 'v5'];
 
 /** The types a version lists: its own and every earlier version's, in the registry's order. */
 export function actionTypesOf(version: ActionTypeVersion): ActionType[] {
@@ -73,21 +76,68 @@ export function actionTypesOf(version: ActionTypeVersion): ActionType[] {
   });
 }
 
-const SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
-  v1: actionTypesOf('v1'),
-  v2: actionTypesOf('v2'),
-  v3: actionTypesOf('v3'),
-  v4: actionTypesOf('v4'),
-  latest: actionTypesOf('v4'),
-};
+/** Types of one version alone (a version's shortcut names the previous version and these). */
+const own = (version: ActionTypeVersion): string[] => (Object.keys(ACTION_TYPES) as ActionType[]).filter((t) => ACTION_TYPES[t] === version);
 
 /**
- * Expands `supported_action_types` (shortcuts v1..v4 / latest, and type names as they are) into the types shown;
- * the v1 types are always included. `header` (X-Actions-Version) replaces the list; neither given: `latest`.
+ * ton-index-go's ActionTypeShortcuts: a shortcut lists types and other shortcuts (v3 lists "v2", "nft.v3" lists
+ * "nft", ...). The group shortcuts are upstream's lists as they are (its "coffee" leaves out
+ * coffee_mev_protect_failed_swap, "dns.v2" repeats what "dns" has).
+ */
+const SHORTCUTS: Readonly<Record<string, readonly string[]>> = {
+  v1: own('v1'),
+  v2: [...own('v1'), ...own('v2')],
+  v3: ['v2', ...own('v3')],
+  v4: ['v3', ...own('v4')],
+  v5: ['v4', ...own('v5')],
+  latest: ['v5'],
+  staking: ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'],
+  jettons: ['jetton_transfer', 'jetton_burn', 'jetton_mint'],
+  nft: ['nft_transfer', 'nft_mint', 'auction_bid'],
+  'nft.v3': [
+    'nft', 'nft_put_on_sale', 'nft_put_on_auction', 'auction_outbid', 'nft_cancel_sale', 'nft_purchase', 'nft_cancel_auction',
+    'nft_finish_auction', 'teleitem_start_auction', 'teleitem_cancel_auction', 'nft_update_sale', 'dns_purchase', 'dns_release',
+  ],
+  dns: ['change_dns', 'delete_dns', 'renew_dns', 'dns_purchase', 'dns_release'],
+  'dns.v2': ['dns', 'dns_purchase', 'dns_release'],
+  multisig: ['multisig_create_order', 'multisig_approve', 'multisig_execute'],
+  vesting: ['vesting_send_message', 'vesting_add_whitelist'],
+  evaa: ['evaa_supply', 'evaa_withdraw', 'evaa_liquidate'],
+  jvault: ['jvault_stake', 'jvault_unstake', 'jvault_claim', 'jvault_unstake_request'],
+  coffee: [
+    'coffee_create_vault', 'coffee_create_pool_creator', 'coffee_create_pool', 'coffee_mev_protect_hold_funds', 'coffee_staking_claim_rewards',
+    'coffee_staking_deposit', 'coffee_staking_withdraw',
+  ],
+  tgbtc: ['tgbtc_dkg_log_fallback', 'tgbtc_new_key', 'tgbtc_new_key_fallback', 'tgbtc_burn', 'tgbtc_burn_fallback', 'tgbtc_mint', 'tgbtc_mint_fallback'],
+  layerzero: ['layerzero_send', 'layerzero_send_tokens', 'layerzero_receive', 'layerzero_commit_packet', 'layerzero_dvn_verify'],
+  cocoon: own('v4'),
+};
+
+/** expandShortcutRecursive: shortcuts open (up to depth 10, a cycle cut), anything else is a type. */
+function expandInto(name: string, out: Set<string>, seen: Set<string>, depth: number): void {
+  if (depth > 10 || seen.has(name)) return;
+  seen.add(name);
+  const list = Object.hasOwn(SHORTCUTS, name) ? SHORTCUTS[name] : undefined;
+  if (list === undefined) out.add(name);
+  else {
+    for (const t of list) {
+      if (Object.hasOwn(SHORTCUTS, t)) expandInto(t, out, seen, depth + 1);
+      else out.add(t);
+    }
+  }
+  seen.delete(name);
+}
+
+/**
+ * ExpandActionTypeShortcuts: `supported_action_types` (shortcuts and type names) into the types shown, the v1
+ * types always among them; a shortcut's own name is never a type. `header` (X-Actions-Version) replaces the
+ * list; neither given: `latest`.
  */
 export function expandActionTypes(list: readonly string[] | undefined, header?: string): string[] {
   const src = header ? [header] : list?.length ? list : ['latest'];
-  const out = new Set<string>(SHORTCUTS.v1);
-  for (const s of src) for (const t of SHORTCUTS[s] ?? [s]) out.add(t);
-  return [...out];
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  for (const s of src) expandInto(s, out, seen, 0);
+  expandInto('v1', out, seen, 0);
+  return [...out].filter((t) => !Object.hasOwn(SHORTCUTS, t));
 }

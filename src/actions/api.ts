@@ -179,6 +179,22 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
       return omitNull({ stake_holder: r.source, amount: r.amount }, 'amount');
     case 'jetton_burn':
       return { owner: r.source, owner_jetton_wallet: r.source_secondary, asset: r.asset, amount: r.amount };
+    // v1.3's ActionDetailsDedustV2ClaimFees / ...ClaimReward, read from the dex_withdraw_liquidity_data columns
+    case 'dedust_v2_claim_fees': {
+      const w = col(r, 'dex_withdraw_liquidity_data');
+      return {
+        dex: w.dex ?? null, source: r.source, pool: r.destination, position: r.destination_secondary, asset_1: w.asset1_out ?? null,
+        asset_2: w.asset2_out ?? null, amount_1: w.amount1 ?? null, amount_2: w.amount2 ?? null, user_jetton_wallet_1: w.user_jetton_wallet_1 ?? null,
+        user_jetton_wallet_2: w.user_jetton_wallet_2 ?? null, dex_jetton_wallet_1: w.dex_jetton_wallet_1 ?? null, dex_jetton_wallet_2: w.dex_jetton_wallet_2 ?? null,
+      };
+    }
+    case 'dedust_v2_claim_reward': {
+      const w = col(r, 'dex_withdraw_liquidity_data');
+      return {
+        dex: w.dex ?? null, source: r.source, pool: r.destination, position: r.destination_secondary, asset: w.asset1_out ?? null,
+        amount: w.amount1 ?? null, user_jetton_wallet: w.user_jetton_wallet_1 ?? null, dex_jetton_wallet: w.dex_jetton_wallet_1 ?? null,
+      };
+    }
     case 'jetton_swap': {
       const s = col(r, 'jetton_swap_data');
       const peers = (s.peer_swaps as Array<Record<string, unknown>> | undefined) ?? [];
@@ -187,8 +203,8 @@ function rawDetails(r: ActionRow): Record<string, unknown> {
         dex_incoming_transfer: swapTransfer(s.dex_incoming_transfer), dex_outgoing_transfer: swapTransfer(s.dex_outgoing_transfer),
         peer_swaps: peers.map((p) => ({ asset_in: p.asset_in ?? null, amount_in: p.amount_in ?? null, asset_out: p.asset_out ?? null, amount_out: p.amount_out ?? null })),
       };
-      // min_out_amount is shown for TONCO only (the Go API's rule)
-      if (s.dex === 'tonco') out.min_out_amount = s.min_out_amount ?? null;
+      // min_out_amount is shown for TONCO and DeDust v2 only (the Go API's rule, v1.3)
+      if (s.dex === 'tonco' || s.dex === 'dedust_v2') out.min_out_amount = s.min_out_amount ?? null;
       return out;
     }
     case 'jetton_transfer': {

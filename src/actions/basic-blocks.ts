@@ -1,10 +1,14 @@
 /**
  * ↔ indexer/events/blocks/basic_blocks.py: the block every event node starts as (processing.ts `initBlock`):
  * `ton_transfer` (a plain or commented transfer), `call_contract` (anything else, externals included),
- * `tick_tock`, and a `contract_deploy` child for a node whose transaction activated its account.
+ * `tick_tock`, and a `contract_deploy` child for a node whose transaction activated its account. Newer upstream
+ * (the Telegram wallet / W5 gasless change): a call_contract's opcode is a Telegram wallet request's own, read from
+ * behind its signature (`get_call_contract_opcode`), and a signed wallet request that came as an internal message
+ * carries a `gasless_request` marker child (a relayer paid its gas), unwound onto the top level after matching.
  */
 import { Block, type AccountValueFlow } from './core.ts';
 import { commentText, TonTransferMessage } from './messages/common.ts';
+import { GASLESS_REQUEST_OPCODES, tgWalletRequestOpcode } from './messages/tgwallet.ts';
 import { cellFromBoc } from '../contracts/index.ts';
 import type { AccountId, Amount } from './ton-utils.ts';
 import type { EventNode } from './tree.ts';
@@ -99,20 +103,24 @@ export class CallContractBlock extends Block<CallContractData> {
   isExternal: boolean;
 
   constructor(node: EventNode) {
+    // the stored opcode of a Telegram wallet request is a piece of its signature: the request's own follows it
+    const opcode = tgWalletRequestOpcode(node.message.body) ?? node.getOpcode();
     super('call_contract', [node], {
       extra_currencies: node.message.valueExtraCurrencies,
-      opcode: node.getOpcode(),
+      opcode,
       source: node.message.source,
       destination: node.message.destination,
       value: node.message.value,
     });
     this.failed = node.failed;
     this.isExternal = node.message.source === null;
-    this.opcode = node.getOpcode();
+    this.opcode = opcode;
     const ec = node.message.valueExtraCurrencies;
     // a call that moved no value (nor extra currencies) cannot fail anyone: not a failed action
     if (this.failed && !node.message.value && this.opcode && (ec === null || Object.keys(ec).length === 0)) this.failed = false;
     fillFlowFromNode(this.valueFlow, node);
+    // a relayed signed request: the marker before the deploy child, as upstream appends them
+    if (!this.isExternal && opcode !== null && GASLESS_REQUEST_OPCODES.has(opcode)) this.childrenBlocks.push(new GaslessRequestBlock(node));
     if (deploysContract(node)) this.childrenBlocks.push(new ContractDeploy(node));
   }
 
@@ -142,6 +150,24 @@ export class ContractDeploy extends Block<ContractDeployData> {
     this.failed = node.failed;
     this.isExternal = node.message.source === null;
     this.opcode = node.getOpcode();
+  }
+}
+
+export interface GaslessRequestData {
+  source: AccountId;
+  destination: AccountId;
+  value: Amount;
+}
+
+/**
+ * The marker of a signed wallet request a relayer delivered (and paid the gas of): the request's node, failed with
+ * it, no opcode; its own action (`gasless_request`), and the actions that come straight from the request name it
+ * as their `parent_gasless_action` (serializer.ts).
+ */
+export class GaslessRequestBlock extends Block<GaslessRequestData> {
+  constructor(node: EventNode) {
+    super('gasless_request', [node], { source: node.message.source, destination: node.message.destination, value: node.message.value });
+    this.failed = node.failed;
   }
 }
 

@@ -114,12 +114,15 @@ export const MATCHER_ORDER: readonly string[] = [
   // newer upstream (cocoon.mch lists them after the grant refund)
   'CocoonClientIncreaseStakeMatcher', // cocoon.py
   'CocoonClientWithdrawMatcher', // cocoon.py
-  // newer upstream (tgwallet.py; its place in upstream's list not read: it claims only Telegram wallet key changes)
+  // newer upstream (tgwallet.py): last, as upstream's tg_wallet.mch says the production list has it
   'ChangeWalletKeyMatcher', // tgwallet.py
 ];
 
 /** Matchers offered the ghost blocks of a failed wallet external (`matchers_for_failed_externals`). */
 export const FAILED_EXTERNAL_MATCHER_ORDER: readonly string[] = ['FallbackJettonTransferBlockMatcher'];
 
-/** `trace_post_processors`, run over the block list after matching; `unwind_deployments` is the engine's. */
-export const POST_PROCESSOR_ORDER: readonly string[] = ['post_process_dedust_liquidity', 'post_process_dedust_v2_liquidity', 'unwind_deployments'];
+/**
+ * `trace_post_processors`, run over the block list after matching; `unwind_deployments` and newer upstream's
+ * `unwind_gasless_requests` are the engine's (processing.ts).
+ */
+export const POST_PROCESSOR_ORDER: readonly string[] = ['post_process_dedust_liquidity', 'post_process_dedust_v2_liquidity', 'unwind_deployments', 'unwind_gasless_requests'];

@@ -116,6 +116,8 @@ export interface ActionRow {
   accounts: string[];
   parent_action_id: string | null;
   ancestor_type: string[];
+  /** newer upstream: the action id (base64) of the gasless_request marker this action comes straight from */
+  parent_gasless_action: string | null;
   trace_end_lt: bigint;
   trace_end_utime: number;
   trace_external_hash: string | null;

@@ -2,7 +2,7 @@
  * ↔ indexer/events/event_processing.py: trace -> event tree -> basic blocks -> matchers -> post-processing, and
  * the two fallbacks (a failed wallet external's intended messages; basic blocks only).
  */
-import { CallContractBlock, ContractDeploy, TickTockBlock, TonTransferBlock } from './basic-blocks.ts';
+import { CallContractBlock, ContractDeploy, GaslessRequestBlock, TickTockBlock, TonTransferBlock } from './basic-blocks.ts';
 import { Block, type PostProcessor } from './core.ts';
 import { FAMILY_MATCHERS, FAMILY_POST_PROCESSORS } from './families/index.ts';
 import { FAILED_EXTERNAL_MATCHER_ORDER, MATCHER_ORDER, POST_PROCESSOR_ORDER } from './matcher-order.ts';
@@ -72,20 +72,35 @@ export function initFromExternal(node: EventNode): Block {
   return initBlock(node);
 }
 
-/** `unwind_deployments`: every contract_deploy child block, at any depth, joins the top-level list. */
-export function unwindDeployments(blocks: Block[]): Block[] {
+/**
+ * Upstream's unwind post-processors' shared walk: every child block, at any depth, that `lift` picks joins the
+ * top-level list (its own subtree not searched further); the list grows while it is walked, as upstream's does.
+ */
+function unwindBlocks(blocks: Block[], lift: (b: Block) => boolean): Block[] {
   const visited = new Set<Block>();
-  // the list grows while it is walked, as upstream's does
   for (let i = 0; i < blocks.length; i++) {
     const queue = [...blocks[i].childrenBlocks];
     while (queue.length > 0) {
       const child = queue.shift()!;
-      if (child instanceof ContractDeploy && !visited.has(child)) blocks.push(child);
+      if (lift(child) && !visited.has(child)) blocks.push(child);
       else queue.push(...child.childrenBlocks);
       visited.add(child);
     }
   }
   return blocks;
+}
+
+/** `unwind_deployments`: every contract_deploy child block, at any depth, joins the top-level list. */
+export function unwindDeployments(blocks: Block[]): Block[] {
+  return unwindBlocks(blocks, (b) => b instanceof ContractDeploy);
+}
+
+/**
+ * `unwind_gasless_requests` (newer upstream): the same walk for the gasless_request markers of relayed wallet
+ * requests, with a visited set of its own (a post-processor of its own upstream).
+ */
+export function unwindGaslessRequests(blocks: Block[]): Block[] {
+  return unwindBlocks(blocks, (b) => b instanceof GaslessRequestBlock);
 }
 
 const resolve = <T>(names: readonly string[], table: Readonly<Record<string, T>>): T[] => names.flatMap((n) => (table[n] ? [table[n]] : []));
@@ -100,7 +115,7 @@ export function matchersForFailedExternals(): BlockMatcher[] {
 }
 
 export function postProcessors(): PostProcessor[] {
-  return resolve(POST_PROCESSOR_ORDER, { ...FAMILY_POST_PROCESSORS, unwind_deployments: unwindDeployments });
+  return resolve(POST_PROCESSOR_ORDER, { ...FAMILY_POST_PROCESSORS, unwind_deployments: unwindDeployments, unwind_gasless_requests: unwindGaslessRequests });
 }
 
 /** Each matcher in turn over every top-level block (breadth first from the root, live as blocks merge). */

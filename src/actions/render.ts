@@ -24,6 +24,8 @@ export interface ApiAction {
   type: string;
   details: Record<string, unknown>;
   finality: 'finalized';
+  /** newer upstream: the gasless_request action this one comes straight from (left out otherwise) */
+  parent_gasless_action?: string;
   trace_external_hash?: string;
   trace_external_hash_norm?: string;
   accounts?: string[];
@@ -70,6 +72,8 @@ export function renderAction(r: StoredRow, opts: { accounts?: string[]; transact
     details: storedDetails(r.details),
     finality: 'finalized',
   };
+  const gasless = b64(r.parent_gasless_action);
+  if (gasless) o.parent_gasless_action = gasless;
   const eh = b64(r.trace_external_hash);
   if (eh) o.trace_external_hash = eh;
   const ehn = b64(r.trace_external_hash_norm);

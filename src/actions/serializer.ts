@@ -17,6 +17,7 @@ import type * as D from './block-data.ts';
 import type { Block } from './core.ts';
 import type { ActionType, RenamedBlockType } from './action-types.ts';
 import type { ActionRow, Trace } from './model.ts';
+import type { EventNode } from './tree.ts';
 import { accountRepr, Asset, type AccountId, type Amount } from './ton-utils.ts';
 import { commentText } from './messages/common.ts';
 
@@ -45,9 +46,14 @@ function pyHex(v: bigint | number): string {
 }
 
 /** The block's earliest node (lowest created lt; the first of equals, as Python's min). */
-export function calcActionId(block: Block): string {
+function rootEventNode(block: Block): EventNode {
   let root = block.eventNodes[0];
   for (const n of block.eventNodes) if (n.getLt() < root.getLt()) root = n;
+  return root;
+}
+
+export function calcActionId(block: Block): string {
+  const root = rootEventNode(block);
   const key = (root.isTickTock ? hashToBase64(root.getTxHash()) : root.message.msgHash) + block.btype;
   return createHash('sha256').update(key, 'utf8').digest('base64');
 }
@@ -57,7 +63,7 @@ function emptyAction(): Omit<ActionRow, 'action_id' | 'type' | 'trace_id' | 'tx_
     source: null, source_secondary: null, destination: null, destination_secondary: null,
     asset: null, asset_secondary: null, asset2: null, asset2_secondary: null,
     opcode: null, value: null, amount: null, value_extra_currencies: {},
-    parent_action_id: null, ancestor_type: [],
+    parent_action_id: null, ancestor_type: [], parent_gasless_action: null,
     trace_external_hash: null, trace_external_hash_norm: null, trace_mc_seqno_end: null,
   };
 }
@@ -1174,8 +1180,11 @@ function fillEthenaDeposit(block: Block, a: ActionRow): void {
   a.staking_data = { provider: 'ethena', tokens_minted: value(d.tokens_minted) };
 }
 
-/** newer upstream's change_wallet_key (tgwallet.py): the generic columns (the Go API has no details case for it) */
-function fillChangeWalletKey(block: Block, a: ActionRow): void {
+/**
+ * Newer upstream's change_wallet_key (tgwallet.py) and gasless_request marker: the call_contract columns of data
+ * that has no opcode (the Go API of v1.3 has no details case for either).
+ */
+function fillWalletRequest(block: Block, a: ActionRow): void {
   const d = block.data as { source: AccountId; destination: AccountId; value: Amount };
   a.source = d.source;
   a.destination = d.destination;
@@ -1319,7 +1328,8 @@ const FILLERS_BY_TYPE = {
   teleitem_cancel_auction: fillCancelNftTrade,
   dns_release: fillDnsRelease,
   nft_update_sale: fillSaleUpdate,
-  change_wallet_key: fillChangeWalletKey,
+  change_wallet_key: fillWalletRequest,
+  gasless_request: fillWalletRequest,
 } satisfies Partial<Record<ActionType | RenamedBlockType, Filler>>;
 const FILLERS: Readonly<Record<string, Filler>> = FILLERS_BY_TYPE;
 
@@ -1355,6 +1365,8 @@ export const V1_OPS: ReadonlySet<string> = new Set([
   'election_recover', 'auction_bid', 'nominator_pool_deposit', 'nominator_pool_withdraw_request', 'dedust_deposit_liquidity',
   'dedust_deposit_liquidity_partial', 'dedust_v2_deposit_liquidity', 'dedust_v2_deposit_liquidity_partial', 'tonstakers_deposit', 'tonstakers_withdraw_request', 'tonstakers_withdraw',
   'ethena_withdrawal_request', 'ethena_deposit', 'tonco_deposit_liquidity', 'tonco_withdraw_liquidity', 'coffee_deposit_liquidity',
+  // newer upstream
+  'change_wallet_key', 'gasless_request',
 ]);
 
 export class DuplicateActionError extends Error {}
@@ -1365,7 +1377,32 @@ export class DuplicateActionError extends Error {}
  * skipped), each listing the parent's type among its ancestors. A child id met twice fails, as upstream.
  */
 export function serializeBlocks(blocks: Block[], trace: Trace, parentActionId: string | null = null, serializeChildActions = true): { actions: ActionRow[]; state: 'ok' | 'broken' } {
-  const actions: ActionRow[] = [];
+  const res = serializeRows(blocks, trace, parentActionId, serializeChildActions);
+  linkGaslessActions(res.rows);
+  return { actions: res.rows.map((r) => r.action), state: res.state };
+}
+
+type SerializedRow = { block: Block; action: ActionRow };
+
+/**
+ * Newer upstream: every action that comes straight from a relayed request names the request's gasless_request
+ * marker (`parent_gasless_action`): an action whose earliest node is the request itself (a composite a matcher
+ * built over it; not the marker, not the bare call) and one whose earliest node the request sent. Deeper actions
+ * are the wallet's own steps; a marker under another relayed request names that one's.
+ */
+function linkGaslessActions(rows: SerializedRow[]): void {
+  const markers = new Map<EventNode, string>();
+  for (const r of rows) if (r.block.btype === 'gasless_request') markers.set(rootEventNode(r.block), r.action.action_id);
+  if (markers.size === 0) return;
+  for (const r of rows) {
+    const node = rootEventNode(r.block);
+    const own = r.block.btype !== 'gasless_request' && r.block.btype !== 'call_contract' ? markers.get(node) : undefined;
+    r.action.parent_gasless_action = own ?? (node.parent !== null ? markers.get(node.parent) : undefined) ?? null;
+  }
+}
+
+function serializeRows(blocks: Block[], trace: Trace, parentActionId: string | null, serializeChildActions: boolean): { rows: SerializedRow[]; state: 'ok' | 'broken' } {
+  const rows: SerializedRow[] = [];
   const ids: string[] = [];
   let state: 'ok' | 'broken' = 'ok';
   for (const block of blocks) {
@@ -1378,20 +1415,21 @@ export function serializeBlocks(blocks: Block[], trace: Trace, parentActionId: s
     if (parentActionId !== null && action.action_id === parentActionId) continue;
     action.parent_action_id = parentActionId;
     ids.push(action.action_id);
-    actions.push(action);
+    rows.push({ block, action });
     if (serializeChildActions && !V1_OPS.has(block.btype)) {
-      const child = serializeBlocks(block.childrenBlocks, trace, action.action_id, serializeChildActions);
-      for (const ca of child.actions) {
+      const child = serializeRows(block.childrenBlocks, trace, action.action_id, serializeChildActions);
+      for (const cr of child.rows) {
+        const ca = cr.action;
         if (ca.type === 'contract_deploy') continue;
         ca.ancestor_type = [...new Set([...(ca.ancestor_type ?? []), block.btype])];
         if (ids.includes(ca.action_id)) throw new DuplicateActionError(`Duplicate action id ${ca.action_id} in trace ${trace.traceId}`);
         ids.push(ca.action_id);
-        actions.push(ca);
+        rows.push(cr);
       }
       if (child.state !== 'ok') state = child.state;
     }
   }
-  return { actions, state };
+  return { rows, state };
 }
 
 /** `create_unknown_action`: one action over the whole trace (its id is the trace id). */

@@ -2,11 +2,12 @@
  * The indexer's side of the streaming API: turns what the traces stage produced for a masterchain seqno into feed
  * events (schemas/bus/notifications.ts), and the checkpoint into the finality mark.
  *
- * A trace is published once, in the seqno that completes it (no message of it in flight any more), with every one of
- * its transactions: the documents of the seqnos it spans are kept here while it is open (the assembler keeps the
- * open traces in memory too, so this is of the same size), and after a restart the ones written before are read from
- * the store. Incomplete traces are not published: without an emulator nothing about them is final (api-v3's
- * /pendingTraces serves them).
+ * A seqno is published when it is processed (and final when the checkpoint passes it), with its own transactions,
+ * whatever their traces: a transaction is published once, in its seqno, grouped by trace, also when a message of
+ * its trace is still in flight (the newest seqno's transactions always are; a chain that stops leaves them so for
+ * good). A trace's actions and its whole-trace notification come in the seqno that completes it: the documents of
+ * its earlier seqnos are kept here while it is open (the assembler keeps the open traces in memory too, so this is
+ * of the same size), and after a restart the ones written before are read from the store.
  */
 import type { Logger } from 'pino';
 import type { FeedEvent, FeedSeqno, FeedTrace } from '../../schemas/bus/index.ts';
@@ -105,16 +106,23 @@ export class NotificationPublisher implements PipelineNotifications {
 
   /** The feed events of one processed seqno (exported for tests and the bench through the class). */
   async events(mcSeqno: number, out: McBatchOutput, blocks: readonly DecodedBlock[]): Promise<FeedEvent[]> {
+    // this seqno's transactions, per trace
+    const fresh = new Map<string, Map<string, Doc>>();
     for (const r of out.traced.transaction_docs_kv) {
       const hash = String(r.hash);
       const traceId = out.traceIds.get(hash);
       if (!traceId) continue;
+      const doc = { doc: String(r.doc), account: String(r.account) };
+      let f = fresh.get(traceId);
+      if (!f) fresh.set(traceId, (f = new Map()));
+      f.set(hash, doc);
       let m = this.open.get(traceId);
       if (!m) this.open.set(traceId, (m = new Map()));
       if (!m.has(hash)) this.openDocs++;
-      m.set(hash, { doc: String(r.doc), account: String(r.account) });
+      m.set(hash, doc);
     }
-    const completed = out.traces.filter((t) => t.pending_edges === 0).sort((a, b) => (a.end_lt < b.end_lt ? -1 : a.end_lt > b.end_lt ? 1 : a.trace_id < b.trace_id ? -1 : 1));
+    const touched = [...out.traces].sort((a, b) => (a.end_lt < b.end_lt ? -1 : a.end_lt > b.end_lt ? 1 : a.trace_id < b.trace_id ? -1 : 1));
+    const completed = touched.filter((t) => t.pending_edges === 0);
     // documents written before (a restart, or evicted): from the store
     const short = completed.filter((t) => (this.open.get(t.trace_id)?.size ?? 0) < t.nodes).map((t) => t.trace_id);
     if (short.length && this.opts.store) {
@@ -140,15 +148,26 @@ export class NotificationPublisher implements PipelineNotifications {
       actionsOf.set(id, l);
     }
     const traces: FeedTrace[] = [];
-    for (const t of completed) {
-      const docs = this.open.get(t.trace_id);
-      this.open.delete(t.trace_id);
-      this.openDocs -= docs?.size ?? 0;
-      if ((docs?.size ?? 0) < t.nodes) {
-        this.opts.logger?.warn({ trace_id: t.trace_id, nodes: t.nodes, docs: docs?.size ?? 0 }, 'streaming: a trace is published without some of its transactions (documents not found)');
+    for (const t of touched) {
+      const mine = fresh.get(t.trace_id) ?? new Map<string, Doc>();
+      const now = [...mine.values()];
+      const complete = t.pending_edges === 0;
+      let earlier: Doc[] = [];
+      if (complete) {
+        const docs = this.open.get(t.trace_id);
+        this.open.delete(t.trace_id);
+        this.openDocs -= docs?.size ?? 0;
+        if ((docs?.size ?? 0) < t.nodes) {
+          this.opts.logger?.warn({ trace_id: t.trace_id, nodes: t.nodes, docs: docs?.size ?? 0 }, 'streaming: a trace is published without some of its transactions (documents not found)');
+        }
+        earlier = [...(docs ?? new Map<string, Doc>())].filter(([h]) => !mine.has(h)).map(([, d]) => d);
+      } else if (now.length === 0) {
+        continue;
       }
-      const list = [...(docs?.values() ?? [])];
-      traces.push({ trace: jsonRow(t), norm: traceNorm(t), docs: list.map((d) => d.doc), accounts: [...new Set(list.map((d) => d.account))], actions: actionsOf.get(t.trace_id) ?? [] });
+      traces.push({
+        trace: jsonRow(t), norm: traceNorm(t), docs: now.map((d) => d.doc), accounts: [...new Set(now.map((d) => d.account))], complete,
+        earlier: earlier.map((d) => d.doc), actions: complete ? (actionsOf.get(t.trace_id) ?? []) : [],
+      });
     }
     this.evict();
     // the state of each account at the end of the seqno (an account's shard may have several blocks in it)
@@ -181,7 +200,7 @@ export class NotificationPublisher implements PipelineNotifications {
     const groups: FeedTrace[][] = [[]];
     let size = 0;
     for (const t of traces) {
-      const n = t.docs.reduce((a, d) => a + d.length, 0);
+      const n = [...t.docs, ...t.earlier].reduce((a, d) => a + d.length, 0);
       if (size > 0 && size + n > limit) {
         groups.push([]);
         size = 0;

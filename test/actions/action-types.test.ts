@@ -12,21 +12,41 @@ const V1 = 'call_contract, contract_deploy, ton_transfer, stake_deposit, stake_w
 const V2 = 'multisig_create_order, multisig_approve, multisig_execute, vesting_send_message, vesting_add_whitelist, evaa_supply, evaa_withdraw, evaa_liquidate, jvault_stake, jvault_unstake, jvault_claim, jvault_unstake_request, nft_discovery, tonco_deploy_pool, coffee_create_vault, coffee_create_pool_creator, coffee_create_pool, coffee_mev_protect_hold_funds, coffee_mev_protect_failed_swap, coffee_staking_claim_rewards, coffee_staking_deposit, coffee_staking_withdraw, unknown';
 const V3 = 'nft_put_on_sale, nft_put_on_auction, auction_outbid, nft_cancel_sale, nft_purchase, nft_cancel_auction, nft_finish_auction, teleitem_start_auction, teleitem_cancel_auction, nft_update_sale, dns_purchase, dns_release, layerzero_send, layerzero_send_tokens, layerzero_receive, layerzero_commit_packet, layerzero_dvn_verify';
 const V4 = 'cocoon_worker_payout, cocoon_proxy_payout, cocoon_proxy_charge, cocoon_client_top_up, cocoon_register_proxy, cocoon_unregister_proxy, cocoon_client_register, cocoon_client_change_secret_hash, cocoon_client_request_refund, cocoon_grant_refund, cocoon_client_increase_stake, cocoon_client_withdraw';
+const V5 = 'dedust_v2_claim_fees, dedust_v2_claim_reward, change_wallet_key, gasless_request';
 const list = (s: string) => s.split(', ');
+/** The expansion as a sorted list (upstream's comes out of a Go map: no order). */
+const expanded = (l: string[] | undefined, header?: string) => [...expandActionTypes(l, header)].sort();
+const sorted = (...xs: string[][]) => xs.flat().sort();
 
-describe('supported_action_types', () => {
-  it('v1..v4 and latest expand to the reference lists, each version with the ones before it', () => {
-    expect(expandActionTypes(['v1'])).toEqual(list(V1));
-    expect(expandActionTypes(['v2'])).toEqual([...list(V1), ...list(V2)]);
-    expect(expandActionTypes(['v3'])).toEqual([...list(V1), ...list(V2), ...list(V3)]);
-    expect(expandActionTypes(['v4'])).toEqual([...list(V1), ...list(V2), ...list(V3), ...list(V4)]);
-    expect(expandActionTypes(['latest'])).toEqual(expandActionTypes(['v4']));
-    expect(expandActionTypes(undefined)).toEqual(expandActionTypes(['v4']));
+describe('supported_action_types (ton-index-go action_versioning.go, v1.3)', () => {
+  it('v1..v5 and latest expand to the reference lists, each version with the ones before it', () => {
+    expect(expanded(['v1'])).toEqual(sorted(list(V1)));
+    expect(expanded(['v2'])).toEqual(sorted(list(V1), list(V2)));
+    expect(expanded(['v3'])).toEqual(sorted(list(V1), list(V2), list(V3)));
+    expect(expanded(['v4'])).toEqual(sorted(list(V1), list(V2), list(V3), list(V4)));
+    // v5 = v4 + the DeDust v2 claims (v1.3) + the index-only newer Telegram wallet / gasless types; latest = v5
+    expect(expanded(['v5'])).toEqual(sorted(list(V1), list(V2), list(V3), list(V4), list(V5)));
+    expect(expanded(['latest'])).toEqual(expanded(['v5']));
+    expect(expanded(undefined)).toEqual(expanded(['v5']));
+    expect(expanded(['v4'])).not.toContain('gasless_request');
+  });
+
+  it('the group shortcuts, nested ones opened, v1 always included, a shortcut\'s name never a type', () => {
+    expect(expanded(['tgbtc'])).toEqual(sorted(list(V1), ['tgbtc_dkg_log_fallback', 'tgbtc_new_key', 'tgbtc_new_key_fallback', 'tgbtc_burn', 'tgbtc_burn_fallback', 'tgbtc_mint', 'tgbtc_mint_fallback']));
+    // nft.v3 lists the shortcut nft; coffee leaves coffee_mev_protect_failed_swap out, as upstream's list does
+    expect(expanded(['nft.v3'])).toEqual(expanded(['v1', 'nft_put_on_sale', 'nft_put_on_auction', 'auction_outbid', 'nft_cancel_sale', 'nft_purchase',
+      'nft_cancel_auction', 'nft_finish_auction', 'teleitem_start_auction', 'teleitem_cancel_auction', 'nft_update_sale', 'dns_purchase', 'dns_release']));
+    expect(expanded(['coffee'])).not.toContain('coffee_mev_protect_failed_swap');
+    expect(expanded(['coffee', 'dns.v2', 'cocoon', 'staking'])).toEqual(sorted(list(V1), list(V4), [
+      'coffee_create_vault', 'coffee_create_pool_creator', 'coffee_create_pool', 'coffee_mev_protect_hold_funds', 'coffee_staking_claim_rewards',
+      'coffee_staking_deposit', 'coffee_staking_withdraw', 'dns_purchase', 'dns_release',
+    ]));
+    for (const t of expanded(['latest', 'nft.v3', 'dns.v2', 'jettons'])) expect(['latest', 'v5', 'nft', 'nft.v3', 'dns', 'dns.v2', 'jettons']).not.toContain(t);
   });
 
   it('names are taken as they are, v1 always included; the X-Actions-Version header replaces the list', () => {
-    expect(expandActionTypes(['tgbtc_mint'])).toEqual([...list(V1), 'tgbtc_mint']);
-    expect(expandActionTypes(['v4', 'tgbtc_mint'], 'v2')).toEqual([...list(V1), ...list(V2)]);
+    expect(expanded(['tgbtc_mint'])).toEqual(sorted(list(V1), ['tgbtc_mint']));
+    expect(expanded(['v4', 'tgbtc_mint'], 'v2')).toEqual(sorted(list(V1), list(V2)));
   });
 
   it('API v3 expands them with the same function', () => {
@@ -61,7 +81,8 @@ describe('the registry and the serializer', () => {
   });
 
   it('every versioned type but the Go API\'s case-less ones has a details case', () => {
-    const noCase = ['unknown', 'coffee_mev_protect_failed_swap'];
+    // the Go API (v1.3) has no case for these; the newer one's for the Telegram wallet / gasless types was not read
+    const noCase = ['unknown', 'coffee_mev_protect_failed_swap', 'change_wallet_key', 'gasless_request'];
     const row = { type: '' } as unknown as ActionRow;
     const missing = Object.entries(ACTION_TYPES)
       .filter(([t, v]) => v !== null && !noCase.includes(t))

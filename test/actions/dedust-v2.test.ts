@@ -66,6 +66,8 @@ describe('DeDust V2 swap', () => {
     expect(a).toMatchObject({ success: true, source: USER, asset: null, asset2: J1, destination: USER, destination_secondary: USER_J1 });
     const d = data(a, 'jetton_swap_data');
     expect(d).toMatchObject({ dex: 'dedust_v2', sender: USER, min_out_amount: 90n });
+    // the Go API (v1.3) shows min_out_amount for TONCO and DeDust v2 swaps
+    expect(actionDetails(a)).toMatchObject({ dex: 'dedust_v2', min_out_amount: '90' });
     expect(d.dex_incoming_transfer).toMatchObject({ amount: 5_000_000_000n, source: USER, destination: POOL, asset: null });
     expect(d.dex_outgoing_transfer).toMatchObject({ amount: 100n, source: POOL, source_jetton_wallet: POOL_J1, destination: USER, asset: J1 });
     expect(d.peer_swaps).toEqual([]);
@@ -263,10 +265,13 @@ describe('DeDust V2 claims', () => {
     });
     const [zero] = actions(claimFees(0n, 40n), 'dedust_v2_claim_fees');
     expect(data(zero, 'dex_withdraw_liquidity_data')).toMatchObject({ amount1: 0n, asset1_out: null, dex_wallet_1: null, asset2_out: J1 });
-    // not a v1 type: its children are stored too; the Go API has no case for it
+    // not a v1 type: its children are stored too; the Go API's v1.3 case renders it from the withdraw columns
     const all = classifyTrace(claimFees(30n, 40n)).actions;
     expect(all.some((x) => x.parent_action_id === a.action_id)).toBe(true);
-    expect(actionDetails(a)).toEqual({ error: "unsupported action type: 'dedust_v2_claim_fees'" });
+    expect(actionDetails(a)).toEqual({
+      dex: 'dedust_v2', source: USER, pool: POOL, position: POSITION, asset_1: null, asset_2: J1, amount_1: '30', amount_2: '40',
+      user_jetton_wallet_1: null, user_jetton_wallet_2: USER_J1, dex_jetton_wallet_1: null, dex_jetton_wallet_2: POOL_J1,
+    });
   });
 
   it('a reward: the position\'s amount, the payout\'s asset and wallets', () => {
@@ -281,5 +286,8 @@ describe('DeDust V2 claims', () => {
     const [a] = actions(t, 'dedust_v2_claim_reward');
     expect(a).toMatchObject({ success: true, destination_secondary: POSITION });
     expect(data(a, 'dex_withdraw_liquidity_data')).toMatchObject({ amount1: 9n, asset1_out: J1, user_jetton_wallet_1: USER_J1, dex_wallet_1: POOL, dex_jetton_wallet_1: POOL_J1, amount2: null });
+    expect(actionDetails(a)).toEqual({
+      dex: 'dedust_v2', source: USER, pool: POOL, position: POSITION, asset: J1, amount: '9', user_jetton_wallet: USER_J1, dex_jetton_wallet: POOL_J1,
+    });
   });
 });

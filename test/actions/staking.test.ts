@@ -15,6 +15,8 @@ import { processEvent } from '../../src/actions/processing.ts';
 import { blockToAction } from '../../src/actions/serializer.ts';
 import { body, bodyOf, comment, graph, load, sortedTypes } from './defi-fixtures.ts';
 import { addr, buildTrace, type TxSpec } from './trace-builder.ts';
+import { checkEntry } from './conformance/check.ts';
+import { comparableBlock, comparableRow } from './conformance/runner.ts';
 
 const TS_DEPOSIT = 'rbzKlyNgAhDnQ15r4tremaPVl_xURNgmSJQSyhGLSX4=.json';
 const TS_REQUEST = 'GO-NI0EjOuhj1z4YzHK-VDAAOJsLm710DvyRRRMXhoY=.json';
@@ -157,6 +159,32 @@ describe('Tonstakers payout after a request NFT is burnt', () => {
   it('no pool when the chain starts elsewhere', () => {
     const trace = buildTrace({ account: COLL, from: null, body: body(0x7c60255d), out: [burnChain(NFT, USER, 67599n, 2n * TON)] });
     expect(only(trace, 'stake_withdrawal').destination).toBeNull();
+  });
+
+  // toncenter's case "TS Withdrawal via nft burn" (tonstakers.yaml) names its block by `value.min_lt` and lists five
+  // accounts over four transactions: the distribution's sender of the burns is not the contract the NFT notifies
+  it('as toncenter\'s case checks it: the block picked by its min_lt, the action by its start_lt, five accounts', () => {
+    const DIST = addr(0, '39');
+    const chain = (nft: string, owner: string, amount: bigint, paid: bigint): TxSpec => ({
+      account: nft, from: DIST, body: body(0xf127fe4e), out: [{ account: COLL, from: nft, body: NOTIFY(amount, owner), out: [{ account: owner, from: COLL, value: paid, body: body(0xdb3b8abd) }] }],
+    });
+    const trace = buildTrace({
+      account: POOL, from: null, body: body(0x7c60255d), out: [{ account: DIST, from: POOL, body: body(0x1140a64f), out: [chain(OTHER, OTHER2, 1n, 10n), chain(NFT, USER, 4170935n, 85961295n)] }],
+    });
+    const burnLt = trace.transactions.filter((t) => t.inMsg?.opcode === 0xf127fe4e)[1].inMsg!.createdLt!;
+    const res = classifyTrace(trace);
+    checkEntry('block', {
+      type: 'tonstakers_withdraw', selector: `{{ value.min_lt == ${burnLt} }}`,
+      values: { data: { stake_holder: USER, burnt_nft: NFT, pool: POOL, tokens_burnt: 4170935n, amount: 85961295n } },
+    }, res.blocks.map(comparableBlock), (x) => String((x as { btype: string }).btype));
+    checkEntry('action', {
+      type: 'stake_withdrawal', selector: `{{ value.start_lt == ${burnLt} }}`,
+      values: {
+        accounts: [USER, NFT, POOL, COLL, DIST], amount: 85961295n, source: USER, destination: POOL, asset: null,
+        staking_data: { provider: 'liquid_staking', ts_nft: NFT, tokens_burnt: 4170935n },
+      },
+    }, res.actions.map(comparableRow), (x) => String((x as { type: string }).type));
+    expect(res.actions.find((a) => a.start_lt === burnLt)!.tx_hashes).toHaveLength(4);
   });
 
   it('the pool walk stops at a built Tonstakers withdrawal (its pool) and at any other block', () => {

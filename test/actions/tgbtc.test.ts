@@ -98,6 +98,29 @@ describe('tgBTC burn', () => {
     expect(types).not.toContain('tgbtc_burn');
   });
 
+  // the amount: the jetton burn's (9850 in the real burn), never more than the log's (9637 there), the log's alone
+  // where the burn names 0
+  const burnOf = (amount: bigint) => body(0x595f07bc, (b) => b.storeUint(7, 64).storeCoins(amount).storeAddress(Address.parse(USER)).storeBit(0));
+  const withBurn = (burnBody: ReturnType<typeof body>, log: ReturnType<typeof body>) => buildTrace({
+    account: USER, from: null, out: [{
+      account: WALLET, from: USER, body: burnBody, out: [{
+        account: MINTER, from: WALLET, body: bodyOf(BURN, 0x7bdd97de), out: [{ account: TELEPORT, from: MINTER, body: bodyOf(BURN, 0x7bdd97de), logs: [log] }],
+      }],
+    }],
+  }, { interfaces: { [WALLET]: { raw: { JettonWallet: { owner: USER, jetton: MINTER, balance: 0 } } } } });
+
+  it('the amount: the burn\'s where the log reads more (a log of another layout), the log\'s where it says less', () => {
+    expect(tg(load(BURN))[0].amount).toBe(9637n); // min(9850 burnt, 9637 logged)
+    // a log laid out as query_id:uint64 then the fields: read as burn#ca444ce6, its "amount" is the query id's bytes
+    // and its addresses what follows; the burn's 1000 stands
+    const otherLayout = body(0xca444ce6, (b) => b.storeUint(0x7123456789abcdefn, 64).storeCoins(1000n).storeAddress(Address.parse(USER)).storeAddress(Address.parse(PEGOUT)));
+    const [a] = tg(withBurn(burnOf(1000n), otherLayout));
+    expect(a).toMatchObject({ type: 'tgbtc_burn', amount: 1000n, source: USER, source_secondary: WALLET, asset: MINTER });
+    const log = (amount: bigint) => body(0xca444ce6, (b) => b.storeCoins(amount).storeAddress(Address.parse(USER)).storeAddress(Address.parse(PEGOUT)));
+    expect(tg(withBurn(burnOf(1000n), log(400n)))[0]).toMatchObject({ amount: 400n, destination: PEGOUT });
+    expect(tg(withBurn(burnOf(0n), log(400n)))[0]).toMatchObject({ amount: 400n, destination: PEGOUT });
+  });
+
   it('a burn log alone: crippled; a log without readable addresses keeps none (the odd early schema)', () => {
     const alone = (log: ReturnType<typeof body>) => tg(buildTrace({ account: TELEPORT, from: null, body: body(0xaff5f753), logs: [log] }));
     const [a] = alone(bodyOf(BURN, 0xca444ce6, { log: true }));

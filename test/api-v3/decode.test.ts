@@ -135,9 +135,10 @@ describe('/decode bodies', () => {
       type Msg = { info: { dest: { workchain_id: string; address: string } } };
       const requested: string[] = [];
       if (d['@type'] === 'w5_external_signed_request') {
-        // out_actions:(Maybe ^(OutList m)): out_list$_ prev:^(OutList n) action:OutAction, down to out_list_empty
+        // out_actions:(Maybe ^(OutList m)) (a RefT argument: {"cell_reference": …}): out_list$_ prev:^(OutList n)
+        // action:OutAction, down to out_list_empty
         type OutList = { '@type': string; prev: OutList; action: { out_msg: Msg } };
-        let list = (d.request as { inner: { out_actions: { value: OutList } } }).inner.out_actions.value;
+        let list = (d.request as { inner: { out_actions: { value: { cell_reference: OutList } } } }).inner.out_actions.value.cell_reference;
         for (; list['@type'] === 'out_list'; list = list.prev) requested.push(rawOf(list.action.out_msg.info.dest));
       } else {
         // op:simple_send msgs:(WalletV1toV4Msgs n): msgs_n with msg_1..msg_n of (mode, ^MessageRelaxed)
@@ -198,5 +199,28 @@ describe('message_content.decoded', () => {
     const cm = (c.body.transactions as { in_msg: { message_content: { decoded: Record<string, unknown> } } }[])[0].in_msg.message_content.decoded;
     expect(cm).toMatchObject({ type: 'text_comment', '@type': 'text_comment' });
     expect(typeof cm.comment).toBe('string');
+  });
+
+  it('on the wire: message_content.decoded keeps ton-marker\'s key order (Go serves the raw text), the comment shape Go\'s sorted map; /decode sorts every object', async () => {
+    const raw = await f.app.inject({ url: '/api/v3/transactions?hash=6550621b43f9ccd109fca5da6195af3de52f18608f9068a5cf2735b819b800d0' });
+    const comment = (raw.json() as { transactions: { in_msg: { message_content: { decoded: { comment: string } } } }[] }).transactions[0].in_msg.message_content.decoded.comment;
+    expect(raw.payload).toContain(`"decoded":${JSON.stringify({ '@type': 'text_comment', comment, type: 'text_comment' })}`);
+    const tr = await f.app.inject({ url: '/api/v3/transactions?hash=92c59e9957a0484e273df28293ad18947f71876ca4524415d842cbc5b5357187' });
+    const decoded = (tr.json() as { transactions: { in_msg: { message_content: { decoded: Record<string, unknown> } } }[] }).transactions[0].in_msg.message_content.decoded;
+    // jetton_transfer#0f8a7ea5 query_id amount destination response_destination custom_payload forward_ton_amount forward_payload
+    expect(Object.keys(decoded)).toEqual(['@type', 'query_id', 'amount', 'destination', 'response_destination', 'custom_payload', 'forward_ton_amount', 'forward_payload']);
+    const { body } = fixtureMsg('mainnet-ext-in-wallet-subwallet698983191-v3v4-in-msg-lt58895241000002-21667f84.boc');
+    const r = await f.app.inject({ method: 'POST', url: '/api/v3/decode', payload: { bodies: [body] } });
+    const sortedEverywhere = (v: unknown): boolean => {
+      if (Array.isArray(v)) return v.every(sortedEverywhere);
+      if (!v || typeof v !== 'object') return true;
+      const keys = Object.keys(v);
+      return keys.every((k, i) => i === 0 || keys[i - 1] < k) && Object.values(v).every(sortedEverywhere);
+    };
+    const parsed = (r.json() as { bodies: Record<string, unknown>[] }).bodies[0];
+    expect(parsed['@type']).toBe('wallet_signed_v4');
+    expect(Object.keys(parsed)).toEqual(['@type', 'msg_seqno', 'op', 'signature', 'subwallet_id', 'valid_until']);
+    expect(sortedEverywhere(parsed)).toBe(true);
+    expect(r.payload).toContain('"cell_reference":{"@type":"nft_transfer"');
   });
 });

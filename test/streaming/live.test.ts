@@ -150,14 +150,9 @@ afterAll(async () => {
   for (const d of [dir, data]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
-/** A's transactions in traces that completed (the rest are still in flight at the tip: never notified). */
-async function completedTxHashes(account: string): Promise<Set<string>> {
-  const rows = await store.query<{ hash: string }>(
-    `SELECT t.hash AS hash FROM transactions AS t FINAL
-     JOIN (SELECT trace_id, state FROM traces FINAL) AS r ON r.trace_id = t.trace_id
-     WHERE t.account = {a:String} AND r.state != 'pending'`,
-    { a: account },
-  );
+/** Every transaction of the account: those of traces still in flight at the tip too (notified with their seqno). */
+async function txHashes(account: string): Promise<Set<string>> {
+  const rows = await store.query<{ hash: string }>('SELECT hash FROM transactions FINAL WHERE account = {a:String}', { a: account });
   return new Set(rows.map((r) => hashToBase64(r.hash)));
 }
 
@@ -192,7 +187,7 @@ function expectOrdered(notes: Json[]): void {
 /** A `min_finality: confirmed` subscriber to A's transactions, actions and states: each once per level, as /api/v3 renders them. */
 async function expectBothLevels(notes: Json[]): Promise<void> {
   expectOrdered(notes);
-  const expected = await completedTxHashes(A);
+  const expected = await txHashes(A);
   for (const fin of ['confirmed', 'finalized']) {
     expect(txsOf(notes, fin).map((t) => t.hash).sort(), fin).toEqual([...expected].sort());
     expect(txsOf(notes, fin).every((t) => t.finality === fin)).toBe(true);
@@ -243,7 +238,7 @@ describe('streaming on a live devnet', () => {
     expect(notes.every((n) => n.finality === 'finalized')).toBe(true);
     expectOrdered(notes);
     const got = txsOf(notes);
-    const expected = await completedTxHashes(A);
+    const expected = await txHashes(A);
     expect(expected.size).toBeGreaterThan(10);
     expect(got.map((t) => t.hash).sort()).toEqual([...expected].sort());
     const rest = (await inject(`/api/v3/transactions?account=${A}&limit=1000`)) as { transactions: Json[]; address_book: Json; metadata: Json };
@@ -258,6 +253,23 @@ describe('streaming on a live devnet', () => {
     }
     // each notification carries its trace's normalized external hash; A's own externals are among them
     expect(notes.every((n) => typeof n.trace_external_hash_norm === 'string')).toBe(true);
+  });
+
+  it('the newest masterchain block\'s transactions come with it, at both levels, though their trace is still in flight at the tip', async () => {
+    const rows = await store.query<{ hash: string; mc: number }>(
+      `SELECT t.hash AS hash, t.mc_block_seqno AS mc FROM transactions AS t FINAL JOIN (SELECT trace_id, state FROM traces FINAL) AS r ON r.trace_id = t.trace_id
+       WHERE t.account = {a:String} AND r.state = 'pending'`,
+      { a: A },
+    );
+    // the chain ends with a message of A's in flight: its trace never completes
+    expect(rows.some((r) => Number(r.mc) === tip)).toBe(true);
+    const subscribers: [Json[], string[]][] = [[clients.fin!.notes(), ['finalized']], [clients.conf!.notes(), ['confirmed', 'finalized']], [clients.wsA!.notes(), ['confirmed', 'finalized']]];
+    for (const [notes, levels] of subscribers) {
+      for (const fin of levels) {
+        const at = new Map(notes.filter((n) => n.type === 'transactions' && n.finality === fin).flatMap((n) => (n.transactions as Json[]).map((t) => [t.hash, n.mc_seqno])));
+        for (const r of rows) expect(at.get(hashToBase64(r.hash)), `${fin} ${r.hash}`).toBe(Number(r.mc));
+      }
+    }
   });
 
   it('... and every action of the wallet exactly once, as /api/v3/actions renders it (with accounts)', async () => {

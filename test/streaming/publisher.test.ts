@@ -1,6 +1,7 @@
 // The publisher across an indexer restart: a devnet indexed in two runs (the second a new process's publisher, its
-// memory empty), every completed trace published exactly once, with every one of its transactions: the documents of
-// the seqnos before the restart come from the store.
+// memory empty): every transaction published once, in its own seqno, also in traces still in flight at the tip; every
+// completed trace marked complete once, with all its transactions: the documents of the seqnos before the restart
+// come from the store.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,32 +58,49 @@ afterAll(async () => {
 });
 
 describe('notification publisher', () => {
-  it('publishes every completed trace once, in the seqno that completes it, with all its transactions (across the restart)', async () => {
+  it('publishes every transaction once, in its seqno; every completed trace once as complete, with all its transactions (across the restart)', async () => {
     const parts = events.filter((e): e is FeedSeqno => e.kind === 'seqno');
     const published = parts.flatMap((p) => p.traces.map((t) => ({ seqno: p.mc_seqno, t })));
-    const traces = await store.query<{ trace_id: string; mc_seqno_start: number; mc_seqno_end: number; nodes: number }>(
-      "SELECT trace_id, mc_seqno_start, mc_seqno_end, nodes FROM traces FINAL WHERE state != 'pending'",
+    const traces = await store.query<{ trace_id: string; mc_seqno_start: number; mc_seqno_end: number; nodes: number; state: string }>(
+      'SELECT trace_id, mc_seqno_start, mc_seqno_end, nodes, state FROM traces FINAL',
     );
-    expect(published.map((p) => String(p.t.trace.trace_id)).sort()).toEqual(traces.map((t) => t.trace_id).sort());
+    const txs = await store.query<{ trace_id: string; hash: string; mc: number }>('SELECT trace_id, hash, mc_block_seqno AS mc FROM transactions FINAL');
+    // the store's documents: the key-value store's (the embedded store keeps them there alone, clickhouse/0017)
+    const docs = new Map((await kvPointReads(store.kv!).docs(txs.map((t) => t.hash))).map((d) => [String(parseTxDoc(d).tx.hash), d]));
+    expect(docs.size).toBe(txs.length);
+    // each transaction exactly once, in the seqno of its block, under its trace, as the very document the store has
+    const seen = published.flatMap(({ seqno, t }) => t.docs.map((d) => ({ seqno, trace: String(t.trace.trace_id), d })));
+    expect(seen.map((x) => String(parseTxDoc(x.d).tx.hash)).sort()).toEqual(txs.map((t) => t.hash).sort());
+    const byHash = new Map(txs.map((t) => [t.hash, t]));
+    for (const x of seen) {
+      const hash = String(parseTxDoc(x.d).tx.hash);
+      expect(x.seqno, hash).toBe(Number(byHash.get(hash)!.mc));
+      expect(x.trace).toBe(byHash.get(hash)!.trace_id);
+      expect(x.d).toBe(docs.get(hash));
+    }
+    // traces still in flight at the tip are there too (their transactions), never as complete
+    const pending = traces.filter((t) => t.state === 'pending');
+    expect(pending.length).toBeGreaterThan(0);
+    for (const t of pending) expect(published.some((p) => p.t.trace.trace_id === t.trace_id && !p.t.complete)).toBe(true);
+    // each completed trace once as complete, in the seqno that completes it, with every transaction (earlier + this seqno's)
+    const completed = traces.filter((t) => t.state !== 'pending');
+    const complete = published.filter((p) => p.t.complete);
+    expect(complete.map((p) => String(p.t.trace.trace_id)).sort()).toEqual(completed.map((t) => t.trace_id).sort());
     // a trace the restart cut in two: its first transactions' documents came from the store
-    const spanning = traces.filter((t) => t.mc_seqno_start <= half && t.mc_seqno_end > half);
+    const spanning = completed.filter((t) => t.mc_seqno_start <= half && t.mc_seqno_end > half);
     expect(spanning.length).toBeGreaterThan(0);
     const txsOf = new Map<string, string[]>();
-    for (const r of await store.query<{ trace_id: string; hash: string }>('SELECT trace_id, hash FROM trace_transactions FINAL')) {
-      txsOf.set(r.trace_id, [...(txsOf.get(r.trace_id) ?? []), r.hash]);
-    }
-    // the store's documents: the key-value store's (the embedded store keeps them there alone, clickhouse/0017)
-    const allHashes = [...txsOf.values()].flat();
-    const docs = new Map((await kvPointReads(store.kv!).docs(allHashes)).map((d) => [String(parseTxDoc(d).tx.hash), d]));
-    expect(docs.size).toBe(allHashes.length);
-    for (const { seqno, t } of published) {
+    for (const t of txs) txsOf.set(t.trace_id, [...(txsOf.get(t.trace_id) ?? []), t.hash]);
+    for (const { seqno, t } of complete) {
       const id = String(t.trace.trace_id);
-      expect(seqno).toBe(traces.find((x) => x.trace_id === id)!.mc_seqno_end);
-      expect(t.docs.map((d) => String(parseTxDoc(d).tx.hash)).sort(), id).toEqual([...txsOf.get(id)!].sort());
-      // the very documents the store has
-      for (const d of t.docs) expect(d).toBe(docs.get(String(parseTxDoc(d).tx.hash)));
+      expect(seqno).toBe(completed.find((x) => x.trace_id === id)!.mc_seqno_end);
+      expect([...t.earlier, ...t.docs].map((d) => String(parseTxDoc(d).tx.hash)).sort(), id).toEqual([...txsOf.get(id)!].sort());
+      for (const d of t.earlier) expect(d).toBe(docs.get(String(parseTxDoc(d).tx.hash)));
+    }
+    for (const { t } of published) {
       expect(t.norm).toMatch(/^[0-9a-f]{64}$/);
       expect([...t.accounts].sort()).toEqual([...new Set(t.docs.map((d) => String(parseTxDoc(d).tx.account)))].sort());
+      if (!t.complete) expect([t.earlier, t.actions]).toEqual([[], []]);
     }
   });
 

@@ -23,7 +23,7 @@ import { findCallContract, findCallContracts, findMessages, getLabeled } from '.
 import { interfaceRepository } from '../context.ts';
 import { Block, SingleLevelWrapper } from '../core.ts';
 import { LabelBlock, labeled } from '../labels.ts';
-import { BlockMatcher, BlockTypeMatcher, childSequenceMatcher, ContractMatcher, OrMatcher, RecursiveMatcher } from '../matchers.ts';
+import { BlockMatcher, BlockTypeMatcher, childSequenceMatcher, ContractMatcher, GenericMatcher, OrMatcher, RecursiveMatcher } from '../matchers.ts';
 import { addrAccount, addrStr } from '../messages/common.ts';
 import {
   CoffeeNotification, CoffeePayout, CoffeePayoutInternal, CoffeeSwapInternal, CoffeeSwapNative, CoffeeSwapSuccessfulEvent,
@@ -223,13 +223,51 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
   constructor() {
     const payout = labeled('payout', new ContractMatcher(StonfiV2SwapBlockMatcher.payToOpcode));
     const peerSwap = labeled('peer_swap', new ContractMatcher(StonfiV2SwapBlockMatcher.swapOpcode, { childMatcher: payout, optional: true }));
+    // a hop paid out in TON on its way to the next pool (jetton -> TON -> jetton through two routers): the
+    // router's pTON transfer, the pTON wallet's ton_transfer carrying the next swap, its notification to the
+    // next router and that router's swap. The verified leg is optional, so a final TON payout matches here too.
+    const ptonVerifiedCallContract = new GenericMatcher((b) => StonfiV2SwapBlockMatcher.validateIntermediatePtonTransfer(b), {
+      childMatcher: new ContractMatcher(JettonNotify.opcode, { childMatcher: peerSwap }),
+      optional: true,
+    });
+    const intermediatePtonTransfer = new GenericMatcher((b) => b.btype === 'jetton_transfer' && !transferData(b).has_internal_transfer, {
+      childMatcher: ptonVerifiedCallContract,
+    });
     payout.childMatcher = new OrMatcher([
+      labeled('out_transfer', intermediatePtonTransfer),
       labeled('out_transfer', new BlockTypeMatcher('jetton_transfer', { childMatcher: peerSwap, optional: true })),
       peerSwap,
     ]);
     const inPtonTransfer = new ContractMatcher(JettonNotify.opcode, { parentMatcher: labeled('in_transfer', new ContractMatcher(PTonTransfer.opcode)) });
     const inTransfer = new OrMatcher([labeled('in_transfer', new BlockTypeMatcher('jetton_transfer')), inPtonTransfer]);
     super({ parentMatcher: inTransfer, childMatcher: payout });
+  }
+
+  /**
+   * `_validate_intermediate_pton_transfer`: the call after a pTON transfer (no internal transfer) goes to the
+   * transfer's receiver and is a ton_transfer whose forward payload is a swap. A call without a destination (a
+   * log) fails upstream's address comparison (`None.address`), which no try catches: the trace fails, as there.
+   */
+  static validateIntermediatePtonTransfer(block: Block): boolean {
+    const prev = transferData(block.previousBlock!);
+    if (prev.has_internal_transfer) return false;
+    const destination = block.getMessage().destination;
+    if (destination === null) throw new TypeError("'NoneType' object has no attribute 'address'");
+    // AccountId's equality: a destination that does not parse is not equal
+    let same: boolean;
+    try {
+      same = prev.receiver === accountId(destination);
+    } catch {
+      same = false;
+    }
+    if (!same) return false;
+    try {
+      const pton = new PTonTransfer(block.getBody());
+      if (pton.forwardPayload === null) return false;
+      return pton.forwardPayload.beginParse(true).loadUint(32) >>> 0 === StonfiV2SwapBlockMatcher.swapOpcode;
+    } catch {
+      return false;
+    }
   }
 
   override testSelf(block: Block): boolean {

@@ -3,7 +3,8 @@
  * they did in external-out logs, which the matchers anchor on:
  * - mint: the chain's tail (0xe42a879b) with its success log and the jetton mint; the whole chain up to its head
  *   (0x3f781d24, at most 20 levels up) is merged, with the siblings met on the way; no head, no mint;
- * - burn: a jetton_burn whose notification (or the old 0x587643a2 one) the teleport logs as a burn;
+ * - burn: a jetton_burn whose notification (or the old 0x587643a2 one) the teleport logs as a burn; the amount
+ *   is the burn's, capped by the log's (the log's alone when the burn says 0);
  * - new key: 0x690f357a to the coordinator, logged as a new key, after the teleport logged the DKG's completion;
  * - and, for a log none of those took (old or odd schemas), an action of the log alone, marked crippled
  *   (`*_fallback`), the DKG log always so.
@@ -153,8 +154,12 @@ export class TgBTCBurnBlockMatcher extends BlockMatcher {
     const log = getLabeled('tgbtc_burn_log', otherBlocks, CallContractBlock);
     if (log === null) return [];
     const event = new TgBTCBurnEvent(log.getBody());
+    // the burnt amount is the jetton burn's; the log's only where the burn names none (0), and never more than
+    // the log says: a log of another layout reads a wrong, larger amount
+    const burnt = burn.amount;
+    const amount = burnt === null || burnt === 0n ? event.amount : (burnt < event.amount ? burnt : event.amount);
     const newBlock = new TgBTCBurnBlock({
-      crippled: false, sender: burn.owner, jetton_wallet: burn.jetton_wallet, asset: burn.asset, amount: event.amount, pegout_address: event.pegoutAddress,
+      crippled: false, sender: burn.owner, jetton_wallet: burn.jetton_wallet, asset: burn.asset, amount, pegout_address: event.pegoutAddress,
     });
     newBlock.mergeBlocks([...otherBlocks, block]);
     return [newBlock];

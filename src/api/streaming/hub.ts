@@ -287,7 +287,8 @@ export class StreamHub {
           }
         }
       }
-      for (const c of this.byTrace.get(t.norm) ?? []) {
+      // a trace goes whole to its subscribers once complete
+      for (const c of t.complete ? (this.byTrace.get(t.norm) ?? []) : []) {
         if (!wants(c) || !c.sub.types.has('trace')) continue;
         needs.traces.add(i);
         needs.whole.add(i);

@@ -15,8 +15,12 @@ import type { RenderedAction, RenderedPart, RenderedTrace, RenderedTx } from './
 export interface PreparedTrace {
   row: Row;
   norm: string;
-  /** documents as published: parsed only when the trace is rendered */
+  /** documents of the trace's transactions in this seqno, as published: parsed only when the trace is rendered */
   docs: string[];
+  /** whether the seqno completed the trace: only then are there actions and a whole-trace notification */
+  complete: boolean;
+  /** a completed trace's documents of the seqnos before */
+  earlier: string[];
   /** accounts of its transactions, of its actions */
   txAccounts: Set<string>;
   actionAccounts: Set<string>;
@@ -44,6 +48,9 @@ export function preparePart(ev: FeedSeqno): PreparedPart {
       row: t.trace,
       norm: t.norm,
       docs: t.docs,
+      // a feed message of a publisher that predates these fields: a completed trace, every document in `docs`
+      complete: t.complete ?? true,
+      earlier: t.earlier ?? [],
       txAccounts: new Set(t.accounts),
       actionAccounts: new Set(t.actions.flatMap((a) => a.accounts)),
       actions: t.actions,
@@ -76,9 +83,11 @@ function cmpActions(x: Row, y: Row): number {
 export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'finalized', needs: RenderNeeds, deps: { db: Db; testnet: boolean }): Promise<RenderedPart> {
   const wanted = p.traces.map((t, i) => (needs.traces.has(i) ? t : null));
   const parsed = wanted.map((t) => t?.docs.map(parseTxDoc) ?? []);
+  // a whole trace's transactions of the seqnos before (the whole-trace notification alone renders them)
+  const before = wanted.map((t, i) => (t && needs.whole.has(i) ? t.earlier.map(parseTxDoc) : []));
   // every wanted transaction in one call: at most one statement (states the documents lack), as one REST page
   const docs = new Map<string, TxDoc>();
-  for (const list of parsed) for (const d of list) docs.set(`${d.tx.account}|${d.tx.lt}`, d);
+  for (const list of [...parsed, ...before]) for (const d of list) docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   const keys = [...docs.values()].map((d) => [String(d.tx.account), String(d.tx.lt), String(d.tx.hash)] as [string, string, string]);
   const rendered = keys.length ? await renderWithDocs(deps.db, keys, docs, 'ASC') : [];
   const byHash = new Map(rendered.map((x) => [String(x.hash), x]));
@@ -86,7 +95,7 @@ export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'final
   const traces = wanted.map((t, i): RenderedTrace | null => {
     if (!t) return null;
     // lt ascending, as renderWithDocs ordered them
-    const asc = parsed[i]
+    const ascOf = (list: TxDoc[]) => list
       .map((d) => byHash.get(hashToBase64(String(d.tx.hash))))
       .filter((x): x is Record<string, unknown> => x !== undefined)
       .sort((a, b) => {
@@ -94,7 +103,9 @@ export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'final
         const lb = BigInt(String(b.lt));
         return la < lb ? -1 : la > lb ? 1 : String(a.account) < String(b.account) ? -1 : 1;
       });
-    if (finality !== 'finalized') for (const x of asc) x.finality = finality;
+    const asc = ascOf(parsed[i]);
+    const whole = needs.whole.has(i) ? ascOf([...before[i], ...parsed[i]]) : asc;
+    if (finality !== 'finalized') for (const x of whole) x.finality = finality;
     const txs: RenderedTx[] = [...asc].reverse().map((json) => ({ json, account: String(json.account), addrs: transactionAddresses([json]) }));
     // the order /api/v3/traces gives a trace's actions: start_lt, end_lt, action_id
     const sorted = [...t.actions].sort((x, y) => cmpActions(x.row, y.row));
@@ -108,7 +119,7 @@ export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'final
     let trace: Record<string, unknown> | null = null;
     let traceAddrs: string[] = [];
     if (needs.whole.has(i)) {
-      const r = traceJson(t.row, Number(t.row.nodes) > MAX_TRACE_TXS ? null : asc, sorted.map((a) => a.row));
+      const r = traceJson(t.row, Number(t.row.nodes) > MAX_TRACE_TXS ? null : whole, sorted.map((a) => a.row));
       delete r.trace.actions;
       trace = r.trace;
       traceAddrs = r.addrs;

@@ -28,7 +28,7 @@ export interface Subscription {
   includeMetadata: boolean;
   /** `action_types`: the actions notifications' filter (empty: every type) */
   actionTypes: ReadonlySet<string>;
-  /** `supported_action_types` expanded (v1..v4 / latest shortcuts, as API v3's) */
+  /** `supported_action_types` expanded (v1..v5 / latest and the group shortcuts, as API v3's) */
   supported: ReadonlySet<string>;
 }
 

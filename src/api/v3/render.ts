@@ -96,8 +96,8 @@ export function opcodeName(op: number | null): string | null {
 const MAX_DECODED_BODY = MAX_ENCODED_BOC_BYTES;
 
 /**
- * `message_content.decoded`: the body as ton-marker decodes it (./decode: its TL-B tree; text comments as
- * `{type:'text_comment', '@type':'text_comment', comment}`), null when nothing decodes it.
+ * `message_content.decoded`: the body as ton-marker decodes it (./decode: its TL-B tree; a top-level text comment
+ * as `{'@type':'text_comment', comment, type:'text_comment'}`), null when nothing decodes it.
  */
 export function decodeBody(boc: string | null, hash?: string | null): Record<string, unknown> | null {
   if (!boc || boc.length > MAX_DECODED_BODY) return null;

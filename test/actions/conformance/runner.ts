@@ -91,9 +91,23 @@ function comparableData(v: unknown): unknown {
   return v;
 }
 
-/** A block in the reference's comparison form: its type, data and failure flag. */
+/**
+ * A block in the reference's comparison form: what its YAML paths and selectors reach on upstream's `Block`
+ * (`value.min_lt` in a selector is the block's attribute there): type, data, flags and lt / utime bounds.
+ */
 export function comparableBlock(b: Block): Record<string, unknown> {
-  return { btype: b.btype, data: comparableData(b.data ?? {}), failed: b.failed };
+  return {
+    btype: b.btype,
+    data: comparableData(b.data ?? {}),
+    failed: b.failed,
+    broken: b.broken,
+    is_ghost_block: b.isGhostBlock,
+    min_lt: b.minLt,
+    max_lt: b.maxLt,
+    min_utime: b.minUtime,
+    max_utime: b.maxUtime,
+    min_lt_without_initiating_tx: b.minLtWithoutInitiatingTx,
+  };
 }
 
 export function runCase(dir: string, c: ConformanceCase): CaseResult {

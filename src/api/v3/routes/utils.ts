@@ -17,8 +17,10 @@ const DECODE_DOC = [
   'Grams wrapped in "nanocoins" / "nanograms"); addresses are {"@type": "addr_std", "anycast", "workchain_id", "address"} (or addr_none,',
   'addr_external, addr_var); Maybe is nothing_from_maybe / something_from_maybe {value}, Either first_from_either / second_from_either',
   '{value}; dictionaries print their hashmap tree; a Cell or ^Cell is the base64 BoC of that cell, replaced by its own decoding when it',
-  'decodes (depth <= 10). Wallet externals (v1-v4, highload v1-v3, preprocessed v2, W5, Telegram wallet) are decoded too. An empty',
-  'cell is {"@type": "empty_cell"}. At most 1000 opcodes and 1000 bodies.',
+  'decodes (depth <= 10); a ref type given as a type argument (a message body in a ref, Either X ^X) is {"cell_reference": ...}.',
+  'Wallet externals (v1-v4, highload v1-v3, preprocessed v2, W5, Telegram wallet) are decoded too. An empty cell is',
+  '{"@type": "empty_cell"}. Every object\'s keys are sorted, as toncenter\'s Go API re-encodes them; text it cannot parse as a JSON',
+  'object is {"failed_to_decode_json": "<text>"}. At most 1000 opcodes and 1000 bodies.',
 ].join(' ');
 
 function parseOp(s: string, i: number): number {

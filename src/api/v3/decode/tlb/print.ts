@@ -5,7 +5,9 @@
  * - nat fields (#, ## n, #< n, #<= n) print as `"name":"n"`; fixed-size fields whose every bit pattern is
  *   valid print as a plain value (decimal string, hex bits, or true/false for 1-bit Bool-like types);
  * - any other field prints `"name":` then its type's own object (Maybe, Either, VarUInteger, addresses and
- *   dictionaries keep their constructors), `^X` reads X from the next ref;
+ *   dictionaries keep their constructors), a field `^X` reads X from the next ref; `^X` as a type argument
+ *   (`Either X ^X`, `Maybe ^X`) is a RefT: `{"cell_reference": X}`, except a constant `^Cell` / `^Any`, which
+ *   prints the referenced cell's BoC;
  * - Cell / Any print as the base64 BoC of the remaining data; builtins without a JSON printer
  *   (## n, #< n, #<= n used as type arguments) print the BoC of the bits they cover.
  * Nothing is checked after a successful read: trailing bits and refs are allowed, as in print_skip.
@@ -22,7 +24,9 @@ export type Obj =
   | { k: 'uint' | 'int' | 'bits'; n: number }
   | { k: 'natwidth' | 'natless' | 'natleq'; n: number }
   | { k: 'any' }
+  /** `^X` as a type argument: tlbc's `RefT` (or `t_RefCell` for a constant `^Cell` / `^Any`, see resolve) */
   | { k: 'ref'; x: Obj }
+  | { k: 'refcell' }
   | { k: 'snake' }
   | { k: 'tuple' | 'cond'; n: number; x: Obj };
 /** a type argument: a number (nat), a type, or null for an output (negated) position */
@@ -85,8 +89,13 @@ export function resolve(e: TypeExpr, env: Env): Obj {
   switch (e.tp) {
     case Tp.Param:
       return env[e.value] as Obj;
-    case Tp.Ref:
-      return { k: 'ref', x: resolve(e.args[0], env) };
+    case Tp.Ref: {
+      // assign_const_type_cpp_idents: a constant `^Cell` / `^Any` is tlblib's t_RefCell (RefAnything); any other
+      // `^X` is a RefT, which prints {"cell_reference": X}
+      const a = e.args[0];
+      if (a.tp === Tp.Apply && (a.type!.builtin === 'any' || a.type!.builtin === 'cell')) return { k: 'refcell' };
+      return { k: 'ref', x: resolve(a, env) };
+    }
     case Tp.Tuple:
       return { k: 'tuple', n: evalNat(e.args[0], env), x: resolve(e.args[1], env) };
     case Tp.CondType:
@@ -249,7 +258,14 @@ export class TlbPrinter {
         return pp.out(bocString(cs.consumedSince(start)));
       }
       case 'ref':
-        return this.printRef(o.x, cs.fetchRef());
+        // RefT::print_skip(Printer&): an anonymous object with the referenced value under "cell_reference"
+        return pp.open() && pp.field('cell_reference') && this.printRef(o.x, cs.fetchRef()) && pp.close();
+      case 'refcell': {
+        // RefAnything::print_skip(Printer&): the referenced cell's BoC, no recursive call counted
+        const cell = cs.fetchRef();
+        if (!cell) return pp.fail('no reference');
+        return this.printSkip({ k: 'any' }, new CellSlice(cell));
+      }
       case 'snake':
         return this.printSnake(cs);
       case 'tuple': {
