@@ -136,6 +136,13 @@ export const NFTTransfer = z.object({
 export const DNSRecord = z.object({
   nft_item_address: s, nft_item_owner: ns, domain: s, dns_next_resolver: ns, dns_wallet: ns, dns_site_adnl: ns, dns_storage_bag_id: ns,
 });
+export const DNSAuction = z.object({
+  nft_item_address: s, domain: s, max_bid_address: ns, max_bid_amount: ns, auction_end_time: ns, last_fill_up_time: ns, finished: b,
+  nft_item: NFTItem.optional(),
+});
+export const DNSAuctionsResponse = z.object({
+  auctions: z.array(DNSAuction), address_book: AddressBook, metadata: Metadata, next_cursor: s.optional(),
+});
 export const NFTSale = z.object({
   type: z.enum(['getgems_sale', 'getgems_auction', 'telemint']), address: raw, nft_address: raw.optional(), nft_owner_address: raw.optional(),
   marketplace_address: raw.optional(), created_at: n.optional(), last_transaction_lt: u64.optional(), code_hash: hash.optional(),
