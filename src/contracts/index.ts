@@ -17,3 +17,4 @@ export * from './order-actions.ts';
 export * from './multisig.ts';
 export * from './vesting.ts';
 export * from './dns.ts';
+export * from './validators.ts';

@@ -9,8 +9,8 @@
  */
 import { Address, beginCell, Cell, CellType, type Slice, type TupleItem } from '@ton/core';
 import { slimConfig } from '@ton/sandbox/dist/config/slimConfig.js';
-import { rawAddress } from '../contracts/index.ts';
-import { runGetMethod } from '../tvm/index.ts';
+import { methodsOfCode, rawAddress } from '../contracts/index.ts';
+import { methodIdOf, runGetMethod } from '../tvm/index.ts';
 
 // Get-methods of these contracts do not read the blockchain config; the small config keeps a run at ~2 ms
 // (the full default config costs ~15 ms to hand to the emulator each run).
@@ -78,6 +78,11 @@ export class ContractReader {
   /** The original hash of a cell (the pruned cell's hash for a stand-in). */
   hashOf(cell: Cell): string {
     return this.isPruned(cell) ? cell.beginParse(true).skip(8).loadBuffer(32).toString('hex') : cell.hash().toString('hex');
+  }
+
+  /** True when the code's method table declares `method` (false: no standard table, or not in it). */
+  hasMethod(method: string): boolean {
+    return methodsOfCode(this.code.hash().toString('hex'), this.code)?.includes(methodIdOf(method)) ?? false;
   }
 
   async get(method: string, stack: TupleItem[] = []): Promise<Stack> {

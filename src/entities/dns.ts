@@ -6,9 +6,13 @@
  * - domain: `get_domain` + ".ton", or `get_full_domain` ("me\0t\0alice\0" -> "alice.t.me");
  * - records: `dnsresolve("\0", 0)` returns the whole record set, a HashmapE 256 keyed by sha256 of the
  *   category name: "wallet" (dns_smc_address#9fd3), "dns_next_resolver" (dns_next_resolver#ba93),
- *   "site" (dns_adnl_address#ad01, hex), "storage" (dns_storage_address#7473, hex bag id).
+ *   "site" (dns_adnl_address#ad01, hex), "storage" (dns_storage_address#7473, hex bag id);
+ * - the auction (v1.3, `get_auction_info` / `get_last_fill_up_time`, read for items of both roots as the worker does):
+ *   the leading bidder, the bid and the end time of an auction running or ended and not yet claimed (max_bid_address
+ *   addr_none: no auction), and the time of the last fill-up. A failing getter (a t.me item has neither) leaves its
+ *   columns NULL, as the worker leaves them unset; an end time or fill-up time outside [0, 2^40) is such a failure.
  */
-import { beginCell, type Slice } from '@ton/core';
+import { beginCell, type Cell, type Slice } from '@ton/core';
 import { fullDomainToName, parseDnsRecords, type DnsRecords } from '../contracts/index.ts';
 import type { ContractReader } from './contract-reader.ts';
 import type { EntityRow, FamilyInput } from './family.ts';
@@ -45,15 +49,58 @@ async function recordsOf(r: ContractReader): Promise<DnsRecords | null> {
   }
 }
 
-export async function readDnsEntry({ state, reader }: FamilyInput): Promise<EntityRow | null> {
+const TIME_BOUND = 1n << 40n;
+
+interface AuctionInfo {
+  max_bid_address: string | null;
+  max_bid_amount: bigint | null;
+  auction_end_time: bigint | null;
+}
+
+const NO_AUCTION: AuctionInfo = { max_bid_address: null, max_bid_amount: null, auction_end_time: null };
+
+/**
+ * `get_auction_info`; null when the auction cell (the item data's third reference, `load_dict` in nft-item.fc) is a
+ * subtree the block pruned: its values are then the previous row's.
+ */
+async function auctionOf(r: ContractReader, data: Cell): Promise<AuctionInfo | null> {
+  if (!r.hasMethod('get_auction_info')) return NO_AUCTION;
+  const auctionCell = data.refs[2];
+  if (auctionCell && r.touchesPruned(r.data.refs[2])) return null;
+  try {
+    const s = await r.get('get_auction_info');
+    const bidder = s.slice(0);
+    if (bidder.remainingBits === 2 && bidder.preloadUint(2) === 0) return NO_AUCTION;
+    const address = s.address(0);
+    const end = s.int(2);
+    if (!address || end < 0n || end >= TIME_BOUND) return NO_AUCTION;
+    return { max_bid_address: address, max_bid_amount: s.int(1), auction_end_time: end };
+  } catch {
+    return NO_AUCTION;
+  }
+}
+
+/** `get_last_fill_up_time` (a root field of the data, never pruned when the data changed); NULL when it fails or is out of range. */
+async function lastFillUpOf(r: ContractReader): Promise<bigint | null> {
+  if (!r.hasMethod('get_last_fill_up_time')) return null;
+  try {
+    const v = (await r.get('get_last_fill_up_time')).int(0);
+    return v >= 0n && v < TIME_BOUND ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function readDnsEntry({ state, data, reader }: FamilyInput): Promise<EntityRow | null> {
   if (!reader) return null;
   const nft = await reader.get('get_nft_data');
   const collection = nft.address(2);
   if (!collection || !(DOT_TON_ROOTS.has(collection) || collection === T_ME_ROOT)) return null;
-  const [domain, records] = await Promise.all([domainOf(reader, collection), recordsOf(reader)]);
+  const [domain, records, auction, lastFillUp] = await Promise.all([domainOf(reader, collection), recordsOf(reader), auctionOf(reader, data), lastFillUpOf(reader)]);
   const unknown: string[] = [];
   if (domain === null) unknown.push('domain');
   if (records === null) unknown.push('dns_wallet', 'dns_next_resolver', 'dns_site_adnl', 'dns_storage_bag_id');
+  if (auction === null) unknown.push('max_bid_address', 'max_bid_amount', 'auction_end_time');
   return {
     table: 'dns_entries',
     row: {
@@ -61,6 +108,8 @@ export async function readDnsEntry({ state, reader }: FamilyInput): Promise<Enti
       nft_item_owner: nft.address(3),
       domain: domain ?? '',
       ...(records ?? { dns_wallet: null, dns_next_resolver: null, dns_site_adnl: null, dns_storage_bag_id: null }),
+      ...(auction ?? NO_AUCTION),
+      last_fill_up_time: lastFillUp,
       last_transaction_lt: state.last_trans_lt,
     },
     unknown,

@@ -30,9 +30,13 @@ export interface EventTables {
   jetton_transfers: Row[];
   jetton_burns: Row[];
   nft_transfers: Row[];
+  /** validators.ts: filled by the traces step, which knows the elector's address */
+  validator_events: Row[];
+  validator_cycles: Row[];
+  validator_cycle_members: Row[];
 }
 
-export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
+export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers', 'validator_events', 'validator_cycles', 'validator_cycle_members'] as const;
 
 /** Everything the traces stage writes for entities: these events and the entity-state rows (state-rows.ts). */
 export type EntityTables = EventTables & StateTables;
@@ -62,7 +66,10 @@ export function candidates(txs: readonly BatchTx[]): { jetton: Set<string>; nft:
 
 /** The event tables filled; the entity-state tables empty (state-rows.ts fills them). */
 export function entityEvents(txs: readonly BatchTx[], states: readonly AccountStateRow[], known: KnownEntities): EntityTables {
-  const out: EntityTables = { jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [], ...emptyStateTables() };
+  const out: EntityTables = {
+    jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [], validator_events: [], validator_cycles: [], validator_cycle_members: [],
+    ...emptyStateTables(),
+  };
   const cand = candidates(txs);
   const wallets = new Map<string, { owner: string; jetton: string }>(known.jettonWallets);
   const items = new Map<string, { index: bigint; collection: string | null }>(known.nftItems);

@@ -9,3 +9,4 @@ export { storeEntityLookup, withFetchedCodes } from './store-lookup.ts';
 export { blockIdExtOf, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type CodeFetchResult, type CodeFetchStats, type CodeWanted } from './liteserver-codes.ts';
 export { STATE_TABLES, type StateTable } from './family.ts';
 export { ContractReader } from './contract-reader.ts';
+export { blockConfigParam, electorOf, validatorCycleRows, validatorEventOf, validatorEventRows } from './validators.ts';

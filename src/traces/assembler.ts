@@ -61,6 +61,11 @@ export interface AssemblerState {
   /** in-flight internal messages: msg hash -> [trace id, sending tx hash] */
   pending: Array<[string, string, string]>;
   traces: OpenTrace[];
+  /**
+   * the elector's address (config param 1 of the last key block folded): validator events need it for every block,
+   * a block carries the config only when it is a key block; absent in states saved before it was kept
+   */
+  elector?: string | null;
 }
 
 /** A finished trace: every transaction in lt order with its parent link, ready for classification. */
@@ -94,8 +99,12 @@ export class TraceAssembler {
   private readonly pending = new Map<string, { traceId: string; txHash: string }>();
   private readonly open = new Map<string, OpenTrace>();
 
+  /** config param 1 as of the last key block folded (AssemblerState.elector) */
+  elector: string | null = null;
+
   constructor(state?: AssemblerState) {
     if (!state) return;
+    this.elector = state.elector ?? null;
     for (const [msg, traceId, txHash] of state.pending) this.pending.set(msg, { traceId, txHash });
     for (const t of state.traces) this.open.set(t.row.trace_id, t);
   }
@@ -201,6 +210,7 @@ export class TraceAssembler {
     return {
       pending: [...this.pending].map(([msg, v]) => [msg, v.traceId, v.txHash]),
       traces: [...this.open.values()],
+      elector: this.elector,
     };
   }
 }

@@ -7,7 +7,7 @@
  */
 import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
 import { classifyOne, type Classified } from './classify-pool.ts';
-import { addStateStats, emptyStateStats, ENTITY_TABLES, entityEvents, type CodeBocs, type EntityStateRows, type EntityTables, type KnownEntities, type StateStats } from '../entities/index.ts';
+import { addStateStats, blockConfigParam, emptyStateStats, ENTITY_TABLES, entityEvents, validatorCycleRows, validatorEventRows, type CodeBocs, type EntityStateRows, type EntityTables, type KnownEntities, type StateStats } from '../entities/index.ts';
 import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import type { TraceAssembler, TraceRow } from './assembler.ts';
@@ -118,11 +118,17 @@ export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonl
   const states = blocks.flatMap((b) => b.account_states);
   const folded = foldTraces(asm, mcSeqno, txs, context.trace);
   const { traceIds } = folded;
-  const entities = entityEvents(
-    txs.map((tx) => ({ tx, mcSeqno, traceId: traceIds.get(tx.hash) ?? null })),
-    states,
-    context.known,
-  );
+  const batchTxs = txs.map((tx) => ({ tx, mcSeqno, traceId: traceIds.get(tx.hash) ?? null }));
+  const entities = entityEvents(batchTxs, states, context.known);
+  // validator cycles of a key block (its config), and the elector's address its events are told by from now on
+  const config = blocks.find((b) => b.config)?.config ?? null;
+  if (config) {
+    if (config.elector_address) asm.elector = config.elector_address;
+    const cycles = validatorCycleRows((id) => blockConfigParam(config, id), mcSeqno);
+    entities.validator_cycles = cycles.cycles;
+    entities.validator_cycle_members = cycles.members;
+  }
+  entities.validator_events = validatorEventRows(batchTxs, asm.elector);
   const traced: TracedRows = { transactions: [], messages: [], transaction_docs_kv: [] };
   let priorStates = priorStatesOf.get(asm);
   if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));

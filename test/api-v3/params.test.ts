@@ -418,12 +418,130 @@ describe('legacy group: runGetMethod as the reference proxy (v3 stack both ways)
     const forged = loadMessage(walletExternal({ ...w, keyPair: { ...w.keyPair, secretKey: Buffer.alloc(64, 2) } }, [{ to: gen.scenarios.bob.address, value: 1n, bounce: false, body: comment('fee') }], 2_000_000_000).beginParse());
     const body = forged.body.toBoc().toString('base64');
     const checked = await post('/api/v3/estimateFee', { address: alice, body });
-    expect(checked.statusCode).toBe(500);
+    // the account refusing the caller's message is the caller's to fix (issue 35: was a 500)
+    expect(checked.statusCode).toBe(422);
     expect(checked.json().error).toMatch(/^the external message would be rejected: .*exit code 35/);
     const ignored = await post('/api/v3/estimateFee', { address: alice, body, ignore_chksig: true });
     expect(ignored.statusCode).toBe(200);
     const fees = (ignored.json() as { source_fees: Record<string, unknown> }).source_fees;
     expect(typeof fees.gas_fee).toBe('number');
     expect(fees.gas_fee as number).toBeGreaterThan(0);
+  });
+});
+
+describe('bad input (issue 35)', () => {
+  const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+  // a BoC cut short: @ton/core's parser fails with its own offsets ("Index 24 > 24 is out of bounds")
+  const cut = () => {
+    const boc = beginCell().storeUint(7, 32).storeRef(beginCell().storeUint(9, 64).endCell()).endCell().toBoc();
+    return boc.subarray(0, boc.length - 3).toString('base64');
+  };
+  const OWN = 'not a valid bag of cells (the bytes do not parse as a serialized BoC)';
+
+  it('estimateFee of a message the account refuses before its contract runs (it cannot pay the import): 422 with the emulator\'s text, v2 and v3', async () => {
+    const nobody = `0:${'ab'.repeat(32)}`;
+    const body = Cell.EMPTY.toBoc().toString('base64');
+    const v3 = await post('/api/v3/estimateFee', { address: nobody, body });
+    expect(v3.statusCode).toBe(422);
+    expect(v3.json().error).toMatch(/^the external message would be rejected: .*inbound external message rejected by account/);
+    const v2 = await post('/api/v2/estimateFee', { address: nobody, body });
+    expect(v2.statusCode).toBe(422);
+    expect(v2.json()).toMatchObject({ ok: false, code: 422 });
+    expect(v2.json().error).toBe(v3.json().error);
+  });
+
+  it('a BoC that does not parse: 422 naming the parameter in our words, on every route that takes one (v2 and v3)', async () => {
+    const alice = raw(gen.scenarios.alice.address);
+    const junk = cut();
+    const cases: [string, unknown, string][] = [
+      ['/api/v3/estimateFee', { address: alice, body: junk }, 'body'],
+      ['/api/v3/estimateFee', { address: alice, body: Cell.EMPTY.toBoc().toString('base64'), init_code: junk }, 'init_code'],
+      ['/api/v3/estimateFee', { address: alice, body: Cell.EMPTY.toBoc().toString('base64'), init_data: junk }, 'init_data'],
+      ['/api/v3/message', { boc: junk }, 'boc'],
+      ['/api/v2/estimateFee', { address: alice, body: junk }, 'body'],
+      ['/api/v2/sendBoc', { boc: junk }, 'boc'],
+      ['/api/v2/sendBocReturnHash', { boc: junk }, 'boc'],
+      ['/api/v2/sendQuery', { address: alice, body: junk }, 'body'],
+    ];
+    for (const [url, payload, param] of cases) {
+      const r = await post(url, payload);
+      expect(r.statusCode, `${url} ${param}`).toBe(422);
+      expect(r.json().error, url).toBe(`failed to parse ${param}: ${OWN}`);
+      expect(r.json().error).not.toMatch(/Index|out of bounds/);
+    }
+    // sendBocReturnHashNoError answers its failures as 400 (ton-http-api-cpp), with the same words
+    const noErr = await post('/api/v2/sendBocReturnHashNoError', { boc: junk });
+    expect(noErr.statusCode).toBe(400);
+    expect(noErr.json().error).toBe(`failed to parse boc: ${OWN}`);
+    // get-method stacks (v2 and the v3 legacy proxy) name the stack
+    const stack = await post('/api/v2/runGetMethod', { address: alice, method: 'seqno', stack: [['tvm.Cell', junk]] });
+    expect(stack.statusCode).toBe(422);
+    expect(stack.json().error).toMatch(/^failed to parse stack: /);
+    expect(stack.json().error).not.toMatch(/Index|out of bounds/);
+    const v3stack = await post('/api/v3/runGetMethod', { address: alice, method: 'seqno', stack: [{ type: 'cell', value: junk }] });
+    expect(v3stack.statusCode).toBe(422);
+    expect(v3stack.json().error).not.toMatch(/Index|out of bounds/);
+  });
+
+  it('x_timeout / X-Timeout of 0: 422 naming it (was 504 on every route); an unknown route stays 404', async () => {
+    for (const url of ['/api/v3/transactions?x_timeout=0', '/api/v3/masterchainInfo?x_timeout=0', '/api/v3/blocks?limit=1&x_timeout=0']) {
+      const r = await get(app, url);
+      expect(r.status, url).toBe(422);
+      expect(r.body.error).toBe('invalid x_timeout: must be a positive number of milliseconds');
+    }
+    const h = await get(app, '/api/v3/transactions', { 'x-timeout': '0' });
+    expect(h.status).toBe(422);
+    expect(h.body.error).toBe('invalid X-Timeout header: must be a positive number of milliseconds');
+    expect((await get(app, '/api/v3/transactions?x_timeout=-5')).body.error).toBe('invalid x_timeout: "-5" is not an unsigned 32-bit integer');
+    expect((await get(app, '/api/v3/noSuchRoute?x_timeout=0')).status).toBe(404);
+    expect((await get(app, '/api/v3/transactions?limit=1&x_timeout=1')).status).not.toBe(422);
+    expect((await get(app, '/api/v3/transactions?limit=1&x_timeout=3000')).status).toBe(200);
+  });
+});
+
+describe('newer reference parameters (issue 35)', () => {
+  it('comma-separated addresses and hashes read as the parameter repeated (#421); other lists are not split', async () => {
+    const rows = await store.query<{ account: string; hash: string }>('SELECT account, hash FROM transactions FINAL ORDER BY lt LIMIT 40');
+    const accounts = [...new Set(rows.map((r) => r.account))].slice(0, 2);
+    expect(accounts).toHaveLength(2);
+    const hashes = (l: Record<string, unknown>[]) => l.map((t) => t.hash);
+    const repeated = await list(`/api/v3/transactions?account=${accounts[0]}&account=${accounts[1]}&limit=1000`, 'transactions');
+    expect(repeated.length).toBeGreaterThan(1);
+    expect(hashes(await list(`/api/v3/transactions?account=${accounts.join(',')}&limit=1000`, 'transactions'))).toEqual(hashes(repeated));
+    // empty items are skipped; user-friendly forms split too
+    const friendly = Address.parseRaw(accounts[1]).toString();
+    expect(hashes(await list(`/api/v3/transactions?account=${accounts[0]},,${encodeURIComponent(friendly)},&limit=1000`, 'transactions'))).toEqual(hashes(repeated));
+    const two = rows.slice(0, 2).map((r) => r.hash);
+    const byHash = await list(`/api/v3/transactions?hash=${two.join(',')}`, 'transactions');
+    expect(byHash.map((t) => Buffer.from(String(t.hash), 'base64').toString('hex')).sort()).toEqual([...two].sort());
+    // commas only would be the reference's empty values (they match nothing): refused rather than read as no filter
+    const none = await get(app, '/api/v3/transactions?account=,');
+    expect(none.status).toBe(422);
+    expect(none.body.error).toBe('invalid account: no value between the commas');
+    // a bad item is named
+    const badItem = await get(app, `/api/v3/transactions?account=${accounts[0]},nope`);
+    expect(badItem.status).toBe(422);
+    expect(badItem.body.error).toMatch(/^invalid account: "nope" is not an address/);
+    // action_type is a list of strings: not split (the reference's string converter takes "a,b" whole, and its
+    // character check then refuses the comma)
+    const joined = await get(app, '/api/v3/actions?action_type=ton_transfer,call_contract');
+    expect(joined.status).toBe(422);
+    expect(joined.body.error).toBe('action_type contains invalid characters');
+    expect((await list('/api/v3/actions?action_type=ton_transfer', 'actions')).length).toBeGreaterThan(0);
+  });
+
+  it('opcode matches the message on either side; direction narrows it (the reference no longer forces in)', async () => {
+    const m = (await store.query<{ opcode: number; n: string }>(
+      "SELECT opcode, count() AS n FROM messages FINAL WHERE message_type = 'int' AND opcode IS NOT NULL AND opcode != 0 GROUP BY opcode HAVING countIf(direction = 'out') > 0 AND countIf(direction = 'in') > 0 ORDER BY opcode LIMIT 1",
+    ))[0];
+    expect(m).toBeDefined();
+    const op = `0x${(m.opcode >>> 0).toString(16).padStart(8, '0')}`;
+    const expectedBoth = (await store.query<{ tx_hash: string }>(`SELECT DISTINCT tx_hash FROM messages FINAL WHERE opcode = ${m.opcode}`)).map((r) => r.tx_hash).sort();
+    const expectedOut = (await store.query<{ tx_hash: string }>(`SELECT DISTINCT tx_hash FROM messages FINAL WHERE opcode = ${m.opcode} AND direction = 'out'`)).map((r) => r.tx_hash).sort();
+    const hex = (l: Record<string, unknown>[]) => l.map((t) => Buffer.from(String(t.hash), 'base64').toString('hex')).sort();
+    expect(hex(await list(`/api/v3/transactions?opcode=${op}&limit=1000`, 'transactions'))).toEqual(expectedBoth);
+    expect(hex(await list(`/api/v3/transactionsByMessage?opcode=${op}&limit=1000`, 'transactions'))).toEqual(expectedBoth);
+    expect(hex(await list(`/api/v3/transactions?opcode=${op}&direction=out&limit=1000`, 'transactions'))).toEqual(expectedOut);
+    expect(expectedOut.length).toBeLessThan(expectedBoth.length);
   });
 });

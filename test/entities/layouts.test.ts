@@ -211,7 +211,36 @@ describe('DNS records (dns-contract nft-item, real code): wallet, next resolver,
     expect(tables.dns_entries[0]).toEqual({
       nft_item_address: account, nft_item_owner: RAW(0x60), domain: 'alice.ton', dns_wallet: RAW(0x61), dns_next_resolver: RAW(0x62),
       dns_site_adnl: adnl.toString('hex').toUpperCase(), dns_storage_bag_id: bag.toString('hex').toUpperCase(), last_transaction_lt: 1000n,
+      max_bid_address: null, max_bid_amount: null, auction_end_time: null, last_fill_up_time: 1_700_000_000n,
     });
+  });
+
+  // nft-item.fc: auction = max_bid_address max_bid_amount:Grams auction_end_time:uint64, a Maybe ^Cell after the domain
+  const withAuction = (auction: Cell | null, owner: Address | null = null) =>
+    beginCell().storeBuffer(domain.hash()).storeAddress(root).storeAddress(owner).storeRef(content).storeRef(domain).storeMaybeRef(auction)
+      .storeUint(1_700_000_500, 64).endCell();
+  const auctionCell = beginCell().storeAddress(A(0x70)).storeCoins(123_456_789_000n).storeUint(1_800_000_000, 64).endCell();
+
+  it('auction (issue 35): get_auction_info and get_last_fill_up_time of the real code, a pruned auction from the previous row', async () => {
+    const data = withAuction(auctionCell);
+    const got = await getMethod(itemCode, data, account, 'get_auction_info');
+    expect([addrOfItem(got[0]), int(got[1]), int(got[2])]).toEqual([RAW(0x70), 123_456_789_000n, 1_800_000_000n]);
+    expect(int((await getMethod(itemCode, data, account, 'get_last_fill_up_time'))[0])).toBe(1_700_000_500n);
+    const { tables } = await entityStateRows([stateOf(account, itemCode, data, { withCode: true })], memoryLookup(new Map()));
+    expect(tables.dns_entries[0]).toMatchObject({
+      nft_item_owner: null, domain: 'alice.ton', max_bid_address: RAW(0x70), max_bid_amount: 123_456_789_000n, auction_end_time: 1_800_000_000n, last_fill_up_time: 1_700_000_500n,
+    });
+    // no auction (claimed, or never started): the getter answers addr_none, the columns are NULL
+    const none = (await entityStateRows([stateOf(account, itemCode, withAuction(null, A(0x70)), { withCode: true })], memoryLookup(new Map()))).tables.dns_entries[0];
+    expect(none).toMatchObject({ nft_item_owner: RAW(0x70), max_bid_address: null, max_bid_amount: null, auction_end_time: null, last_fill_up_time: 1_700_000_500n });
+    // a block that changes the item but not its auction prunes the auction cell: the previous row's values, or no row
+    const pruned = stateOf(account, itemCode, withAuction(prunedBranch(auctionCell)), { withCode: true, lt: 4000n });
+    const alone = await entityStateRows([pruned], memoryLookup(new Map()));
+    expect(alone.tables.dns_entries).toEqual([]);
+    expect(alone.stats.incomplete).toBe(1);
+    const prev = { nft_item_address: account, domain: 'alice.ton', max_bid_address: RAW(0x70), max_bid_amount: '123456789000', auction_end_time: '1800000000' };
+    const { tables: t2 } = await entityStateRows([pruned], memoryLookup(new Map(), { dns_entries: [prev] }));
+    expect(t2.dns_entries[0]).toMatchObject({ max_bid_address: RAW(0x70), max_bid_amount: '123456789000', auction_end_time: '1800000000', last_fill_up_time: 1_700_000_500n, last_transaction_lt: 4000n });
   });
 
   it('an item of another collection is not a .ton domain; a pruned domain comes from the previous row', async () => {

@@ -43,6 +43,11 @@ describe('DNS item (testnet block 36993301, dns-contract nft-item code from the 
     const c = d.refs[0].beginParse();
     expect([c.loadUint(8), c.loadBit()]).toEqual([0, false]);
     expect(row).toMatchObject({ dns_wallet: null, dns_next_resolver: null, dns_site_adnl: null, dns_storage_bag_id: null });
+    // auction and fill-up (issue 35): ... content:^Cell domain:^Cell auction:(Maybe ^Cell) last_fill_up_time:uint64
+    const hasAuction = s.loadRef() && s.loadRef() && s.loadBit();
+    const fillUp = s.loadUintBig(64);
+    expect(hasAuction).toBe(false);
+    expect(row).toMatchObject({ max_bid_address: null, max_bid_amount: null, auction_end_time: null, last_fill_up_time: fillUp });
   });
 });
 

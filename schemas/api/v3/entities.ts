@@ -136,6 +136,28 @@ export const NFTTransfer = z.object({
 export const DNSRecord = z.object({
   nft_item_address: s, nft_item_owner: ns, domain: s, dns_next_resolver: ns, dns_wallet: ns, dns_site_adnl: ns, dns_storage_bag_id: ns,
 });
+export const DNSAuction = z.object({
+  nft_item_address: s, domain: s, max_bid_address: ns, max_bid_amount: ns, auction_end_time: ns, last_fill_up_time: ns, finished: b,
+  nft_item: NFTItem.optional(),
+});
+export const DNSAuctionsResponse = z.object({
+  auctions: z.array(DNSAuction), address_book: AddressBook, metadata: Metadata, next_cursor: s.optional(),
+});
+export const ValidatorEvent = z.object({
+  tx_hash: hash, tx_lt: u64, utime: n, type: s, stake_holder_address: s, validator_pubkey: s.optional(), adnl_addr: s.optional(), election_id: n.optional(),
+  query_id: s.optional(), amount: s, reason: n.optional(),
+});
+export const ValidatorEventsResponse = z.object({ start_utime: n.optional(), end_utime: n.optional(), events: z.array(ValidatorEvent), address_book: AddressBook });
+export const ValidatorCycleValidator = z.object({
+  validator_index: n, validator_pubkey: s, adnl_addr: s, weight: s, stake_holder_address: s.optional(), stake: s.optional(), max_factor: n.optional(),
+  complaints: z.array(z.record(z.string(), z.unknown())),
+});
+export const ValidatorCycle = z.object({
+  election_id: n.optional(), cycle_start: n, cycle_end: n, total: n, main: n, total_weight: s, total_stake: s.optional(), validators_elected_for: n,
+  elections_start_before: n, elections_end_before: n, stake_held_for: n, max_validators: n, max_main_validators: n, min_validators: n, min_stake: s.optional(),
+  max_stake: s.optional(), min_stake_limit: s, max_stake_limit: s, min_total_stake: s, max_stake_factor: n, validators: z.array(ValidatorCycleValidator).optional(),
+});
+export const ValidatorCyclesResponse = z.object({ cycles: z.array(ValidatorCycle), address_book: AddressBook });
 export const NFTSale = z.object({
   type: z.enum(['getgems_sale', 'getgems_auction', 'telemint']), address: raw, nft_address: raw.optional(), nft_owner_address: raw.optional(),
   marketplace_address: raw.optional(), created_at: n.optional(), last_transaction_lt: u64.optional(), code_hash: hash.optional(),

@@ -11,8 +11,13 @@ import { callMethod, extraOf, makeContext } from './dispatch.ts';
 import { ALL_METHODS } from './methods/index.ts';
 import { handleJsonRpc } from './jsonrpc.ts';
 
-/** major 2 (toncenter v2 contract), minor 2 (this implementation), patch per release. */
-export const API_V2_VERSION = '2.2.0';
+/**
+ * `X-API-Version` of API v2: ton-http-api-cpp's own default tag (`API_VERSION_TAG`, 2.1), the server whose route set,
+ * parameters and status codes this API follows (the Python ton-http-api sends 2.0.0 and lacks the 2.1 methods). A
+ * client that tells the two servers apart by this header sees the one it is talking to; no toncenter patch release is
+ * claimed (README, "Differences from toncenter").
+ */
+export const API_V2_VERSION = '2.1';
 
 function mergeParams(request: FastifyRequest): unknown {
   const query = (request.query ?? {}) as Record<string, unknown>;

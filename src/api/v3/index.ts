@@ -19,6 +19,7 @@ import { traceRoutes } from './routes/traces.ts';
 import { utilityRoutes } from './routes/utils.ts';
 import { legacyRoutes } from './routes/legacy.ts';
 import { balanceChangesRoutes } from './routes/balance-changes.ts';
+import { validatorRoutes } from './routes/validators.ts';
 
 export type { V3Deps, LegacyNode } from './route.ts';
 export { Db, type Row } from './db.ts';
@@ -57,6 +58,7 @@ export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsP
   entityRoutes(app, deps);
   traceRoutes(app, deps);
   balanceChangesRoutes(app, deps);
+  validatorRoutes(app, deps);
   utilityRoutes(app, deps);
   legacyRoutes(app, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

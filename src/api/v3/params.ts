@@ -68,7 +68,7 @@ export type ParamsOf<S extends ParamSpec> = { readonly [K in keyof S]: ValueOf<S
 /** Parameters accepted by every v3 route (request switches of the reference, §1.7). */
 const COMMON = {
   api_key: { kind: 'string', description: 'API key (alternative to the X-API-Key header)' },
-  x_timeout: { kind: 'uint32', description: 'statement timeout in ms, capped at 3000 (or header X-Timeout)' },
+  x_timeout: { kind: 'uint32', description: 'statement timeout in ms, positive, capped at 3000 (or header X-Timeout)' },
   x_no_address_book: { kind: 'bool', description: 'skip address_book (or header X-No-Address-Book)' },
   x_no_metadata: { kind: 'bool', description: 'skip metadata (or header X-No-Metadata)' },
   x_debug_request: { kind: 'bool', description: 'log the request\'s SQL statements at info level (or header X-Debug-Request)' },
@@ -183,6 +183,21 @@ function isArrayKind(k: ParamKind): boolean {
 }
 
 /**
+ * Comma-separated values of address and hash lists (`account=A,B` as `account=A&account=B`), as the reference reads
+ * them since #421: its query decoder splits a list value on commas when the whole value does not convert, which for
+ * addresses and hashes (no comma in either) is whenever it holds one. Other lists (`action_type`, `index`, ...) are
+ * not split there, nor here. Empty items are skipped; a value of commas only would be the reference's empty values,
+ * which match nothing, so it is refused rather than read as no filter at all.
+ */
+function splitCommas(name: string, kind: ParamKind, values: string[]): string[] {
+  if (kind !== 'address[]' && kind !== 'hash[]') return values;
+  if (!values.some((v) => v.includes(','))) return values;
+  const out = values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '');
+  if (out.length === 0) throw bad(name, 'no value between the commas');
+  return out;
+}
+
+/**
  * Validates `query` against `spec`: unknown names, repeated scalars, empty required lists and bad
  * values are 422 errors naming the parameter. Empty values count as absent (as the reference does).
  * The result has the type `ParamsOf<S>`: each value is what `one` returns for its kind (KindValue).
@@ -198,13 +213,14 @@ export function parseQuery<S extends ParamSpec>(spec: S, query: unknown): Params
   }
   const out: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(all) as [string, ParamDef][]) {
-    const values = asList(Object.hasOwn(q, name) ? q[name] : undefined).filter((v) => v.trim() !== '');
+    let values = asList(Object.hasOwn(q, name) ? q[name] : undefined).filter((v) => v.trim() !== '');
     if (values.length === 0) {
       if (def.required) throw bad(name, 'required');
       if (def.kind === 'bool' && def.default !== undefined) out[name] = def.default;
       continue;
     }
     if (isArrayKind(def.kind)) {
+      values = splitCommas(name, def.kind, values);
       if (values.length > MAX_LIMIT) throw bad(name, `at most ${MAX_LIMIT} values`);
       out[name] = values.map((v, i) => {
         try {
@@ -246,10 +262,10 @@ export function querySchema(spec: ParamSpec): z.ZodObject {
 
 const DOC: Record<ParamKind, string> = {
   address: 'address: raw wc:hex or user-friendly (any flags)',
-  'address[]': 'addresses (repeat the parameter): raw wc:hex or user-friendly',
+  'address[]': 'addresses (repeat the parameter, or comma-separated): raw wc:hex or user-friendly',
   nullableAddress: 'address, or the literal null',
   hash: 'hash: 64 hex chars or 44-char base64/base64url',
-  'hash[]': 'hashes (repeat the parameter): hex, base64 or base64url',
+  'hash[]': 'hashes (repeat the parameter, or comma-separated): hex, base64 or base64url',
   int32: '32-bit integer',
   uint32: 'unsigned 32-bit integer',
   uint64: 'unsigned 64-bit integer (decimal string)',

@@ -73,15 +73,22 @@ function headerFlag(request: FastifyRequest, header: string, q: unknown): boolea
   return v !== undefined && ['1', 'true', 'True', 'TRUE', 't', 'on', 'yes'].includes(v.trim());
 }
 
+/**
+ * The request's statement timeout: x_timeout or X-Timeout, capped at 3000 ms. Zero is refused: a statement given no
+ * time fails at once, so every route would answer 504 (the reference's context expires at once too) for what is the
+ * caller's mistake.
+ */
 function timeoutOf(request: FastifyRequest, q: CommonParams): number {
   const h = request.headers['x-timeout'];
   let ms = q.x_timeout;
+  if (ms === 0) throw new ApiError(422, 'invalid x_timeout: must be a positive number of milliseconds');
   if (ms === undefined && h !== undefined) {
     const v = Array.isArray(h) ? h[0] : h;
     if (!/^\d{1,9}$/.test(v.trim())) throw new ApiError(422, 'invalid X-Timeout header: want milliseconds');
     ms = Number(v);
+    if (ms === 0) throw new ApiError(422, 'invalid X-Timeout header: must be a positive number of milliseconds');
   }
-  return Math.min(Math.max(ms ?? DEFAULT_TIMEOUT_MS, 1), DEFAULT_TIMEOUT_MS);
+  return Math.min(ms ?? DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
 }
 
 /**

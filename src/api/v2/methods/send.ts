@@ -11,25 +11,24 @@ import { LiteServerError } from '../node.ts';
 import { destinationFees, storagePrices, type Fees } from '../fees.ts';
 import { explainSendError } from '../send-errors.ts';
 
+/** The cells of a BoC parameter; bytes that do not parse are a 422 naming it, in our words (the parser's are about its offsets). */
+function bocCells(param: string, boc: Buffer): Cell[] {
+  try {
+    return Cell.fromBoc(boc);
+  } catch {
+    throw badParam(param, 'not a valid bag of cells (the bytes do not parse as a serialized BoC)');
+  }
+}
+
 /** The one root cell of a BoC parameter; anything else is a 422 naming the parameter. */
 function oneCell(param: string, boc: Buffer): Cell {
-  let cells: Cell[];
-  try {
-    cells = Cell.fromBoc(boc);
-  } catch (e) {
-    throw badParam(param, `not a valid BoC (${(e as Error).message})`);
-  }
+  const cells = bocCells(param, boc);
   if (cells.length !== 1) throw badParam(param, `expected one root cell, got ${cells.length}`);
   return cells[0];
 }
 
 function parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
-  let cells: Cell[];
-  try {
-    cells = Cell.fromBoc(boc);
-  } catch (e) {
-    throw badParam('boc', `not a valid BoC (${(e as Error).message})`);
-  }
+  const cells = bocCells('boc', boc);
   if (cells.length !== 1) throw badParam('boc', `expected one root cell, got ${cells.length}`);
   let msg: Message;
   try {
@@ -207,7 +206,11 @@ export const estimateFee = defineMethod({
     if (!res.result.success) {
       const exit = res.result.vmResults?.vmExitCode;
       const f = explainSendError(exit !== undefined ? `exitcode=${exit}` : res.result.error);
-      throw new ApiError(LITE_SERVER_STATUS, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
+      // The account refusing the caller's message (its contract did not accept it, or it cannot pay the import fee:
+      // the emulator's -701 "rejected by account ... before smart-contract execution") is the caller's to fix: 422.
+      // Anything else the emulator fails on is ours.
+      const refused = exit !== undefined || /inbound external message rejected|not accepted/i.test(res.result.error);
+      throw new ApiError(refused ? 422 : LITE_SERVER_STATUS, `the external message would be rejected: ${res.result.error}${exit !== undefined ? ` (exit code ${exit}: ${f.hint})` : ''}`);
     }
     const tx = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
     const d = tx.description;

@@ -14,6 +14,31 @@ export async function dnsRecords(db: Db, f: DnsRecordFilter, pg: Page): Promise<
   return selectPage(db, 'dns_entries', w, `length(domain) ${pg.dir}, domain ${pg.dir}, nft_item_address ${pg.dir}`, pg);
 }
 
+export interface DnsAuctionFilter {
+  bidder: string;
+  state: 'all' | 'won' | 'bidding';
+  /** Rows strictly after this (auction_end_time, nft_item_address). */
+  after?: { endTime: bigint; item: string };
+  /** Unix time that tells won (ended) from bidding auctions. */
+  now: number;
+}
+
+/**
+ * DNS entries whose auction `bidder` leads (running, or ended and not claimed), ordered by end time then item
+ * address, ascending (the reference's order and cursor), paged.
+ */
+export async function dnsAuctions(db: Db, f: DnsAuctionFilter, pg: Page): Promise<Row[]> {
+  const w = new Where().add((x) => `max_bid_address = ${x}`, f.bidder, 'String').raw('auction_end_time IS NOT NULL');
+  if (f.state === 'won') w.add((x) => `auction_end_time <= ${x}`, f.now, 'UInt64');
+  if (f.state === 'bidding') w.add((x) => `auction_end_time > ${x}`, f.now, 'UInt64');
+  if (f.after) {
+    w.p.after_t = f.after.endTime;
+    w.p.after_a = f.after.item;
+    w.raw('(auction_end_time > {after_t:UInt64} OR (auction_end_time = {after_t:UInt64} AND nft_item_address > {after_a:String}))');
+  }
+  return selectPage(db, 'dns_entries', w, 'auction_end_time ASC, nft_item_address ASC', pg);
+}
+
 export interface MultisigFilter {
   address?: string[];
   /** Signers or proposers. */

@@ -50,7 +50,7 @@ export interface MessageFilter {
   source?: string;
   destination?: string;
   bodyHash?: string;
-  /** Opcode of an inbound message (the reference adds direction = 'in'). */
+  /** Opcode of the message, on either side unless `direction` says which (the reference since 23a3a903). */
   opcode?: number;
   /** External-in messages only, or none of them (they have no created_lt). */
   externals?: 'only' | 'exclude';
@@ -81,7 +81,7 @@ function messageCondition(m: MessageFilter, params: Record<string, unknown>): st
   }
   if (m.opcode !== undefined) {
     params.m_op = m.opcode;
-    c.push("opcode = {m_op:Int32} AND direction = 'in'");
+    c.push('opcode = {m_op:Int32}');
   }
   if (m.externals === 'only') c.push("message_type = 'ext_in'");
   if (m.externals === 'exclude') c.push("message_type != 'ext_in'");

@@ -194,7 +194,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     tags,
     summary: 'Transactions that sent (out) or received (in) a message',
     description:
-      'msg_hash matches the message hash or its normalized hash (external-in); opcode matches inbound messages. Every filter of ' +
+      'msg_hash matches the message hash or its normalized hash (external-in); opcode matches messages on either side (direction narrows it). Every filter of ' +
       '/transactions applies too, and source / destination / direction / exclude_externals / only_externals constrain the same message. ' +
       'Order: lt (sort, default desc), account, hash. ' + PAGING_DOC,
     params: {

@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { ApiError } from '../../errors.ts';
-import { bookAndMetadata } from '../address-book.ts';
-import { LT_WINDOW as WINDOW, PAGE_SORT, pageOf } from '../params.ts';
-import { dnsRecords, multisigOrders, multisigWallets, vestingContracts } from '../queries/contracts.ts';
+import { bookAndMetadata, bookOf, metadataOf } from '../address-book.ts';
+import { DEFAULT_LIMIT, LT_WINDOW as WINDOW, PAGE, PAGE_SORT, pageOf } from '../params.ts';
+import { dnsAuctions, dnsRecords, multisigOrders, multisigWallets, vestingContracts } from '../queries/contracts.ts';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from '../queries/jettons.ts';
 import { nftCollections, nftItems, nftSales, nftTransfers } from '../queries/nfts.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
 import {
-  dnsRecordJson, jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson, multisigJson, nftCollectionJson, nftItemJson, nftSaleJson,
+  dnsAuctionJson, dnsRecordJson, jettonBurnJson, jettonMasterJson, jettonTransferJson, jettonWalletJson, multisigJson, nftCollectionJson, nftItemJson, nftSaleJson,
   nftTransferJson, orderJson, vestingJson,
 } from './entity-json.ts';
 
@@ -201,6 +201,53 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
 
 
   addRoute(app, deps, {
+    url: '/dns/activeAuctions',
+    tags: ['dns'],
+    summary: 'DNS auctions by their leading bidder',
+    description:
+      'Auctions of .ton items where bidder is the current leading bidder: bidding (running), won (ended, not claimed yet) or all; a claimed ' +
+      'auction is no longer returned. Order: auction_end_time, then item address, ascending. A full page carries next_cursor: send it ' +
+      'back as after for the rows after it (not with offset). include_nft_items adds each item with its collection.',
+    params: {
+      bidder: { kind: 'address', description: 'address of the current leading bidder (required)' },
+      state: { kind: 'string', description: 'all (default), won or bidding' },
+      include_nft_items: { kind: 'bool', default: false },
+      after: { kind: 'string', description: 'next_cursor of the previous page: rows strictly after it' },
+      ...PAGE,
+    },
+    response: S.DNSAuctionsResponse,
+    async handler(ctx) {
+      const { q } = ctx;
+      if (q.bidder === undefined) throw new ApiError(422, 'bidder address is required');
+      const state = q.state ?? 'all';
+      if (state !== 'all' && state !== 'won' && state !== 'bidding') throw new ApiError(422, 'state must be one of: all, won, bidding');
+      if (q.after !== undefined && (q.offset ?? 0) > 0) throw new ApiError(422, 'use either after or offset, not both');
+      const after = q.after === undefined ? undefined : decodeAuctionCursor(q.after);
+      const pg = pageOf(q, 'asc');
+      const now = Math.floor(Date.now() / 1000);
+      const rows = await dnsAuctions(ctx.db, { bidder: q.bidder, state, after, now }, pg);
+      // the cursor follows the page as read (the reference's "raw fetched page")
+      const last = rows.at(-1);
+      const next_cursor = rows.length === (q.limit ?? DEFAULT_LIMIT) && last ? encodeAuctionCursor(BigInt(last.auction_end_time as string), last.nft_item_address as string) : undefined;
+      const auctions = rows.map((r) => dnsAuctionJson(r, now));
+      if (q.include_nft_items && auctions.length) {
+        const addrs = [...new Set(auctions.map((a) => a.nft_item_address as string))];
+        const found = await nftItems(ctx.db, { address: addrs, include_on_sale: false, sort_by_last_transaction_lt: false }, { limit: addrs.length, offset: 0, dir: 'ASC' });
+        const byAddr = new Map(found.items.map((r) => [r.address as string, nftItemJson(r, found)]));
+        for (const a of auctions) {
+          const item = byAddr.get(a.nft_item_address as string);
+          if (item) a.nft_item = item;
+        }
+      }
+      // the address book names the items and bidders; metadata: the items and, when attached, their collections
+      const address_book = ctx.noBook ? {} : await bookOf(ctx.db, auctions.flatMap((a) => [a.nft_item_address as string, a.max_bid_address as string]), ctx.testnet);
+      const metaAddrs = auctions.flatMap((a) => [a.nft_item_address as string, ((a.nft_item as Record<string, unknown> | undefined)?.collection_address as string | null) ?? null]);
+      const metadata = ctx.noMeta ? {} : await metadataOf(ctx.db, metaAddrs);
+      return next_cursor === undefined ? { auctions, address_book, metadata } : { auctions, address_book, metadata, next_cursor };
+    },
+  });
+
+  addRoute(app, deps, {
     url: '/multisig/wallets',
     tags: ['multisig'],
     summary: 'Multisig wallets by address or by signer/proposer',
@@ -252,6 +299,24 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       return withBook(ctx, 'vesting_contracts', items, items.flatMap((i) => [i.address as string, i.sender_address as string, i.owner_address as string]), false);
     },
   });
+}
+
+/**
+ * The reference's DNS auction cursor: "{auction_end_time, 20 digits}:{item address}" in unpadded base64url. Anything
+ * else is 422 "invalid after cursor", as there.
+ */
+export function encodeAuctionCursor(endTime: bigint, item: string): string {
+  return Buffer.from(`${endTime.toString().padStart(20, '0')}:${item}`).toString('base64url');
+}
+
+function decodeAuctionCursor(cursor: string): { endTime: bigint; item: string } {
+  const bad = () => new ApiError(422, 'invalid after cursor');
+  if (!/^[A-Za-z0-9_-]*$/.test(cursor) || cursor.length % 4 === 1) throw bad();
+  const member = Buffer.from(cursor, 'base64url').toString('latin1');
+  if (member.length < 22 || member[20] !== ':' || !/^\d{20}$/.test(member.slice(0, 20))) throw bad();
+  const endTime = BigInt(member.slice(0, 20));
+  if (endTime > (1n << 63n) - 1n) throw bad();
+  return { endTime, item: member.slice(21) };
 }
 
 /** `{ <key>: [item], address_book, metadata? }` response schema. */

@@ -112,6 +112,14 @@ export function dnsRecordJson(r: Row) {
   };
 }
 
+/** A DNS auction (reference DNSAuction): `finished` once its end time is not after `now`. */
+export function dnsAuctionJson(r: Row, now: number): Record<string, unknown> {
+  return {
+    nft_item_address: r.nft_item_address, domain: r.domain, max_bid_address: str(r.max_bid_address), max_bid_amount: str(r.max_bid_amount),
+    auction_end_time: str(r.auction_end_time), last_fill_up_time: str(r.last_fill_up_time), finished: BigInt(r.auction_end_time as string) <= BigInt(now),
+  };
+}
+
 /** A multisig order; `parse`: with its actions decoded from order_boc. */
 export function orderJson(r: Row, parse = false) {
   return {
