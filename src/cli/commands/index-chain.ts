@@ -251,7 +251,8 @@ export const indexCommand: Command = {
       stopProgress?.();
       stopProgress = null;
       await h.stop();
-      if (h.untilSeqno !== undefined && h.stats.checkpoint !== null) log.info({ checkpoint: h.stats.checkpoint }, 'done');
+      if (h.untilSeqno !== undefined && h.stats.checkpoint !== null && h.stats.checkpoint >= h.untilSeqno) log.info({ checkpoint: h.stats.checkpoint }, 'done');
+      else log.info({ checkpoint: h.stats.checkpoint }, 'stopped');
       return 0;
     } finally {
       stopProgress?.();
