@@ -81,6 +81,39 @@ export class Scenarios {
     }
   }
 
+  /** The wallet a cycle funds and deploys. */
+  private freshWallet(cycle: number): Wallet {
+    let fresh = this.fresh.get(cycle);
+    if (!fresh) {
+      fresh = makeWallet(cycle % 2 === 0 ? 'v5r1' : 'v4r2', keyPairFromSeed(this.devnet.derive(`key/fresh/${cycle}`)), this.devnet.globalId);
+      this.fresh.set(cycle, fresh);
+    }
+    return fresh;
+  }
+
+  /** The seqno each wallet signs its next message with, by label: what a resumed chain needs besides the devnet's snapshot. */
+  seqnos(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [label, w] of this.labelled()) if (w.seqno > 0) out[label] = w.seqno;
+    for (const [cycle, w] of this.fresh) if (w.seqno > 0) out[`fresh/${cycle}`] = w.seqno;
+    return out;
+  }
+
+  /** Sets the seqnos saved by `seqnos()` (a devnet restored from a snapshot). */
+  restoreSeqnos(saved: Record<string, number>): void {
+    const named = new Map(this.labelled());
+    for (const [label, seqno] of Object.entries(saved)) {
+      const m = /^fresh\/(\d+)$/.exec(label);
+      const w = m ? this.freshWallet(Number(m[1])) : named.get(label);
+      if (!w) throw new Error(`devnet snapshot names a wallet "${label}" these scenarios do not have`);
+      w.seqno = seqno;
+    }
+  }
+
+  private labelled(): [string, Wallet][] {
+    return [['alice', this.alice], ['bob', this.bob], ['carol', this.carol], ['dave', this.dave], ['master', this.master], ...this.bulk.map((w, i): [string, Wallet] => [`bulk/${i}`, w])];
+  }
+
   /** The named genesis wallets (funded in the zero state), for live use. */
   wallets(): Wallet[] {
     return [this.alice, this.bob, this.carol, this.dave, this.master, ...this.bulk];
@@ -92,7 +125,7 @@ export class Scenarios {
 
   /** Queues the external messages of round `r` (call before devnet.produceRound()); `last` is the final round. */
   beforeRound(r: number, last: number): void {
-    const now = this.devnet.startTime + r * this.devnet.blockInterval;
+    const now = this.devnet.roundTime(r);
     if (this.scripted) this.scriptedRound(r, now);
     const busy = new Set<Wallet>();
     // Bulk transfers between bulk wallets.
@@ -130,11 +163,7 @@ export class Scenarios {
     const collInit = nftCollectionInit(carol.address, `https://devnet.example/nft/${cycle}`);
     const collection = this.devnet.addressOf(collInit);
     const item = nftItemAddress(collection, 0n);
-    let fresh = this.fresh.get(cycle);
-    if (!fresh) {
-      fresh = makeWallet(cycle % 2 === 0 ? 'v5r1' : 'v4r2', keyPairFromSeed(this.devnet.derive(`key/fresh/${cycle}`)), this.devnet.globalId);
-      this.fresh.set(cycle, fresh);
-    }
+    const fresh = this.freshWallet(cycle);
     const bounceTarget = this.devnet.addressFromHash(this.devnet.derive(`nobody/${cycle}`));
     if (off === 0) {
       this.cycles.push({ cycle, startRound: r, jettonMinter: minter, nftCollection: collection, nftItem: item, freshWallet: fresh.address, bounceTarget });
