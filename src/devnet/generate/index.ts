@@ -76,7 +76,7 @@ export async function generateDevnet(dir: string, opts: GenerateOptions = {}): P
   const res = await runDevnet(opts);
   // Full states after every block grow with the chain: above 200 blocks keep only the shard tops by default.
   const states = opts.states ?? (res.blocks > 200 ? 'last' : 'all');
-  writeDevnetDir(res.devnet, dir, { states, port: opts.port, extra: { seed: String(opts.seed ?? 1), scenario_cycle_rounds: CYCLE } });
+  writeDevnetDir(res.devnet, dir, { states, port: opts.port, extra: { seed: String(opts.seed ?? 1), start_time: res.devnet.startTime, scenario_cycle_rounds: CYCLE } });
   return res;
 }
 
