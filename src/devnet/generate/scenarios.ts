@@ -16,7 +16,9 @@ import {
   makeWallet,
   nftCollectionInit,
   nftItemAddress,
+  nftFixpriceSaleInit,
   nftMintBody,
+  nftSaleBuyBody,
   nftTransferBody,
   walletExternal,
   type Transfer,
@@ -24,6 +26,9 @@ import {
   type WalletKind,
 } from './contracts.ts';
 import type { Devnet } from './chain.ts';
+
+/** The price of the cycle's NFT sale. */
+const SALE_PRICE = toNano('5');
 
 /** Rounds in one scenario cycle (every trace of a cycle completes inside it). */
 export const CYCLE = 16;
@@ -44,6 +49,8 @@ export interface CycleRecord {
   jettonMinter: Address;
   nftCollection: Address;
   nftItem: Address;
+  /** The getgems fix-price sale of the item (carol the marketplace, alice the seller, bob the buyer). */
+  nftSale: Address;
   freshWallet: Address;
   bounceTarget: Address;
 }
@@ -165,8 +172,21 @@ export class Scenarios {
     const item = nftItemAddress(collection, 0n);
     const fresh = this.freshWallet(cycle);
     const bounceTarget = this.devnet.addressFromHash(this.devnet.derive(`nobody/${cycle}`));
+    // created_at: the nominal time of the deploy round (off 7) on the chain's first time base, so the sale's address
+    // does not move when a resumed chain's clock jumps mid-cycle
+    const saleInit = nftFixpriceSaleInit({
+      marketplace: carol.address,
+      nft: item,
+      fullPrice: SALE_PRICE,
+      marketplaceFeeAddress: carol.address,
+      marketplaceFee: SALE_PRICE / 20n,
+      royaltyAddress: dave.address,
+      royaltyAmount: SALE_PRICE / 10n,
+      createdAt: this.devnet.startTime + (cycle * CYCLE + 8) * this.devnet.blockInterval,
+    });
+    const sale = this.devnet.addressOf(saleInit);
     if (off === 0) {
-      this.cycles.push({ cycle, startRound: r, jettonMinter: minter, nftCollection: collection, nftItem: item, freshWallet: fresh.address, bounceTarget });
+      this.cycles.push({ cycle, startRound: r, jettonMinter: minter, nftCollection: collection, nftItem: item, nftSale: sale, freshWallet: fresh.address, bounceTarget });
       // TON transfer with a text comment; funding of a wallet that deploys itself later.
       this.send(alice, [
         { to: bob.address, value: toNano('1.5'), bounce: true, body: comment(`hello from alice, cycle ${cycle}`) },
@@ -197,19 +217,30 @@ export class Scenarios {
       // Masterchain -> basechain and back (the answer crosses again in the next round).
       this.send(this.master, [{ to: alice.address, value: toNano('2'), bounce: true, body: comment(`from the masterchain, cycle ${cycle}`) }], now);
     } else if (off === 6) {
-      // Jetton transfer with a forward payload: bob -> dave (notification to dave, excesses to bob).
+      // Jetton transfer with a forward payload: bob -> dave, 100 + cycle jettons (notification to dave, excesses to bob).
       this.send(bob, [
         {
           to: jettonWalletAddress(bob.address, minter),
           value: toNano('0.2'),
           bounce: true,
-          body: jettonTransferBody(q, 100_000_000_000n, dave.address, bob.address, toNano('0.02'), comment('jetton payment')),
+          body: jettonTransferBody(q, (100n + BigInt(cycle)) * 1_000_000_000n, dave.address, bob.address, toNano('0.02'), comment('jetton payment')),
         },
       ], now);
       // NFT transfer: dave -> alice (ownership_assigned to alice, excesses to dave).
       this.send(dave, [
         { to: item, value: toNano('0.2'), bounce: true, body: nftTransferBody(q, alice.address, dave.address, toNano('0.01'), comment('gift')) },
       ], now);
+    } else if (off === 7) {
+      // A getgems fix-price sale of the item, deployed by the marketplace (carol; it only accepts the coins).
+      this.send(carol, [{ to: sale, value: toNano('0.05'), bounce: false, init: saleInit }], now);
+    } else if (off === 9) {
+      // alice (the item's owner since off 6) puts it on sale: the item tells the sale its owner (ownership_assigned).
+      this.send(alice, [
+        { to: item, value: toNano('0.2'), bounce: true, body: nftTransferBody(q, sale, alice.address, toNano('0.05'), null) },
+      ], now);
+    } else if (off === 11) {
+      // bob buys it: alice is paid (price - fee - royalty), dave gets the royalty, carol the fee, the item goes to bob.
+      this.send(bob, [{ to: sale, value: SALE_PRICE + toNano('0.2'), bounce: true, body: nftSaleBuyBody(q) }], now);
     } else if (off === 10) {
       // Burn: bob's jetton wallet -> minter burn_notification -> excesses to bob.
       this.send(bob, [{ to: jettonWalletAddress(bob.address, minter), value: toNano('0.2'), bounce: true, body: jettonBurnBody(q, 30_000_000_000n, bob.address) }], now);
