@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { progressLine, startProgress } from '../../src/cli/commands/index-chain.ts';
 import { newStats } from '../../pipelines/stages.ts';
 
@@ -30,6 +30,10 @@ describe('progressLine', () => {
 });
 
 describe('startProgress', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   function logger() {
     const lines: Record<string, unknown>[] = [];
     const stream = new Writable({
@@ -51,6 +55,25 @@ describe('startProgress', () => {
     await new Promise((r) => setImmediate(r));
     expect(lines.filter((l) => l.msg === 'caught up with the network tip')).toEqual([expect.objectContaining({ checkpoint: 48, tip: 48, level: 30 })]);
     expect(lines.find((l) => l.msg === 'progress')).toMatchObject({ checkpoint: 48, tip: 48, atTip: true });
+  });
+
+  it('following a live tip (one block behind between ticks): caught up is logged once, again only after falling far behind', async () => {
+    vi.useFakeTimers();
+    const { log, lines } = logger();
+    const stats = newStats();
+    stats.checkpoint = 20;
+    stats.tip = 20;
+    const stop = startProgress(stats, { from: 1, log });
+    // not a terminal here: a tick every 10 s
+    for (const [cp, tip] of [[20, 21], [21, 21], [21, 22], [22, 22], [22, 40], [30, 40], [40, 40]]) {
+      stats.checkpoint = cp;
+      stats.tip = tip;
+      vi.advanceTimersByTime(10_000);
+    }
+    stop();
+    vi.useRealTimers();
+    await new Promise((r) => setImmediate(r));
+    expect(lines.filter((l) => l.msg === 'caught up with the network tip').map((l) => l.checkpoint)).toEqual([21, 40]);
   });
 
   it('behind: no caught-up line', async () => {

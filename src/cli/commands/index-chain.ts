@@ -89,6 +89,9 @@ function fmtDuration(s: number): string {
 }
 
 /** Progress: one rewritten line on a TTY, a structured log line every 10 s otherwise. */
+/** Blocks behind the tip after which reaching it again is logged again. */
+const REARM_BEHIND = 10;
+
 /** What the progress line says about one tick: pure, so the wording is tested. */
 export function progressLine(
   stats: Pick<PipelineStats, 'checkpoint' | 'tip' | 'blocksStored' | 'txStored'>,
@@ -107,7 +110,9 @@ export function startProgress(stats: PipelineStats, opts: { from: number; until?
   const tty = process.stderr.isTTY;
   const t0 = Date.now();
   let last = { t: t0, blocks: 0, txs: 0 };
-  let wasAtTip = false;
+  // logged once when the index reaches the tip, and again only after it fell well behind (a live tip one block
+  // ahead between two ticks is following, not falling behind)
+  let caughtUpLogged = false;
   const tick = () => {
     const now = Date.now();
     const dt = (now - last.t) / 1000 || 1;
@@ -120,9 +125,10 @@ export function startProgress(stats: PipelineStats, opts: { from: number; until?
     const rate = done / elapsed;
     const eta = opts.until !== undefined && rate > 0 ? fmtDuration((opts.until - cp) / rate) : undefined;
     const line = progressLine(stats, opts, { bps, tps, eta });
-    // one log line when the index reaches the tip (and after falling behind, when it reaches it again)
-    if (line.atTip && !wasAtTip) opts.log.info({ checkpoint: cp, tip: stats.tip }, 'caught up with the network tip');
-    wasAtTip = line.atTip;
+    if (line.atTip && !caughtUpLogged) {
+      opts.log.info({ checkpoint: cp, tip: stats.tip }, 'caught up with the network tip');
+      caughtUpLogged = true;
+    } else if (stats.tip - cp > REARM_BEHIND) caughtUpLogged = false;
     if (tty) {
       process.stderr.write(`\r\x1b[2K${line.text}`);
     } else {
