@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LiveDevnetDir } from '../../src/devnet/live/index.ts';
+import { LiveDevnetDir, LiveDirError } from '../../src/devnet/live/index.ts';
+import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { parseBlock, SHARD_ALL } from '../../src/devnet/chain/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tg-live-'));
@@ -100,5 +101,12 @@ describe('LiveDevnetDir', () => {
     expect(live.chain.getState(mc(10).id)).toBeDefined();
     // the made blocks keep theirs (written with the directory)
     expect(live.chain.getState(mc(6).id)).toBeDefined();
+  });
+
+  it('a directory made by `devnet generate` (no generator state) is refused with what to do, not served half', async () => {
+    const dir = join(root, 'f');
+    await generateDevnet(dir, { seed: 3, blocks: 4, bulkWallets: 0 });
+    await expect(LiveDevnetDir.open(dir, OPTS)).rejects.toThrow(LiveDirError);
+    await expect(LiveDevnetDir.open(dir, OPTS)).rejects.toThrow(/without a live generator's state .*remove it/);
   });
 });

@@ -40,7 +40,8 @@ export const demoCommand: Command = {
       // the chain's clock runs at the release pace, from now: its blocks carry current times
       liveDir = await LiveDevnetDir.open(dir, { seed: 1, blocks, blockInterval: Math.max(1, Math.round(live / 1000)) });
     } catch (err) {
-      if (err instanceof LiveDirError) throw new CliError(err.message);
+      // a store indexed from another chain would not match this one either: both go, or both are given anew
+      if (err instanceof LiveDirError) throw new CliError(`${err.message}; remove the demo's store (${data}) with it`);
       throw err;
     }
     console.error(
