@@ -27,7 +27,7 @@ const THROUGH_INDEX_EXCEPT = new Set(['schemas']);
  * traces stage's worker threads load the entity-state derivation alone (no store: index.ts brings chdb).
  */
 const ENTRIES = {
-  devnet: ['(chain|generate|liteserver)/index\\.ts'],
+  devnet: ['(chain|generate|liteserver|live)/index\\.ts'],
   pipelines: ['metrics\\.ts'],
   format: ['ton-core-sha256\\.ts'],
   entities: ['derive\\.ts'],

@@ -1,5 +1,6 @@
 import { CliError, type CommandSpec } from './command.ts';
 import { commands } from './commands/index.ts';
+import { endQuietlyOnClosedPipe } from './closed-pipe.ts';
 
 function help(list: CommandSpec[]): string {
   const width = Math.max(...list.map((c) => c.name.length), 4);
@@ -17,6 +18,7 @@ function help(list: CommandSpec[]): string {
 
 /** CLI entry: returns the process exit code. Help comes from the registry; a command's module loads only to run it. */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const [name] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(help(commands));

@@ -18,4 +18,4 @@ export { ChainTrust, TrustError, toTl, fromTl, type AskLiteserver, type TrustedB
 export { TrustedSource } from './trusted-source.ts';
 export { LiteAnswerError, liteQuery } from './lite-query.ts';
 export { LiteserverPool, NoLiteserverError, BadAnswerError, toTlBlockId, fromTlBlockId, toClientBlockId, type PoolOptions, type ServerHandle, type ServerInfo, type ServerStatus } from './pool.ts';
-export { loadLiteservers, loadTrustAnchor, parseTrustAnchor, parseGlobalConfig, parseNetwork, bundledConfigPath, intToIp, NETWORKS, NetworkConfigError, type LiteserverEndpoint, type NetworkName } from './network-config.ts';
+export { loadLiteservers, loadTrustAnchor, networkNameOf, parseTrustAnchor, parseGlobalConfig, parseNetwork, bundledConfigPath, intToIp, NETWORKS, NetworkConfigError, type LiteserverEndpoint, type NetworkName } from './network-config.ts';

@@ -114,6 +114,34 @@ function readConfig(opts: { network?: NetworkName; configPath?: string }): { pat
   return { path, json };
 }
 
+const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/** validator.zero_state.root_hash of a config (base64 as written), if it names one. */
+function zeroStateRootOf(json: unknown): string | undefined {
+  const parsed = validatorSchema.safeParse(json);
+  return parsed.success ? parsed.data.validator?.zero_state?.root_hash : undefined;
+}
+
+/**
+ * What the network a config follows is called (/healthcheck, key plans' `networks`): without a config path the
+ * `--network` name; with one, `mainnet` / `testnet` when its zero state is that network's, else the config's own
+ * top-level `network_name` (devnet directories write `"devnet"`), else `custom`. A devnet is never called mainnet.
+ */
+export function networkNameOf(opts: { network?: NetworkName; configPath?: string }): string {
+  if (!opts.configPath) return opts.network ?? 'mainnet';
+  const { path, json } = readConfig(opts);
+  const root = zeroStateRootOf(json);
+  if (root !== undefined) {
+    for (const n of NETWORKS) if (zeroStateRootOf(readConfig({ network: n }).json) === root) return n;
+  }
+  const named = (json as { network_name?: unknown } | null)?.network_name;
+  if (named === undefined) return 'custom';
+  if (typeof named !== 'string' || !NAME_RE.test(named) || (NETWORKS as string[]).includes(named)) {
+    throw new NetworkConfigError(`config ${path}: network_name must be a lower-case name (a-z, 0-9, _ and -, up to 32) other than ${NETWORKS.join(' and ')}, got ${JSON.stringify(named)}`);
+  }
+  return named;
+}
+
 export function parseNetwork(value: string): NetworkName {
   if ((NETWORKS as string[]).includes(value)) return value as NetworkName;
   throw new NetworkConfigError(`unknown network "${value}": expected ${NETWORKS.join(' or ')} (or --config PATH)`);

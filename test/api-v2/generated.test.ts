@@ -20,7 +20,7 @@ import { decodeBlock } from '../../src/ton/index.ts';
 import { apiOver, call, connectEngine, devnetV2, type DevnetV2 } from './helpers.ts';
 import * as R from '../../schemas/api/v2/responses.ts';
 
-const BLOCKS = 16; // one full scenario cycle: mint (round 3), transfers (7), burn (11) all complete
+const BLOCKS = 16; // one full scenario cycle: mint (round 3), transfers (7), burn (11), the NFT sale (12-15) all complete
 const SHARD = '-9223372036854775808';
 
 let net: DevnetV2 | undefined;
@@ -138,7 +138,7 @@ describe('getTokenData', () => {
     expect(before.result).toMatchObject({ balance: '1000000000000' });
   });
 
-  it('NFT collection and item (owner after the transfer dave -> alice), content completed by the collection', async () => {
+  it('NFT collection and item (owner after dave -> alice and the sale alice -> bob), content completed by the collection', async () => {
     const c = gen.scenarios.cycles[0];
     const col = await call(app, 'getTokenData', { address: raw(c.nftCollection) });
     expect(col.result).toMatchObject({
@@ -154,7 +154,7 @@ describe('getTokenData', () => {
       init: true,
       index: '0',
       collection_address: fr(c.nftCollection),
-      owner_address: fr(gen.scenarios.alice.address),
+      owner_address: fr(gen.scenarios.bob.address),
     });
     expect(JSON.stringify(item.result.content)).toContain('item-0-0.json');
   });

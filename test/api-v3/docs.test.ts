@@ -36,6 +36,50 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(tx.responses['200'])).toContain('out_msgs');
     expect(doc.paths['/decode'].post).toBeDefined();
   });
+
+  it('describes every response of every operation (no "Default Response") and gives 200 its schema', async () => {
+    const r = await get(f.app, '/api/v3/openapi.json');
+    const doc = r.body as unknown as { paths: Record<string, Record<string, { summary: string; responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }> }>> };
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        operations++;
+        for (const [status, resp] of Object.entries(op.responses)) {
+          expect(resp.description, `${method} ${path} ${status}`).not.toBe('Default Response');
+          expect(resp.description.length, `${method} ${path} ${status}`).toBeGreaterThan(8);
+        }
+        expect(op.responses['200'].content?.['application/json']?.schema, `${method} ${path}`).toBeDefined();
+        expect(op.responses['422'].description).toMatch(/names the parameter/);
+      }
+    }
+    expect(operations).toBeGreaterThanOrEqual(ENDPOINTS.length);
+    expect(doc.paths['/transactions'].get.responses['200'].description).toBe(doc.paths['/transactions'].get.summary);
+  });
+});
+
+describe('docs page HTML', () => {
+  it('embeds the OpenAPI document in the page and turns the hosted-service features off', async () => {
+    const r = await f.app.inject('/api/v3/');
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    const m = /Scalar\.createApiReference\('#app', (\{.*\})\)/s.exec(r.body);
+    expect(m).not.toBeNull();
+    const config = JSON.parse(m![1]) as { content?: { openapi: string; paths: Record<string, unknown> }; url?: string; agent?: { disabled: boolean }; showDeveloperTools?: string; telemetry?: boolean };
+    expect(config.url).toBeUndefined();
+    expect(config.content?.openapi).toMatch(/^3\./);
+    expect(Object.keys(config.content!.paths)).toContain('/transactions');
+    expect(config.agent).toEqual({ disabled: true });
+    expect(config.showDeveloperTools).toBe('never');
+    expect(config.telemetry).toBe(false);
+    // no text of the document can close the script element
+    expect(r.body.match(/<\/script>/g)?.length).toBe(2);
+    const js = await f.app.inject('/api/v3/js/scalar.js');
+    expect(js.statusCode).toBe(200);
+    expect(js.body).toContain('createApiReference');
+    const bare = await f.app.inject('/api/v3');
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe('/api/v3/');
+  });
 });
 
 describe.skipIf(!existsSync(CHROMIUM))('docs page in headless Chromium', () => {
@@ -47,6 +91,12 @@ describe.skipIf(!existsSync(CHROMIUM))('docs page in headless Chromium', () => {
     });
     try {
       const page = await browser.newPage();
+      // the page renders from the document it embeds: a request for the document itself would fail here
+      const specRequests: string[] = [];
+      await page.route('**/openapi.json', (route) => {
+        specRequests.push(route.request().url());
+        return route.abort();
+      });
       const resp = await page.goto(`${address}/api/v3/`);
       expect(resp?.status()).toBe(200);
       await page.getByText('Transactions by account, hash, block, masterchain block, lt or utime window').first().waitFor({ timeout: 60_000 });
@@ -56,6 +106,16 @@ describe.skipIf(!existsSync(CHROMIUM))('docs page in headless Chromium', () => {
         expect(text.toLowerCase()).toContain(tag);
       }
       for (const s of ['First and last indexed masterchain blocks', 'Blocks by id, hash, masterchain seqno, utime or lt window']) expect(text).toContain(s);
+      expect(specRequests).toEqual([]);
+      // a self-hosted (maybe offline) page shows none of Scalar's hosted services
+      for (const s of ['Ask AI', 'Generate MCP', 'Deploy', 'Share']) {
+        expect(await page.getByRole('button', { name: s }).count(), s).toBe(0);
+        expect(text).not.toContain(s);
+      }
+      // an operation's response is described, not "Default Response"
+      await page.getByText('First and last indexed masterchain blocks').first().click();
+      const after = await page.locator('body').innerText();
+      expect(after).not.toContain('Default Response');
       await page.screenshot({ path: join(tmpdir(), 'ton-gateway-api-v3-docs.png') });
     } finally {
       await browser.close();

@@ -130,11 +130,23 @@ describe('compiled code in an image-like tree (dist/ and assets, no TypeScript)'
 
   it('devnet generate reads the contract codes under src/devnet/contracts', () => {
     const out = join(d, 'devnet');
+    const before = Math.floor(Date.now() / 1000);
     const r = run(d, ['devnet', 'generate', out, '--blocks', '1', '--bulk', '0', '--states', 'none']);
+    const after = Math.ceil(Date.now() / 1000);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^wrote .*: 2 blocks \(1 masterchain\), 3 transactions/);
     expect(readdirSync(join(out, 'blocks')).length).toBe(2);
+    // the chain's clock starts at the generation time (its blocks carry current times), block 1 three seconds on
+    const chain = JSON.parse(readFileSync(join(out, 'chain.json'), 'utf8')) as { start_time: number };
+    expect(chain.start_time).toBeGreaterThanOrEqual(before);
+    expect(chain.start_time).toBeLessThanOrEqual(after);
+    const block = decodeBlock(readFileSync(join(out, 'blocks', '-1_8000000000000000_1.boc')));
+    expect(block.info.gen_utime).toBe(chain.start_time + 3);
+    // --start-time fixes it: the same seed and time give the same files
+    const fixed = join(d, 'devnet-fixed');
+    expect(run(d, ['devnet', 'generate', fixed, '--blocks', '1', '--bulk', '0', '--states', 'none', '--start-time', '1700000000']).code).toBe(0);
+    expect(decodeBlock(readFileSync(join(fixed, 'blocks', '-1_8000000000000000_1.boc'))).info.gen_utime).toBe(1700000003);
   });
 
   it('the bundled network configs and the TL-B schemes, read by the compiled modules', () => {

@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { RouteGroup } from '../server.ts';
 import { ApiError } from '../errors.ts';
@@ -20,6 +19,7 @@ import { utilityRoutes } from './routes/utils.ts';
 import { legacyRoutes } from './routes/legacy.ts';
 import { balanceChangesRoutes } from './routes/balance-changes.ts';
 import { validatorRoutes } from './routes/validators.ts';
+import { docsRoutes } from './docs-page.ts';
 
 export type { V3Deps, LegacyNode } from './route.ts';
 export { Db, type Row } from './db.ts';
@@ -62,10 +62,8 @@ export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsP
   utilityRoutes(app, deps);
   legacyRoutes(app, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, {
-    routePrefix: '/',
-    configuration: { url: `${opts.docsPrefix ?? '/api/v3'}/openapi.json`, pageTitle: 'ton-gateway API v3' },
-  });
+  // the page embeds the document (renders without fetching it); `servers` above keeps its requests under the prefix
+  docsRoutes(app, () => app.swagger(), 'ton-gateway API v3');
 }
 
 /** The v3 route group for the server shell (`buildServer({ groups: [...] })`). */

@@ -63,8 +63,14 @@ export interface RouteDef<P extends ParamSpec = ParamSpec> {
   /** POST: zod body schema (validated by the handler through `body`). */
   body?: z.ZodType;
   response: z.ZodType;
+  /** What a 200 answer holds, for the OpenAPI document (default: the summary). */
+  responseDescription?: string;
   handler(ctx: Ctx<ParamsOf<P>>): Promise<unknown>;
 }
+
+const ERROR_422 = ErrorResponse.describe('Bad input: `error` names the parameter that is unknown, malformed, repeated or out of range');
+const ERROR_404 = ErrorResponse.describe('Nothing matches (routes that look up one object)');
+const ERROR_504 = ErrorResponse.describe('The store did not answer within the timeout (X-Timeout / x_timeout, default 3 s)');
 
 function headerFlag(request: FastifyRequest, header: string, q: unknown): boolean {
   if (q === true) return true;
@@ -115,7 +121,13 @@ export function addRoute<const P extends ParamSpec = Record<never, ParamDef>>(ap
       summary: def.summary,
       description: def.description,
       ...(def.method === 'POST' ? { body: def.body } : { querystring: querySchema(spec) }),
-      response: { 200: def.response, 422: ErrorResponse, 404: ErrorResponse, 504: ErrorResponse },
+      // each status described (the OpenAPI document's response descriptions; without one the docs say "Default Response")
+      response: {
+        200: def.response.describe(def.responseDescription ?? def.summary),
+        422: ERROR_422,
+        404: ERROR_404,
+        504: ERROR_504,
+      },
     },
     handler: async (request, reply) => {
       const t0 = performance.now();

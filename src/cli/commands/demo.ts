@@ -1,12 +1,13 @@
 /**
- * `ton-gateway demo`: the whole product offline. Generates a devnet chain (real contracts in the TVM emulator)
- * once, serves it over ADNL from this process releasing one masterchain block at a time, and runs `start`
- * against it: indexing, traces, actions and both APIs, with no network at all.
+ * `ton-gateway demo`: the whole product offline. Generates a devnet chain (real contracts in the TVM emulator),
+ * serves it over ADNL from this process releasing one masterchain block at a time and, once those are out, making
+ * new rounds of the same scenarios for as long as it runs, and runs `start` against it: indexing, traces, actions and
+ * both APIs, with no network at all. A restart resumes the same chain (DIR/live/) and store.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, intOption, type Command } from '../command.ts';
-import { generateDevnet } from '../../devnet/generate/index.ts';
+import { LiveDevnetDir, LiveDirError } from '../../devnet/live/index.ts';
 import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
 import { startCommand } from './start.ts';
 
@@ -33,14 +34,25 @@ export const demoCommand: Command = {
       else throw new CliError(`unknown option "${a}" (see --help)`);
     }
     if (!dir || !data) throw new CliError('--dir and --data need a directory');
-    if (!existsSync(join(dir, 'chain.json'))) {
-      console.error(`demo: generating a devnet chain of ${blocks} masterchain blocks in ${dir} ...`);
-      const r = await generateDevnet(dir, { seed: 1, blocks });
-      console.error(`demo: ${r.blocks} blocks, ${r.transactions} transactions`);
+    if (!existsSync(join(dir, 'chain.json'))) console.error(`demo: generating a devnet chain of ${blocks} masterchain blocks in ${dir} ...`);
+    let liveDir: LiveDevnetDir;
+    try {
+      // the chain's clock runs at the release pace, from now: its blocks carry current times
+      liveDir = await LiveDevnetDir.open(dir, { seed: 1, blocks, blockInterval: Math.max(1, Math.round(live / 1000)) });
+    } catch (err) {
+      // a store indexed from another chain would not match this one either: both go, or both are given anew
+      if (err instanceof LiveDirError) throw new CliError(`${err.message}; remove the demo's store (${data}) with it`);
+      throw err;
     }
-    const { server, chain } = await serveDevnetDir(dir, { port: 0, host: '127.0.0.1', startAtFirst: true });
+    console.error(
+      liveDir.fresh
+        ? `demo: ${liveDir.round} blocks generated; released one every ${live} ms, then new ones made as they go`
+        : `demo: resumed the devnet in ${dir} at masterchain block ${liveDir.tip} (${liveDir.round} made)`,
+    );
+    const { server } = await serveDevnetDir(dir, { port: 0, host: '127.0.0.1', chain: liveDir.chain });
+    // the next block every `live` ms, for as long as the demo runs: made by the generator once the made ones are out
     const timer = setInterval(() => {
-      if (!chain.release()) clearInterval(timer);
+      liveDir.step().catch((err: Error) => console.error(`demo: the devnet could not make its next block: ${err.message}`));
     }, live);
     console.error(`demo: devnet liteserver on 127.0.0.1:${server.port}, one masterchain block every ${live} ms`);
     console.error(`demo: API at http://localhost:${port}/api/v3/ (docs), http://localhost:${port}/api/v2/getMasterchainInfo`);
@@ -53,6 +65,7 @@ export const demoCommand: Command = {
       return await startCommand.run(['--config', join(dir, 'liteserver.json'), ...from, '--data', data, '--port', port, '--keys', keys, '--api-workers', '1']);
     } finally {
       clearInterval(timer);
+      await liveDir.close().catch(() => undefined);
       await server.close();
     }
   },

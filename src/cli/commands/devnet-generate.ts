@@ -11,6 +11,8 @@ export const devnetGenerateCommand: Command = {
     let fanout = 4;
     let states: StatesMode | undefined;
     let port: number | undefined;
+    // the chain's clock starts now: its blocks carry current times (index lag reads true); --start-time fixes it
+    let startTime = Math.floor(Date.now() / 1000);
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       if (a === '--seed') {
@@ -20,6 +22,7 @@ export const devnetGenerateCommand: Command = {
       } else if (a === '--blocks') blocks = intOption('--blocks', argv[++i], 1, 1_000_000);
       else if (a === '--bulk') bulk = intOption('--bulk', argv[++i], 0, 10_000);
       else if (a === '--fanout') fanout = intOption('--fanout', argv[++i], 1, 4);
+      else if (a === '--start-time') startTime = intOption('--start-time', argv[++i], 0, 0xffffffff - 10_000_000);
       else if (a === '--port') port = intOption('--port', argv[++i], 0, 65535);
       else if (a === '--states') {
         const v = argv[++i];
@@ -31,7 +34,7 @@ export const devnetGenerateCommand: Command = {
     }
     if (!dir) throw new CliError('give the directory to write the chain into (see --help)');
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new CliError(`${dir} exists and is not a directory`);
-    const res = await generateDevnet(dir, { seed, blocks, bulkWallets: bulk, bulkFanout: fanout, states, port });
+    const res = await generateDevnet(dir, { seed, blocks, bulkWallets: bulk, bulkFanout: fanout, states, port, startTime });
     const rate = res.elapsedMs > 0 ? (res.transactions / res.elapsedMs) * 1000 : 0;
     const cpuRate = res.cpuMs > 0 ? (res.transactions / res.cpuMs) * 1000 : 0;
     console.log(

@@ -89,10 +89,30 @@ function fmtDuration(s: number): string {
 }
 
 /** Progress: one rewritten line on a TTY, a structured log line every 10 s otherwise. */
+/** Blocks behind the tip after which reaching it again is logged again. */
+const REARM_BEHIND = 10;
+
+/** What the progress line says about one tick: pure, so the wording is tested. */
+export function progressLine(
+  stats: Pick<PipelineStats, 'checkpoint' | 'tip' | 'blocksStored' | 'txStored'>,
+  opts: { from: number; until?: number },
+  rates: { bps: number; tps: number; eta?: string },
+): { text: string; atTip: boolean } {
+  const cp = stats.checkpoint ?? opts.from - 1;
+  const target = opts.until ?? stats.tip;
+  // following the tip (no end seqno): everything the network has shown is stored; the rates read 0 until its next block
+  const atTip = opts.until === undefined && stats.tip > 0 && cp >= stats.tip;
+  const where = atTip ? `mc ${cp}, at the tip: waiting for the next block` : `mc ${cp}/${target}${stats.tip ? ` (tip ${stats.tip})` : ''}  ${rates.bps.toFixed(0)} blocks/s  ${rates.tps.toFixed(0)} tx/s`;
+  return { text: `${where}  stored ${stats.blocksStored} blocks ${stats.txStored} tx${rates.eta ? `  ETA ${rates.eta}` : ''}`, atTip };
+}
+
 export function startProgress(stats: PipelineStats, opts: { from: number; until?: number; log: pino.Logger }): () => void {
   const tty = process.stderr.isTTY;
   const t0 = Date.now();
   let last = { t: t0, blocks: 0, txs: 0 };
+  // logged once when the index reaches the tip, and again only after it fell well behind (a live tip one block
+  // ahead between two ticks is following, not falling behind)
+  let caughtUpLogged = false;
   const tick = () => {
     const now = Date.now();
     const dt = (now - last.t) / 1000 || 1;
@@ -100,17 +120,19 @@ export function startProgress(stats: PipelineStats, opts: { from: number; until?
     const tps = (stats.txStored - last.txs) / dt;
     last = { t: now, blocks: stats.blocksStored, txs: stats.txStored };
     const cp = stats.checkpoint ?? opts.from - 1;
-    const target = opts.until ?? stats.tip;
     const done = cp - opts.from + 1;
     const elapsed = (now - t0) / 1000;
     const rate = done / elapsed;
     const eta = opts.until !== undefined && rate > 0 ? fmtDuration((opts.until - cp) / rate) : undefined;
+    const line = progressLine(stats, opts, { bps, tps, eta });
+    if (line.atTip && !caughtUpLogged) {
+      opts.log.info({ checkpoint: cp, tip: stats.tip }, 'caught up with the network tip');
+      caughtUpLogged = true;
+    } else if (stats.tip - cp > REARM_BEHIND) caughtUpLogged = false;
     if (tty) {
-      process.stderr.write(
-        `\r\x1b[2Kmc ${cp}/${target}${stats.tip ? ` (tip ${stats.tip})` : ''}  ${bps.toFixed(0)} blocks/s  ${tps.toFixed(0)} tx/s  stored ${stats.blocksStored} blocks ${stats.txStored} tx${eta ? `  ETA ${eta}` : ''}`,
-      );
+      process.stderr.write(`\r\x1b[2K${line.text}`);
     } else {
-      opts.log.info({ checkpoint: cp, tip: stats.tip, blocksPerSec: Math.round(bps), txPerSec: Math.round(tps), blocks: stats.blocksStored, txs: stats.txStored, eta }, 'progress');
+      opts.log.info({ checkpoint: cp, tip: stats.tip, atTip: line.atTip, blocksPerSec: Math.round(bps), txPerSec: Math.round(tps), blocks: stats.blocksStored, txs: stats.txStored, eta }, 'progress');
     }
   };
   const timer = setInterval(tick, tty ? 1000 : 10_000);
@@ -251,7 +273,8 @@ export const indexCommand: Command = {
       stopProgress?.();
       stopProgress = null;
       await h.stop();
-      if (h.untilSeqno !== undefined && h.stats.checkpoint !== null) log.info({ checkpoint: h.stats.checkpoint }, 'done');
+      if (h.untilSeqno !== undefined && h.stats.checkpoint !== null && h.stats.checkpoint >= h.untilSeqno) log.info({ checkpoint: h.stats.checkpoint }, 'done');
+      else log.info({ checkpoint: h.stats.checkpoint }, 'stopped');
       return 0;
     } finally {
       stopProgress?.();

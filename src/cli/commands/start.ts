@@ -13,7 +13,7 @@ import { buildGateway, isApiWorker, MemoryRateLimiter, startApiWorkers, type Api
 import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
-import { FollowStalled, loadLiteservers, loadTrustAnchor, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
+import { FollowStalled, loadLiteservers, loadTrustAnchor, networkNameOf, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import type { StoreClient } from '../../store/index.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
@@ -63,9 +63,11 @@ export const startCommand: Command = {
     const log = cliLogger();
     const keys = loadKeyStore(serve.keysPath);
     let endpoints;
+    let networkName: string;
     try {
       endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
       loadTrustAnchor({ network: args.network, configPath: args.configPath });
+      networkName = networkNameOf({ network: args.network, configPath: args.configPath });
     } catch (err) {
       if (err instanceof NetworkConfigError) throw new CliError(err.message);
       throw err;
@@ -142,7 +144,7 @@ export const startCommand: Command = {
         port = apiWorkers.port;
       } else {
         app = await buildGateway({
-          networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
+          networks: [{ name: networkName, testnet: networkName === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
           keys,
           metrics: metricsRegistry,
           logger: { level: process.env.LOG_LEVEL ?? 'warn' },
@@ -160,13 +162,20 @@ export const startCommand: Command = {
       );
       if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
       let failure: string | null = null;
+      // the signal that stops the process: the indexer's end after it is the stop asked for, not a failure
+      let signal: NodeJS.Signals | null = null;
       const stopped = new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
+        const onSignal = (s: NodeJS.Signals) => {
+          signal = s;
+          resolve();
+        };
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
         // With an end seqno the index finishes but the API keeps serving until a signal; a range that cannot be
         // finished (a block no liteserver gives valid, see --give-up-after) ends the process with an error.
         h.done.catch((err: Error) => {
           const line = err.message.split('\n')[0];
+          if (signal) return;
           if (err instanceof FollowStalled) {
             failure = line;
             resolve();
@@ -180,6 +189,7 @@ export const startCommand: Command = {
       await apiWorkers?.stop();
       await h.stop();
       if (failure) throw new CliError(`indexing stopped: ${failure}`);
+      log.info({ signal, checkpoint: h.stats.checkpoint }, 'stopped');
       return 0;
     } finally {
       stopProgress?.();

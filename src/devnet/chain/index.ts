@@ -22,5 +22,5 @@ export {
   type ZeroStateId,
   type MemoryChainOptions,
 } from './source.ts';
-export { loadChainDir, loadRecordedChain, blockFileName, ChainLoadError, type ChainJson, type ChainJsonBlock } from './load.ts';
+export { loadChainDir, loadRecordedChain, blockFileName, ChainLoadError, APPENDED_BLOCKS, type LoadDirOptions, type ChainJson, type ChainJsonBlock } from './load.ts';
 export { LiveChain, type BlockProducer } from './live.ts';

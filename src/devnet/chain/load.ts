@@ -108,11 +108,19 @@ function lazyCell(path: string, what: string): () => Cell {
   };
 }
 
+/** DIR/blocks.jsonl: blocks a live devnet appended to the chain of chain.json, one JSON line each, with `round`. */
+export const APPENDED_BLOCKS = 'blocks.jsonl';
+
+export interface LoadDirOptions extends MemoryChainOptions {
+  /** Of DIR/blocks.jsonl, only the blocks of rounds up to this one (a live devnet's last saved round). */
+  appendedUpTo?: number;
+}
+
 /**
- * Loads DIR/chain.json with its blocks (and, when present, states/ including the masterchain zero state and
+ * Loads DIR/chain.json with its blocks (then those of DIR/blocks.jsonl) (and, when present, states/ including the masterchain zero state and
  * proofs/ with the masterchain blocks' signatures), verifying every block hash.
  */
-export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): MemoryChain {
+export function loadChainDir(dir: string, opts: LoadDirOptions = {}): MemoryChain {
   const path = join(dir, 'chain.json');
   if (!existsSync(path)) throw new ChainLoadError(`${path} not found (is ${dir} a devnet directory?)`);
   let json: ChainJson;
@@ -122,9 +130,25 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
     throw new ChainLoadError(`${path}: not valid JSON (${(err as Error).message})`);
   }
   if (!Array.isArray(json.blocks) || json.blocks.length === 0) throw new ChainLoadError(`${path}: "blocks" must be a non-empty array`);
+  const listed: { b: ChainJsonBlock; where: string }[] = json.blocks.map((b, i) => ({ b, where: `${path}: blocks[${i}]` }));
+  // blocks a live devnet produced while served (DIR/blocks.jsonl, one block a line, with the round that made it)
+  const appendedPath = join(dir, APPENDED_BLOCKS);
+  if (existsSync(appendedPath)) {
+    for (const [i, line] of readFileSync(appendedPath, 'utf8').split('\n').entries()) {
+      if (!line.trim()) continue;
+      let b: ChainJsonBlock & { round?: number };
+      try {
+        b = JSON.parse(line) as ChainJsonBlock & { round?: number };
+      } catch (err) {
+        throw new ChainLoadError(`${appendedPath}: line ${i + 1}: not valid JSON (${(err as Error).message})`);
+      }
+      if (!Number.isInteger(b.round)) throw new ChainLoadError(`${appendedPath}: line ${i + 1}: needs the round that produced the block`);
+      if (opts.appendedUpTo !== undefined && b.round! > opts.appendedUpTo) continue;
+      listed.push({ b, where: `${appendedPath}: line ${i + 1}` });
+    }
+  }
   const loaded: { parsed: ParsedBlock; state?: () => Cell; proof?: () => Cell }[] = [];
-  for (const [i, b] of json.blocks.entries()) {
-    const where = `${path}: blocks[${i}]`;
+  for (const { b, where } of listed) {
     if (!Number.isInteger(b.workchain) || !Number.isInteger(b.seqno) || typeof b.shard !== 'string' || !/^[0-9a-fA-F]{16}$/.test(b.shard)) {
       throw new ChainLoadError(`${where}: needs workchain, seqno and shard (16 hex digits)`);
     }
@@ -156,7 +180,9 @@ export function loadChainDir(dir: string, opts: MemoryChainOptions = {}): Memory
   const zeroState = json.zero_state
     ? { workchain: -1, rootHash: hex32(json.zero_state.root_hash, 'zero_state.root_hash'), fileHash: hex32(json.zero_state.file_hash, 'zero_state.file_hash') }
     : zeroStateFrom(mcFirst);
-  const chain = new MemoryChain({ globalId: json.global_id ?? mcFirst?.header.globalId ?? 0, zeroState, ...opts });
+  const chainOpts: MemoryChainOptions = { ...opts };
+  delete (chainOpts as LoadDirOptions).appendedUpTo;
+  const chain = new MemoryChain({ globalId: json.global_id ?? mcFirst?.header.globalId ?? 0, zeroState, ...chainOpts });
   for (const { parsed, state, proof } of loaded) chain.addBlock(parsed, state, proof);
   const zeroStatePath = join(dir, 'states', blockFileName(-1, SHARD_ALL, 0));
   if (existsSync(zeroStatePath)) chain.setState({ workchain: -1, shard: SHARD_ALL, seqno: 0 }, lazyCell(zeroStatePath, 'zero state'));

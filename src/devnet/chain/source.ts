@@ -145,6 +145,11 @@ export class MemoryChain implements ChainSource {
     }
   }
 
+  /** Forgets the ShardState after a block (a live chain keeps its recent states only, as a pruning node does). */
+  dropState(ref: BlockRef): void {
+    this.states.delete(blockKey(ref));
+  }
+
   /** Sets the ShardState after a block (e.g. computed later by a generator); seqno 0 is the zero state. */
   setState(ref: BlockRef, state: Cell | (() => Cell)): void {
     this.states.set(blockKey(ref), state);

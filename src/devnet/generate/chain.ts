@@ -231,6 +231,13 @@ export class Devnet {
 
   /** Last produced round (= masterchain seqno of the tip). */
   round = 0;
+  /**
+   * Seconds added to every later round's time (`rebase`): a live chain resumed after a pause goes on at the wall
+   * clock, as a halted chain does when it resumes; the rounds stay a function of (seed, round, time).
+   */
+  private timeOffset = 0;
+  /** Keep every produced block in `blocks` (a chain written to a directory at the end); a live chain does not. */
+  retainBlocks = true;
   zeroState!: { mc: ProducedBlock; shard: ProducedBlock };
   /** Every block produced, in chain order (shard blocks before the masterchain block committing them). */
   readonly blocks: ProducedBlock[] = [];
@@ -267,6 +274,17 @@ export class Devnet {
     const seedTag = seedTagOf(opts.seed);
     const validators = new DevnetValidators((label) => sha256(seedTag, '/', label), Cell.fromBase64(opts.configBase64 ?? defaultConfig), opts.startTime ?? DEFAULT_START_TIME);
     return new Devnet(await Emulator.create(validators.config.toBoc().toString('base64')), opts, validators);
+  }
+
+  /** gen_utime of round `r`: startTime + r * blockInterval, plus the offset of any rebase. */
+  roundTime(r: number): number {
+    return this.startTime + this.timeOffset + r * this.blockInterval;
+  }
+
+  /** Makes the next round's time at least `now` (later rounds follow it by blockInterval); never moves time back. */
+  rebase(now: number): void {
+    const next = this.roundTime(this.round + 1);
+    if (now > next) this.timeOffset += now - next;
   }
 
   /** Deterministic bytes derived from the seed. */
@@ -343,6 +361,118 @@ export class Devnet {
       }
     }
     return out;
+  }
+
+  /**
+   * Everything the next rounds depend on, between two rounds: accounts, messages in flight, the shard chains and
+   * the masterchain's tip (the states as the cells of `states`: masterchain first, then each shard's). With the same
+   * options, `restore` of it produces the same next rounds as this devnet would.
+   */
+  snapshot(): { json: DevnetSnapshotJson; states: Cell } {
+    if (!this.started) throw new Error('snapshot of a devnet that has not started');
+    const accounts: DevnetSnapshotJson['accounts'] = [];
+    for (const [wc, map] of this.wcAccounts) {
+      for (const a of map.values()) {
+        const sa = a.b64 ?? a.cell!.toBoc({ idx: false, crc32: false }).toString('base64');
+        accounts.push({ workchain: wc, address: a.address.toRawString(), shard_account: sa, last_lt: a.lastLt.toString() });
+      }
+    }
+    const msg = (m: PendingMessage): PendingJson => ({
+      boc: m.cell.toBoc({ idx: false, crc32: false }).toString('base64'),
+      dest: m.dest.toRawString(),
+      src: m.src?.toRawString(),
+      envelope: m.envelope?.toBoc({ idx: false, crc32: false }).toString('base64'),
+      created_lt: m.createdLt.toString(),
+      ready_round: m.readyRound,
+      external: m.external,
+      value: m.value.toString(),
+      fwd_fee: m.fwdFee.toString(),
+    });
+    const states = beginCell().storeRef(this.mcState);
+    for (const c of this.chains) states.storeRef(c.state);
+    return {
+      json: {
+        version: 1,
+        round: this.round,
+        time_offset: this.timeOffset,
+        accounts,
+        queue: this.queue.map(msg),
+        externals: this.externals.map(msg),
+        chains: this.chains.map((c) => ({
+          shard: c.shard.toString(16),
+          last: refJson(c.last),
+          total_balance: c.totalBalance.toString(),
+          gen_utime: c.genUtime,
+          master_ref: refJson(c.masterRef),
+          min_ref_mc_seqno: c.minRefMcSeqno,
+          before_split: c.beforeSplit,
+          want_merge: c.wantMerge,
+          fees_collected: c.feesCollected.toString(),
+        })),
+        mc_last: refJson(this.mcLast),
+        mc_total: this.mcTotal.toString(),
+        last_key_block: refJson(this.lastKeyBlock),
+        prev_mc_blocks: this.prevMcBlocks.map((p) => ({ ref: refJson(p.ref), is_key: p.isKey })),
+        zero_state: { mc: refJson(this.zeroState.mc.ref), shard: refJson(this.zeroState.shard.ref) },
+      },
+      states: states.endCell(),
+    };
+  }
+
+  /**
+   * Continues from a snapshot of a devnet created with the same options (instead of `start`; genesis accounts
+   * added before are replaced by the snapshot's). `zeroStates` are the two zero-state cells, for `zeroState`.
+   */
+  restore(snap: DevnetSnapshotJson, states: Cell, zeroStates: { mc: Cell; shard: Cell }): void {
+    if (this.started) throw new Error('restore into a devnet that has started');
+    if (snap.version !== 1) throw new Error(`devnet snapshot version ${String(snap.version)} is not 1`);
+    if (states.refs.length !== 1 + snap.chains.length) throw new Error('devnet snapshot: the states do not match the shard chains');
+    this.started = true;
+    for (const m of this.wcAccounts.values()) m.clear();
+    for (const a of snap.accounts) {
+      const address = Address.parseRaw(a.address);
+      this.accountsOf(a.workchain).set(idOf(address), { address, cell: null, b64: a.shard_account, balance: 0n, lastLt: BigInt(a.last_lt) });
+    }
+    const msg = (m: PendingJson): PendingMessage => {
+      const cell = Cell.fromBase64(m.boc);
+      return {
+        cell,
+        hash: cell.hash(),
+        dest: Address.parseRaw(m.dest),
+        src: m.src === undefined ? undefined : Address.parseRaw(m.src),
+        envelope: m.envelope === undefined ? undefined : Cell.fromBase64(m.envelope),
+        createdLt: BigInt(m.created_lt),
+        readyRound: m.ready_round,
+        external: m.external,
+        value: BigInt(m.value),
+        fwdFee: BigInt(m.fwd_fee),
+      };
+    };
+    this.queue = snap.queue.map(msg);
+    this.externals = snap.externals.map(msg);
+    this.chains = snap.chains.map((c, i) => ({
+      shard: BigInt('0x' + c.shard),
+      last: refOf(c.last),
+      state: states.refs[1 + i],
+      totalBalance: BigInt(c.total_balance),
+      genUtime: c.gen_utime,
+      masterRef: refOf(c.master_ref),
+      minRefMcSeqno: c.min_ref_mc_seqno,
+      beforeSplit: c.before_split,
+      wantMerge: c.want_merge,
+      feesCollected: BigInt(c.fees_collected),
+    }));
+    this.mcLast = refOf(snap.mc_last);
+    this.mcState = states.refs[0];
+    this.mcTotal = BigInt(snap.mc_total);
+    this.lastKeyBlock = refOf(snap.last_key_block);
+    this.prevMcBlocks.length = 0;
+    for (const p of snap.prev_mc_blocks) this.prevMcBlocks.push({ ref: refOf(p.ref), isKey: p.is_key });
+    this.round = snap.round;
+    this.timeOffset = snap.time_offset;
+    const zero = (ref: BlockRef, state: Cell): ProducedBlock => ({ ref, boc: bocOf(state), state, txs: [], accounts: [] });
+    this.zeroState = { mc: zero(refOf(snap.zero_state.mc), zeroStates.mc), shard: zero(refOf(snap.zero_state.shard), zeroStates.shard) };
+    if (!this.zeroState.mc.state.hash().equals(this.zeroState.mc.ref.rootHash)) throw new Error('devnet snapshot: the masterchain zero state is not the one it names');
   }
 
   /** Builds the zero states (masterchain and basechain). */
@@ -463,7 +593,7 @@ export class Devnet {
   async produceRound(): Promise<ProducedBlock[]> {
     if (!this.started) await this.start();
     const r = this.round + 1;
-    const now = this.startTime + r * this.blockInterval;
+    const now = this.roundTime(r);
     const produced: ProducedBlock[] = [];
 
     // Shard layout of this round: continue, split or merge.
@@ -607,7 +737,7 @@ export class Devnet {
     this.mcState = mcState;
     if (isKey) this.lastKeyBlock = ref;
     this.round = r;
-    this.blocks.push(...produced);
+    if (this.retainBlocks) this.blocks.push(...produced);
     return produced;
   }
 
@@ -797,6 +927,78 @@ export class Devnet {
       },
     };
   }
+}
+
+interface BlockRefJson {
+  workchain: number;
+  shard: string;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+  start_lt: string;
+  end_lt: string;
+}
+
+interface PendingJson {
+  boc: string;
+  dest: string;
+  src?: string;
+  envelope?: string;
+  created_lt: string;
+  ready_round: number;
+  external: boolean;
+  value: string;
+  fwd_fee: string;
+}
+
+/** Devnet.snapshot()'s JSON part (64-bit values as decimal strings, hashes as hex, cells as base64 BoCs). */
+export interface DevnetSnapshotJson {
+  version: number;
+  round: number;
+  time_offset: number;
+  accounts: { workchain: number; address: string; shard_account: string; last_lt: string }[];
+  queue: PendingJson[];
+  externals: PendingJson[];
+  chains: {
+    shard: string;
+    last: BlockRefJson;
+    total_balance: string;
+    gen_utime: number;
+    master_ref: BlockRefJson;
+    min_ref_mc_seqno: number;
+    before_split: boolean;
+    want_merge: boolean;
+    fees_collected: string;
+  }[];
+  mc_last: BlockRefJson;
+  mc_total: string;
+  last_key_block: BlockRefJson;
+  prev_mc_blocks: { ref: BlockRefJson; is_key: boolean }[];
+  zero_state: { mc: BlockRefJson; shard: BlockRefJson };
+}
+
+function refJson(r: BlockRef): BlockRefJson {
+  return {
+    workchain: r.workchain,
+    shard: r.shard.toString(16),
+    seqno: r.seqno,
+    root_hash: r.rootHash.toString('hex'),
+    file_hash: r.fileHash.toString('hex'),
+    start_lt: r.startLt.toString(),
+    end_lt: r.endLt.toString(),
+  };
+}
+
+function refOf(j: BlockRefJson): BlockRef {
+  return {
+    workchain: j.workchain,
+    shard: BigInt('0x' + j.shard),
+    seqno: j.seqno,
+    rootHash: Buffer.from(j.root_hash, 'hex'),
+    fileHash: Buffer.from(j.file_hash, 'hex'),
+    startLt: BigInt(j.start_lt),
+    endLt: BigInt(j.end_lt),
+  };
 }
 
 /** What a devnet block's header varies in; the rest of BlockInfo is fixed (version 0, no vertical seqno, the one catchain). */

@@ -40,6 +40,7 @@ export const codes = {
   jettonWallet: () => code('jetton-wallet'),
   nftCollection: () => code('nft-collection'),
   nftItem: () => code('nft-item'),
+  nftFixpriceSaleV3r3: () => code('nft-fixprice-sale-v3r3'),
 };
 
 export const OP = {
@@ -214,4 +215,44 @@ export function nftTransferBody(queryId: bigint, newOwner: Address, response: Ad
   if (forwardPayload) b.storeBit(1).storeRef(forwardPayload);
   else b.storeBit(0);
   return b.endCell();
+}
+
+// ---- NFT sale (getgems nft-fixprice-sale-v3r3) ----
+
+export interface FixpriceSale {
+  marketplace: Address;
+  nft: Address;
+  fullPrice: bigint;
+  marketplaceFeeAddress: Address;
+  marketplaceFee: bigint;
+  royaltyAddress: Address;
+  royaltyAmount: bigint;
+  createdAt: number;
+}
+
+/**
+ * The sale's StateInit, laid out as nft-fixprice-sale-v3r3.fc load_data reads it: is_complete:uint1 created_at:uint32
+ * marketplace_address nft_address nft_owner_address (addr_none until the item's ownership_assigned sets it)
+ * full_price:Coins ^[marketplace_fee_address marketplace_fee:Coins royalty_address royalty_amount:Coins]
+ * sold_at:uint32 query_id:uint64. The marketplace deploys it; the owner then transfers the item to it.
+ */
+export function nftFixpriceSaleInit(sale: FixpriceSale): StateInit {
+  const fees = beginCell().storeAddress(sale.marketplaceFeeAddress).storeCoins(sale.marketplaceFee).storeAddress(sale.royaltyAddress).storeCoins(sale.royaltyAmount).endCell();
+  const data = beginCell()
+    .storeUint(0, 1)
+    .storeUint(sale.createdAt, 32)
+    .storeAddress(sale.marketplace)
+    .storeAddress(sale.nft)
+    .storeAddress(null)
+    .storeCoins(sale.fullPrice)
+    .storeRef(fees)
+    .storeUint(0, 32)
+    .storeUint(0, 64)
+    .endCell();
+  return { code: codes.nftFixpriceSaleV3r3(), data };
+}
+
+/** The sale's buy message body: op 2, query_id (op 0 with an empty body buys too). */
+export function nftSaleBuyBody(queryId: bigint): Cell {
+  return beginCell().storeUint(2, 32).storeUint(queryId, 64).endCell();
 }

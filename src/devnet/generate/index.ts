@@ -7,7 +7,7 @@ import { Devnet, type ProducedBlock } from './chain.ts';
 import { CYCLE, Scenarios, type ScenarioOptions } from './scenarios.ts';
 import { writeDevnetDir, type StatesMode } from './write.ts';
 
-export { Devnet, SHARD_ALL, type DevnetOptions, type ProducedBlock, type ProducedTx, type PendingMessage } from './chain.ts';
+export { Devnet, SHARD_ALL, type DevnetSnapshotJson, type DevnetOptions, type ProducedBlock, type ProducedTx, type PendingMessage } from './chain.ts';
 export { Scenarios, CYCLE, type CycleRecord, type ScenarioOptions } from './scenarios.ts';
 export { writeDevnetDir, liteserverKey, blockFile, DEFAULT_LITESERVER_PORT, type StatesMode } from './write.ts';
 export { OP, makeWallet, walletExternal, comment, type Wallet } from './contracts.ts';
@@ -19,7 +19,10 @@ export interface GenerateOptions extends ScenarioOptions {
   /** ShardState files (default: all up to 200 blocks, else last). */
   states?: StatesMode;
   port?: number;
+  /** gen_utime of the zero state (default: the library's fixed 1700000000; the CLI passes the generation time). */
   startTime?: number;
+  /** Seconds between rounds (default 3). */
+  blockInterval?: number;
   /** Split / merge rounds; default about 1/3 and 2/3 of the chain (none below 8 blocks). */
   splitAt?: number | null;
   mergeAt?: number | null;
@@ -50,6 +53,7 @@ export async function runDevnet(opts: GenerateOptions = {}): Promise<GenerateRes
   const devnet = await Devnet.create({
     seed: opts.seed ?? 1,
     startTime: opts.startTime,
+    blockInterval: opts.blockInterval,
     splitAt: opts.splitAt === undefined ? sm.splitAt : opts.splitAt,
     mergeAt: opts.mergeAt === undefined ? sm.mergeAt : opts.mergeAt,
   });
@@ -72,7 +76,7 @@ export async function generateDevnet(dir: string, opts: GenerateOptions = {}): P
   const res = await runDevnet(opts);
   // Full states after every block grow with the chain: above 200 blocks keep only the shard tops by default.
   const states = opts.states ?? (res.blocks > 200 ? 'last' : 'all');
-  writeDevnetDir(res.devnet, dir, { states, port: opts.port, extra: { seed: String(opts.seed ?? 1), scenario_cycle_rounds: CYCLE } });
+  writeDevnetDir(res.devnet, dir, { states, port: opts.port, extra: { seed: String(opts.seed ?? 1), start_time: res.devnet.startTime, scenario_cycle_rounds: CYCLE } });
   return res;
 }
 

@@ -16,7 +16,9 @@ import {
   makeWallet,
   nftCollectionInit,
   nftItemAddress,
+  nftFixpriceSaleInit,
   nftMintBody,
+  nftSaleBuyBody,
   nftTransferBody,
   walletExternal,
   type Transfer,
@@ -24,6 +26,9 @@ import {
   type WalletKind,
 } from './contracts.ts';
 import type { Devnet } from './chain.ts';
+
+/** The price of the cycle's NFT sale. */
+const SALE_PRICE = toNano('5');
 
 /** Rounds in one scenario cycle (every trace of a cycle completes inside it). */
 export const CYCLE = 16;
@@ -44,6 +49,8 @@ export interface CycleRecord {
   jettonMinter: Address;
   nftCollection: Address;
   nftItem: Address;
+  /** The getgems fix-price sale of the item (carol the marketplace, alice the seller, bob the buyer). */
+  nftSale: Address;
   freshWallet: Address;
   bounceTarget: Address;
 }
@@ -81,6 +88,39 @@ export class Scenarios {
     }
   }
 
+  /** The wallet a cycle funds and deploys. */
+  private freshWallet(cycle: number): Wallet {
+    let fresh = this.fresh.get(cycle);
+    if (!fresh) {
+      fresh = makeWallet(cycle % 2 === 0 ? 'v5r1' : 'v4r2', keyPairFromSeed(this.devnet.derive(`key/fresh/${cycle}`)), this.devnet.globalId);
+      this.fresh.set(cycle, fresh);
+    }
+    return fresh;
+  }
+
+  /** The seqno each wallet signs its next message with, by label: what a resumed chain needs besides the devnet's snapshot. */
+  seqnos(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [label, w] of this.labelled()) if (w.seqno > 0) out[label] = w.seqno;
+    for (const [cycle, w] of this.fresh) if (w.seqno > 0) out[`fresh/${cycle}`] = w.seqno;
+    return out;
+  }
+
+  /** Sets the seqnos saved by `seqnos()` (a devnet restored from a snapshot). */
+  restoreSeqnos(saved: Record<string, number>): void {
+    const named = new Map(this.labelled());
+    for (const [label, seqno] of Object.entries(saved)) {
+      const m = /^fresh\/(\d+)$/.exec(label);
+      const w = m ? this.freshWallet(Number(m[1])) : named.get(label);
+      if (!w) throw new Error(`devnet snapshot names a wallet "${label}" these scenarios do not have`);
+      w.seqno = seqno;
+    }
+  }
+
+  private labelled(): [string, Wallet][] {
+    return [['alice', this.alice], ['bob', this.bob], ['carol', this.carol], ['dave', this.dave], ['master', this.master], ...this.bulk.map((w, i): [string, Wallet] => [`bulk/${i}`, w])];
+  }
+
   /** The named genesis wallets (funded in the zero state), for live use. */
   wallets(): Wallet[] {
     return [this.alice, this.bob, this.carol, this.dave, this.master, ...this.bulk];
@@ -92,7 +132,7 @@ export class Scenarios {
 
   /** Queues the external messages of round `r` (call before devnet.produceRound()); `last` is the final round. */
   beforeRound(r: number, last: number): void {
-    const now = this.devnet.startTime + r * this.devnet.blockInterval;
+    const now = this.devnet.roundTime(r);
     if (this.scripted) this.scriptedRound(r, now);
     const busy = new Set<Wallet>();
     // Bulk transfers between bulk wallets.
@@ -130,14 +170,23 @@ export class Scenarios {
     const collInit = nftCollectionInit(carol.address, `https://devnet.example/nft/${cycle}`);
     const collection = this.devnet.addressOf(collInit);
     const item = nftItemAddress(collection, 0n);
-    let fresh = this.fresh.get(cycle);
-    if (!fresh) {
-      fresh = makeWallet(cycle % 2 === 0 ? 'v5r1' : 'v4r2', keyPairFromSeed(this.devnet.derive(`key/fresh/${cycle}`)), this.devnet.globalId);
-      this.fresh.set(cycle, fresh);
-    }
+    const fresh = this.freshWallet(cycle);
     const bounceTarget = this.devnet.addressFromHash(this.devnet.derive(`nobody/${cycle}`));
+    // created_at: the nominal time of the deploy round (off 7) on the chain's first time base, so the sale's address
+    // does not move when a resumed chain's clock jumps mid-cycle
+    const saleInit = nftFixpriceSaleInit({
+      marketplace: carol.address,
+      nft: item,
+      fullPrice: SALE_PRICE,
+      marketplaceFeeAddress: carol.address,
+      marketplaceFee: SALE_PRICE / 20n,
+      royaltyAddress: dave.address,
+      royaltyAmount: SALE_PRICE / 10n,
+      createdAt: this.devnet.startTime + (cycle * CYCLE + 8) * this.devnet.blockInterval,
+    });
+    const sale = this.devnet.addressOf(saleInit);
     if (off === 0) {
-      this.cycles.push({ cycle, startRound: r, jettonMinter: minter, nftCollection: collection, nftItem: item, freshWallet: fresh.address, bounceTarget });
+      this.cycles.push({ cycle, startRound: r, jettonMinter: minter, nftCollection: collection, nftItem: item, nftSale: sale, freshWallet: fresh.address, bounceTarget });
       // TON transfer with a text comment; funding of a wallet that deploys itself later.
       this.send(alice, [
         { to: bob.address, value: toNano('1.5'), bounce: true, body: comment(`hello from alice, cycle ${cycle}`) },
@@ -168,19 +217,30 @@ export class Scenarios {
       // Masterchain -> basechain and back (the answer crosses again in the next round).
       this.send(this.master, [{ to: alice.address, value: toNano('2'), bounce: true, body: comment(`from the masterchain, cycle ${cycle}`) }], now);
     } else if (off === 6) {
-      // Jetton transfer with a forward payload: bob -> dave (notification to dave, excesses to bob).
+      // Jetton transfer with a forward payload: bob -> dave, 100 + cycle jettons (notification to dave, excesses to bob).
       this.send(bob, [
         {
           to: jettonWalletAddress(bob.address, minter),
           value: toNano('0.2'),
           bounce: true,
-          body: jettonTransferBody(q, 100_000_000_000n, dave.address, bob.address, toNano('0.02'), comment('jetton payment')),
+          body: jettonTransferBody(q, (100n + BigInt(cycle)) * 1_000_000_000n, dave.address, bob.address, toNano('0.02'), comment('jetton payment')),
         },
       ], now);
       // NFT transfer: dave -> alice (ownership_assigned to alice, excesses to dave).
       this.send(dave, [
         { to: item, value: toNano('0.2'), bounce: true, body: nftTransferBody(q, alice.address, dave.address, toNano('0.01'), comment('gift')) },
       ], now);
+    } else if (off === 7) {
+      // A getgems fix-price sale of the item, deployed by the marketplace (carol; it only accepts the coins).
+      this.send(carol, [{ to: sale, value: toNano('0.05'), bounce: false, init: saleInit }], now);
+    } else if (off === 9) {
+      // alice (the item's owner since off 6) puts it on sale: the item tells the sale its owner (ownership_assigned).
+      this.send(alice, [
+        { to: item, value: toNano('0.2'), bounce: true, body: nftTransferBody(q, sale, alice.address, toNano('0.05'), null) },
+      ], now);
+    } else if (off === 11) {
+      // bob buys it: alice is paid (price - fee - royalty), dave gets the royalty, carol the fee, the item goes to bob.
+      this.send(bob, [{ to: sale, value: SALE_PRICE + toNano('0.2'), bounce: true, body: nftSaleBuyBody(q) }], now);
     } else if (off === 10) {
       // Burn: bob's jetton wallet -> minter burn_notification -> excesses to bob.
       this.send(bob, [{ to: jettonWalletAddress(bob.address, minter), value: toNano('0.2'), bounce: true, body: jettonBurnBody(q, 30_000_000_000n, bob.address) }], now);

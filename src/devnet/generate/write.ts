@@ -92,6 +92,8 @@ export function writeDevnetDir(devnet: Devnet, dir: string, opts: WriteOptions =
   const ls =
     '{\n' +
     `  "@type": "config.global",\n` +
+    // what the gateway calls this network (/healthcheck): not mainnet, whose zero state it does not have
+    `  "network_name": "devnet",\n` +
     `  "liteservers": [{"ip": 2130706433, "port": ${opts.port ?? DEFAULT_LITESERVER_PORT}, "id": {"@type": "pub.ed25519", "key": "${key.publicKey.toString('base64')}"}}],\n` +
     `  "validator": {"@type": "validator.config.global", "zero_state": ${configBlockId(zs.mc.ref)}, "init_block": ${configBlockId(initBlock)}}\n` +
     '}\n';

@@ -56,7 +56,7 @@ export function writeLiteServerJson(
   const validator = chain
     ? `,\n  "validator": {"@type": "validator.config.global", "zero_state": ${blockIdText({ ...chain.zeroState, seqno: 0 })}${chain.initBlock ? `, "init_block": ${blockIdText(chain.initBlock)}` : ''}}`
     : '';
-  const text = `{\n  "@type": "config.global",\n  "liteservers": ${entry}${validator}\n}\n`;
+  const text = `{\n  "@type": "config.global",\n  "network_name": "devnet",\n  "liteservers": ${entry}${validator}\n}\n`;
   writeFileSync(path, text);
   return text;
 }

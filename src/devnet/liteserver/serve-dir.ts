@@ -14,10 +14,12 @@ export interface ServeDirOptions {
   startAtFirst?: boolean;
   /** Text seed for the key when DIR/liteserver.key is missing (the derived key is written there). */
   seed?: string;
+  /** Serve this chain (a live devnet's, loaded from DIR) instead of loading DIR. */
+  chain?: MemoryChain;
 }
 
 export async function serveDevnetDir(dir: string, opts: ServeDirOptions = {}): Promise<{ server: LiteServer; chain: MemoryChain }> {
-  const chain = loadChainDir(dir, opts.startAtFirst ? { visibleMc: 1 } : {});
+  const chain = opts.chain ?? loadChainDir(dir, opts.startAtFirst ? { visibleMc: 1 } : {});
   let key = readServerKeyFile(dir);
   if (!key) {
     key = seedFromText(opts.seed ?? 'devnet');
