@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  */
 const FLOORS = [
   ['util', 'format'],
-  ['tl', 'ton', 'bus', 'kv', 'schemas'],
+  ['tl', 'ton', 'bus', 'kv', 'engine', 'schemas'],
   ['tvm', 'proofs'],
   ['contracts', 'source'],
   ['store', 'actions'],
@@ -24,7 +24,7 @@ const THROUGH_INDEX_EXCEPT = new Set(['schemas']);
  * Entry points besides index.ts, each for a load-time reason: the devnet is three tools and a command loads only the
  * one it runs (the generator brings the TVM emulator); `serve` needs the metrics registry without the stages; the
  * native SHA-256 under @ton/core is a process-wide patch, imported for its effect where cells are hashed in bulk; the
- * traces stage's worker threads load the entity-state derivation alone (no store: index.ts brings chdb).
+ * traces stage's worker threads load the entity-state derivation alone (no store: index.ts brings the ClickHouse client).
  */
 const ENTRIES = {
   devnet: ['(chain|generate|liteserver|live)/index\\.ts'],

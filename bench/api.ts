@@ -21,11 +21,10 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
-import { isApiWorker, prepareApiWorker, PrimaryRateLimiter, primaryStore, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
-import { Kv } from '../src/kv/index.ts';
+import { isApiWorker, prepareApiWorker, PrimaryRateLimiter, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
-import { fillKvFromStore, openStore, type StoreClient } from '../src/store/index.ts';
+import { fillKvFromStore, openClient, openStore, type StoreClient } from '../src/store/index.ts';
 import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
 import { fixtureBlocks } from './fixtures.ts';
 import { stealSeconds, stealSince } from './steal.ts';
@@ -224,11 +223,10 @@ async function run(url: string, s: Scenario) {
   };
 }
 
-/** An HTTP worker (BENCH_WORKERS >= 2): the v3 group over the key-value store read-only and the primary's engine. */
+/** An HTTP worker (BENCH_WORKERS >= 2): the v3 group over the store read-only, a client of the primary's engine. */
 async function worker() {
   const info = primaryStoreInfo();
-  const kv = info.kvDataDir ? Kv.open({ dataDir: info.kvDataDir, readOnly: true }) : null;
-  const store = primaryStore({ kv, location: info.location, pointReads: info.pointReads });
+  const store = await openClient({ dataDir: process.env.BENCH_API_DIR, readonly: true, pointReads: info.pointReads });
   const app = buildServer({
     networks: [{ name: 'mainnet', testnet: false, services: {} }],
     keys: new KeyStore({ anonymous: { rps: 1_000_000_000 } }),
@@ -252,6 +250,8 @@ async function main() {
   console.log(`bench:api  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const dir = process.env.BENCH_DATA ?? mkdtempSync(join(tmpdir(), 'tg-bench-api-'));
   const store = await openStore({ dataDir: dir });
+  // API workers open the same data directory
+  process.env.BENCH_API_DIR = dir;
   const query = store.query.bind(store);
   store.query = ((...args: Parameters<typeof query>) => {
     statements++;

@@ -1,23 +1,18 @@
 /**
- * The API served by several processes on the embedded store (`start --api-workers N`, issue 22). chdb allows one
- * process per data directory, LMDB one writer beside any number of readers. So the primary keeps the indexer, the
- * chdb session and the key-value store's writer; N HTTP workers (node:cluster, sharing the listen port) open the
- * key-value store read-only and serve point reads from it. Over the cluster's IPC channel:
- *   - statements a worker must send to ClickHouse run on the primary's client (queued there as every statement of
- *     that one session is), read-only: a read keyword first, `readonly = 1` last on the statement (the engine refuses
- *     writes and DDL); errors come back with the fields `mapDbError` reads (name, message, clickhouseCode, code);
+ * The API served by several processes (`start --api-workers N`, issue 22). The primary keeps the indexer and the
+ * key-value store's writer; N HTTP workers (node:cluster, sharing the listen port) each open the store themselves:
+ * read-only, as clients of the same engine (the embedded engine's `reader` user, or the ClickHouse server), with the
+ * key-value store opened read-only for point reads. Their statements run in the engine side by side with the
+ * indexer's, not queued behind them in the primary. Over the cluster's IPC channel:
  *   - rate limits are taken from the primary's one limiter (unless the workers share Redis), so the buckets are
  *     global, not one per worker;
  *   - the notification feed is relayed to every worker, whose streaming hub consumes an in-process feed;
  *   - /metrics answers the primary's registry (the pipeline's metrics live there), which counts the workers alive
  *     (`ton_api_workers`).
- * Messages use the `advanced` serialization (structured clone): bigints in statement parameters survive.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { TupleParam } from '@clickhouse/client';
 import { Gauge, type Registry } from 'prom-client';
-import type { Kv } from '../kv/index.ts';
-import { assertReadOnly, type PointReadsMode, type QueryParams, type StoreClient } from '../store/index.ts';
+import type { PointReadsMode, StoreClient } from '../store/index.ts';
 import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../streaming/index.ts';
 import type { RateLimiter, TakeResult } from './auth/index.ts';
 
@@ -25,15 +20,12 @@ import type { RateLimiter, TakeResult } from './auth/index.ts';
 const SLOT_ENV = 'TON_GATEWAY_API_WORKER';
 const STORE_ENV = 'TON_GATEWAY_API_STORE';
 
-/** What a worker needs of the primary's store: where its key-value store is (null: none), where point reads go. */
+/** What a worker needs of the primary's store beyond its command line (data dir) and environment (a server): where point reads go. */
 export interface PrimaryStoreInfo {
-  location: string;
-  kvDataDir: string | null;
   pointReads: PointReadsMode;
 }
 
 type ToPrimary =
-  | { tg: 'q'; id: number; sql: string; params?: QueryParams; settings?: Record<string, unknown>; format: string }
   | { tg: 'rl'; id: number; key: string; rps: number; cost: number; prepaid: number }
   | { tg: 'metrics'; id: number }
   | { tg: 'ready'; port: number };
@@ -48,20 +40,6 @@ interface WireError {
 type ToWorker = { tg: 'r'; id: number; ok: true; value: unknown } | { tg: 'r'; id: number; ok: false; error: WireError } | { tg: 'feed'; event: FeedEvent };
 
 const isMessage = (m: unknown): m is { tg: string } => typeof m === 'object' && m !== null && typeof (m as { tg?: unknown }).tg === 'string';
-
-/** TupleParam is recognized by its class (src/api/v3/db.ts), which structured clone drops: sent as a marked object. */
-function encodeParams(params?: QueryParams): QueryParams | undefined {
-  if (!params) return params;
-  const enc = (v: unknown): unknown => (v instanceof TupleParam ? { __tuple: v.values } : Array.isArray(v) ? v.map(enc) : v);
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, enc(v)]));
-}
-
-function decodeParams(params?: QueryParams): QueryParams | undefined {
-  if (!params) return params;
-  const dec = (v: unknown): unknown =>
-    v && typeof v === 'object' && '__tuple' in v ? new TupleParam((v as { __tuple: unknown[] }).__tuple) : Array.isArray(v) ? v.map(dec) : v;
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, dec(v)]));
-}
 
 function wireError(err: unknown): WireError {
   const e = err as { name?: unknown; message?: unknown; clickhouseCode?: unknown; code?: unknown };
@@ -91,7 +69,7 @@ const WORKERS_GAUGE = 'ton_api_workers';
 
 export interface ApiWorkersOptions {
   count: number;
-  /** The primary's store: workers' statements run on it. */
+  /** The primary's store: workers open the same one, read-only. */
   store: StoreClient;
   /** The limiter workers take from (omit when they share Redis themselves). */
   limiter?: RateLimiter;
@@ -139,18 +117,7 @@ export async function startApiWorkers(opts: ApiWorkersOptions): Promise<ApiWorke
   const onMessage = (slot: number, w: Worker, m: unknown) => {
     if (!isMessage(m)) return;
     const msg = m as ToPrimary;
-    if (msg.tg === 'q') {
-      answer(
-        w,
-        msg.id,
-        (async () => {
-          // workers read: a read keyword first, then the engine's own refusal of writes, DDL and table functions reaching files
-          assertReadOnly(msg.sql);
-          const { readonly: _ignored, ...settings } = msg.settings ?? {};
-          return opts.store.queryText(msg.sql, msg.format, decodeParams(msg.params), { ...settings, readonly: 1 });
-        })(),
-      );
-    } else if (msg.tg === 'rl') {
+    if (msg.tg === 'rl') {
       const limiter = opts.limiter;
       answer(w, msg.id, limiter ? limiter.take(msg.key, msg.rps, msg.cost, msg.prepaid) : Promise.reject(new Error('no limiter in the primary')));
     } else if (msg.tg === 'metrics') {
@@ -163,7 +130,7 @@ export async function startApiWorkers(opts: ApiWorkersOptions): Promise<ApiWorke
   };
 
   const fork = (slot: number) => {
-    const info: PrimaryStoreInfo = { location: opts.store.location, kvDataDir: opts.store.kv ? opts.store.location : null, pointReads: opts.store.pointReads };
+    const info: PrimaryStoreInfo = { pointReads: opts.store.pointReads };
     const w = cluster.fork({ [SLOT_ENV]: String(slot), [STORE_ENV]: JSON.stringify(info) });
     slots.set(slot, w);
     w.on('message', (m: unknown) => onMessage(slot, w, m));
@@ -311,43 +278,6 @@ export async function prepareApiWorker(): Promise<void> {
 /** Tells the primary this worker listens (on `port`). */
 export function workerListening(port: number): void {
   process.send?.({ tg: 'ready', port } satisfies ToPrimary);
-}
-
-/** JSONEachRow text -> rows. */
-function jsonLines<T>(text: string): T[] {
-  const rows: T[] = [];
-  for (const line of text.split('\n')) if (line.trim()) rows.push(JSON.parse(line) as T);
-  return rows;
-}
-
-const refused = (what: string) => () => Promise.reject(new Error(`${what}: an API worker does not write (the primary process holds the store)`));
-
-/**
- * The store as an API worker sees it: point reads from the key-value store opened read-only here (`kv`), every
- * statement run by the primary. Writes are refused here, and by the primary if one were sent.
- */
-export function primaryStore(opts: { kv: Kv | null } & Pick<PrimaryStoreInfo, 'location' | 'pointReads'>): StoreClient {
-  return {
-    kind: 'embedded',
-    get client(): never {
-      throw new Error('an API worker has no ClickHouse client: statements go to the primary (query / queryText)');
-    },
-    location: `${opts.location} (API worker ${apiWorkerSlot()})`,
-    pointReads: opts.pointReads,
-    kv: opts.kv,
-    async query<T>(sql: string, params?: QueryParams, settings?: Record<string, unknown>): Promise<T[]> {
-      return jsonLines<T>(await ask<string>({ tg: 'q', sql, params: encodeParams(params), settings, format: 'JSONEachRow' }));
-    },
-    queryText(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>): Promise<string> {
-      return ask<string>({ tg: 'q', sql, params: encodeParams(params), settings, format });
-    },
-    command: refused('command'),
-    insertFormatted: refused('insert'),
-    insertRows: refused('insert'),
-    async close() {
-      await opts.kv?.close();
-    },
-  };
 }
 
 /** Rate limits taken from the primary's limiter: one set of buckets for every worker. */

@@ -11,7 +11,6 @@ export {
   isApiWorker,
   prepareApiWorker,
   primaryMetrics,
-  primaryStore,
   primaryStoreInfo,
   PrimaryRateLimiter,
   relayedFeed,

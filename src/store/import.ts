@@ -1,6 +1,6 @@
 import type { DecodedBlock } from '../ton/index.ts';
 import { PriorStates } from './docs.ts';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import { StoreWriter, type WriterOptions } from './writer.ts';
 
 /**

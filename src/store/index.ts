@@ -1,6 +1,7 @@
 /**
- * The ClickHouse store: one @clickhouse/client over chdb (embedded, `<dataDir>/clickhouse`) or a
- * ClickHouse server (CLICKHOUSE_URL), versioned migrations, the idempotent block writer and lookups.
+ * The ClickHouse store: one @clickhouse/client to the embedded engine of a data directory (src/engine, files under
+ * `<dataDir>/clickhouse`) or to a ClickHouse server (CLICKHOUSE_URL), versioned migrations, the idempotent block
+ * writer and lookups.
  */
 import { openClient, type StoreClient, type StoreConfig } from './client.ts';
 import { prepareKv } from './kv-fill.ts';
@@ -37,7 +38,7 @@ export async function openStore(config: StoreConfig & { migrate?: boolean; log?:
   const store = await openClient(config);
   try {
     if (config.migrate !== false) await migrate(store, MIGRATIONS_DIR, { below: KV_TABLES_DROPPED });
-    if (store.kv) await prepareKv(store, store.kv, config.log);
+    if (store.kv && !store.readonly) await prepareKv(store, store.kv, config.log);
     if (config.migrate !== false) await migrate(store);
   } catch (err) {
     await store.close();

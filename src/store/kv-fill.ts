@@ -5,7 +5,7 @@
  * get tag 0: what is stored is already behind the checkpoint.
  */
 import { mirrorRows, type Kv } from '../kv/index.ts';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 
 /** Rows per read: a document is about 1.5 KB of JSON. */
 const CHUNK_ROWS = 50_000;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import { MIGRATIONS_DIR } from './clickhouse-dir.ts';
 
 export interface Migration {

@@ -1,5 +1,5 @@
 import { TupleParam } from '@clickhouse/client';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import { kvPointReads } from '../kv/index.ts';
 import { DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from './docs.ts';
 

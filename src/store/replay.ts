@@ -15,7 +15,7 @@
  * stored when a row with its key and a version as new or newer is. Read from `system.tables`, so a migration
  * that adds a table needs nothing here.
  */
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import type { Row } from './row.ts';
 
 export interface TableIdentity {

@@ -1,4 +1,4 @@
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 
 /** Raised for a statement `sql` refuses to run; the message names what is wrong. */
 export class ReadOnlyQueryError extends Error {
@@ -88,9 +88,10 @@ export const SQL_FORMATS = ['JSONEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSep
 /**
  * Runs one read-only statement and returns the engine's text output in `format`. Defences, outermost first:
  * the engine parses the text into exactly one statement and only that canonical statement runs; a read keyword,
- * no INTO OUTFILE, no file(); `readonly = 1` on the statement (and on the whole engine when the store was opened
- * with `readonly: true`, as `ton-gateway sql` opens it), so ClickHouse itself refuses writes, setting changes
- * and the table functions that reach files, URLs and other servers.
+ * no INTO OUTFILE, no file(); then ClickHouse itself: a store opened `readonly: true` (as `ton-gateway sql` opens it)
+ * is the embedded engine's `reader` user (readonly = 2, SELECT grants only: writes, DDL and the table functions that
+ * reach files, URLs and other servers are refused) or a server session with `readonly = 1`; on a writable store the
+ * statement carries `readonly = 1`.
  */
 export async function runReadOnlySql(store: StoreClient, sql: string, format = 'JSONEachRow'): Promise<string> {
   if (!(SQL_FORMATS as readonly string[]).includes(format)) {
@@ -100,10 +101,10 @@ export async function runReadOnlySql(store: StoreClient, sql: string, format = '
   const canonical = await canonicalStatement(store, sql);
   checkCanonical(canonical);
   try {
-    return await store.queryText(canonical, format, undefined, { readonly: '1' });
+    return await store.queryText(canonical, format, undefined, store.readonly ? undefined : { readonly: '1' });
   } catch (err) {
     const msg = engineMessage(err);
-    if (/readonly/i.test(msg)) throw new ReadOnlyQueryError(`write queries are refused (readonly): ${msg}`);
+    if (/readonly|Not enough privileges/i.test(msg)) throw new ReadOnlyQueryError(`refused: the store is read-only here (${msg})`);
     throw new ReadOnlyQueryError(msg);
   }
 }

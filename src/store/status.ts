@@ -3,7 +3,7 @@
  * their `ingested_blocks` markers), the holes in it and below it down to the first seqno ingest was asked for,
  * the checkpoint, where ingest is stalled and why. One reading for `ton-gateway status` and /api/v3/indexStatus.
  */
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import { readIngestState, type IngestRange } from './ingest-state.ts';
 import { getCheckpoint } from './writer.ts';
 

@@ -7,7 +7,7 @@
  */
 import { Cell } from '@ton/core';
 import { kvPointReads } from '../kv/index.ts';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import type { Row } from './row.ts';
 
 /** An account's latest state as the pipeline knows it. */

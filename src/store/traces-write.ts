@@ -10,7 +10,7 @@
  */
 import { mirrorRows } from '../kv/index.ts';
 import { saveTracesState, TRACES_STATE_NAME } from './assembler-state.ts';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import { nextIntentVersion, openIntents, recordIntent, withoutStored } from './replay.ts';
 import type { Row } from './row.ts';
 import { TRACED_TABLES } from './rows.ts';

@@ -1,5 +1,5 @@
 import type { DecodedBlock } from '../ton/index.ts';
-import type { StoreClient } from './client.ts';
+import type { StoreClient } from './store-client.ts';
 import { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 import { RowEncodeError } from './native.ts';
 import { randomUUID } from 'node:crypto';

@@ -1,3 +1,4 @@
-/** Small helpers every floor may use: a size-bounded Map, the package's own files. */
+/** Small helpers every floor may use: a size-bounded Map, the package's own files, lock files naming a live process. */
 export { BoundedMap } from './bounded-map.ts';
 export { packagePath, packageRoot } from './package-root.ts';
+export { liveHolder, LockedError, lockHeld, ownerAlive, ownLockText, parseLockFile, processStartTicks, removeFile, takeLockFile, type LockOwner } from './process-lock.ts';

@@ -17,6 +17,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
 import { duplicateReport, getCheckpoint, openIntents, openStore, storedBlocks, type StoreClient, type TableDuplicates } from '../../src/store/index.ts';
+import { CONTENT, expectExactlyOnce } from './devnet-checks.ts';
 import { withStoreAndPool } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 
@@ -40,31 +41,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * Rows several blocks may carry (bodies, account states): each writer stores them once, but a body another process
- * stored before a restart may be stored again until a merge (src/store/writer.ts MEMO_TABLES). Checked apart.
- */
-const CONTENT = ['message_contents', 'account_states', 'latest_account_states'];
-
-/** Every table: no row twice; rows = FINAL without a version; the chain's blocks and transactions exactly once. */
-async function expectExactlyOnce(store: StoreClient, opts: { content?: boolean } = {}): Promise<Record<string, TableDuplicates>> {
-  const report = await duplicateReport(store);
-  for (const [t, r] of Object.entries(report)) {
-    if (CONTENT.includes(t) && !opts.content) continue;
-    expect(r.duplicates, `${t}: rows written twice`).toBe(0);
-    if (!r.versioned) expect(r.rows, `${t}: count() against count() FINAL`).toBe(r.final);
-  }
-  // plain SQL, as an analyst runs it
-  const [n] = await store.query<{ tx: string; blocks: string; markers: string; traced: string }>(
-    'SELECT (SELECT count() FROM transactions) AS tx, (SELECT count() FROM blocks) AS blocks, (SELECT count() FROM ingested_blocks) AS markers, (SELECT count() FROM trace_transactions) AS traced',
-  );
-  expect(n).toEqual({ tx: String(chain.transactions.length), blocks: String(chain.blocks.length), markers: String(chain.blocks.length), traced: String(chain.transactions.length) });
-  // transactions and messages are versioned by trace_version: the traced rows alone, once each
-  expect(report.transactions).toMatchObject({ rows: chain.transactions.length, final: chain.transactions.length });
-  expect(report.messages.rows).toBe(report.messages.final);
-  return report;
-}
-
 const withStore = <T>(name: string, fn: (store: StoreClient, pool: LiteserverPool) => Promise<T>): Promise<T> => withStoreAndPool(ls, name, fn);
 
 describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
@@ -78,7 +54,7 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
         await bus.close();
         expect(await getCheckpoint(store, 'ingest')).toBe(tip);
       }
-      const first = await expectExactlyOnce(store, { content: true });
+      const first = await expectExactlyOnce(store, chain, { content: true });
       // a third run, compared table by table with the second: the replay wrote nothing
       const bus = new MemoryBus();
       const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno: tip });
@@ -138,7 +114,7 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
       await until(() => bus.lag(TOPICS.rawBlocks, 'decode') + bus.lag(TOPICS.decodedBlocks, 'store') === 0, 'decode and store done');
       await workers.stop();
       await bus.close();
-      await expectExactlyOnce(store, { content: true });
+      await expectExactlyOnce(store, chain, { content: true });
     });
   });
 
@@ -193,7 +169,7 @@ describe('replays leave no physical duplicates', { timeout: 600_000 }, () => {
       const store = await openStore({ dataDir: data });
       try {
         expect(await getCheckpoint(store, 'ingest')).toBe(tip);
-        const report = await expectExactlyOnce(store);
+        const report = await expectExactlyOnce(store, chain);
         // the chosen points did cut writes of both writers (seen as intents beyond what was complete)
         expect(cutWrites.blocks.size).toBeGreaterThan(0);
         expect(cutWrites.traces.size).toBeGreaterThan(0);

@@ -73,12 +73,12 @@ describe('read-only sql: escapes', { timeout: 300_000 }, () => {
     ["SELECT file('/etc/hostname')", /file\(\) function is refused/],
     ['SELECT `file`(\'/etc/hostname\')', /file\(\) function is refused/],
     ["SELECT * FROM file('/etc/hostname', 'LineAsString')", /file\(\) function is refused/],
-    ["SELECT * FROM url('http://127.0.0.1:9/', 'LineAsString')", /readonly/],
-    ["SELECT * FROM remote('127.0.0.1:9', system.one)", /readonly/],
-    ["SELECT * FROM s3('http://127.0.0.1:9/bucket/x.csv', 'LineAsString')", /readonly/],
-    ["SELECT * FROM executable('ls', 'LineAsString', 'x String')", /readonly/],
-    ["SELECT * FROM sqlite('/tmp/x.db', 't')", /readonly/],
-    ['SELECT 1 SETTINGS readonly = 0', /readonly/],
+    ["SELECT * FROM url('http://127.0.0.1:9/', 'LineAsString')", /read-only/],
+    ["SELECT * FROM remote('127.0.0.1:9', system.one)", /read-only/],
+    ["SELECT * FROM s3('http://127.0.0.1:9/bucket/x.csv', 'LineAsString')", /read-only/],
+    ["SELECT * FROM executable('ls', 'LineAsString', 'x String')", /read-only/],
+    ["SELECT * FROM sqlite('/tmp/x.db', 't')", /read-only/],
+    ['SELECT 1 SETTINGS readonly = 0', /read-only/],
     ['KILL QUERY WHERE 1', /only read queries are allowed/],
     ['WITH 1 AS x SELECT x; DROP TABLE blocks', /give one statement only/],
   ];
@@ -133,12 +133,14 @@ describe('read-only sql: escapes', { timeout: 300_000 }, () => {
     const ro = await openStore({ dataDir: data, readonly: true, migrate: false });
     try {
       // past every text check: straight to the engine, through both of the client's paths
-      await expect(ro.command('DROP TABLE blocks')).rejects.toThrow(/readonly/i);
-      await expect(ro.queryText("INSERT INTO checkpoints (name, mc_seqno) VALUES ('x', 1)", 'CSV')).rejects.toThrow(/readonly/i);
-      await expect(ro.queryText('SET readonly = 0', 'CSV')).rejects.toThrow(/readonly/i);
-      await expect(ro.queryText("SELECT * FROM file('/etc/hostname', 'LineAsString')", 'CSV')).rejects.toThrow(/readonly/i);
+      // the engine's `reader` user: grants of SELECT only (DDL, inserts, files refused), readonly = 2 (it may set
+      // settings, never `readonly` itself)
+      await expect(ro.command('DROP TABLE blocks')).rejects.toThrow(/Not enough privileges.*DROP TABLE/i);
+      await expect(ro.queryText("INSERT INTO checkpoints (name, mc_seqno) VALUES ('x', 1)", 'CSV')).rejects.toThrow(/Not enough privileges.*INSERT/i);
+      await expect(ro.command('SET readonly = 0')).rejects.toThrow(/readonly/i);
+      await expect(ro.queryText("SELECT * FROM file('/etc/hostname', 'LineAsString')", 'CSV')).rejects.toThrow(/Not enough privileges.*READ ON FILE/i);
       await expect(ro.insertRows('checkpoints', [{ name: 'x', mc_seqno: 1 }])).rejects.toThrow(/read-only/);
-      expect(await ro.queryText("SELECT getSetting('readonly') AS r, (SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'blocks') AS b", 'CSV')).toBe('1,1\n');
+      expect(await ro.queryText("SELECT getSetting('readonly') AS r, currentUser() AS u, (SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'blocks') AS b", 'CSV')).toBe('2,"reader",1\n');
     } finally {
       await ro.close();
     }

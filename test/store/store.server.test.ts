@@ -1,29 +1,17 @@
-import { existsSync } from 'node:fs';
-import { afterAll, describe } from 'vitest';
-import type { StartedClickHouseContainer } from '@testcontainers/clickhouse';
+import { describe } from 'vitest';
 import type { StoreConfig } from '../../src/store/index.ts';
+import { testServer } from '../helpers/server.ts';
 import { storeSuite } from './suite.ts';
 
-// The same suite against a ClickHouse server: CLICKHOUSE_URL (a fresh database per run), else a
-// testcontainers ClickHouse when a Docker engine is reachable, else skipped.
-const url = process.env.CLICKHOUSE_URL;
-const docker = Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
-let container: StartedClickHouseContainer | undefined;
-
-afterAll(async () => {
-  await container?.stop();
-});
+// The same suite against a ClickHouse server (a fresh database per run): CLICKHOUSE_URL, else the project's own
+// engine serving as one (test/helpers/server.ts).
+const server = testServer();
 
 async function serverConfig(): Promise<StoreConfig> {
-  const database = `tg_store_test_${process.pid}_${Date.now()}`;
-  if (url) {
-    return { url, user: process.env.CLICKHOUSE_USER, password: process.env.CLICKHOUSE_PASSWORD, database };
-  }
-  const { ClickHouseContainer } = await import('@testcontainers/clickhouse');
-  container = await new ClickHouseContainer('clickhouse/clickhouse-server:25.8-alpine').start();
-  return { url: container.getHttpUrl(), user: container.getUsername(), password: container.getPassword(), database };
+  const s = await server();
+  return { url: s.url, user: s.user, password: s.password, database: `tg_store_test_${process.pid}_${Date.now()}` };
 }
 
-describe.skipIf(!url && !docker)('ClickHouse server', () => {
-  storeSuite(url ? `server ${url}` : 'server (testcontainers)', serverConfig);
+describe('ClickHouse server', () => {
+  storeSuite(process.env.CLICKHOUSE_URL ? `server ${process.env.CLICKHOUSE_URL}` : "server (the project's engine)", serverConfig);
 });

@@ -143,9 +143,14 @@ export function startProgress(stats: PipelineStats, opts: { from: number; until?
   };
 }
 
-/** Opens the store for the indexer; a second indexer on the data directory is told what to do. */
-export function openIndexerStore(dataDir: string | undefined): Promise<StoreClient> {
-  return openStoreOrExplain(dataDir, 'another ton-gateway (index or start) is running on it; stop it first or use another --data DIR');
+/**
+ * Opens the store for the indexer; a second indexer on the data directory is told what to do. `roles`: a split
+ * layout's process on one machine takes the directory's writer lock only for the roles that run once (ingest, the
+ * checkpoint); its store and traces roles are clients of the same engine beside them.
+ */
+export function openIndexerStore(dataDir: string | undefined, roles?: readonly string[], log?: (line: string) => void): Promise<StoreClient> {
+  const lock = roles === undefined || roles.includes('ingest') || roles.includes('checkpoint');
+  return openStoreOrExplain(dataDir, 'another ton-gateway (index or start) is running on it; stop it first or use another --data DIR', { lock, log });
 }
 
 /** What an `index` process opens for its roles. */
@@ -217,7 +222,7 @@ export const indexCommand: Command = {
     }
     // The data dir lock first: a second indexer on the same directory stops here, before any connection.
     if (metadata.enabled && !needs.store) throw new CliError('--metadata-fetch writes to the store: run it with a role that opens the store (store or checkpoint)');
-    const store = needs.store ? await openIndexerStore(args.dataDir) : undefined;
+    const store = needs.store ? await openIndexerStore(args.dataDir, args.roles, (line) => log.warn(line)) : undefined;
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
     let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;

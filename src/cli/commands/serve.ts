@@ -2,6 +2,10 @@
  * `ton-gateway serve`: the HTTP APIs. API v2 (node layer) over each network's liteservers; API v3
  * (indexed) for networks with a store. Networks are told apart by path prefix: the first at `/`, the
  * others at `/<name>` (e.g. `/testnet/api/v2/...`), or `base_path` in the config.
+ *
+ * The store, as every command takes it: CLICKHOUSE_URL (and CLICKHOUSE_USER / PASSWORD / DATABASE), or `--data DIR`
+ * (the embedded engine of a directory another process indexes), or `networks[].store` in the config. It is opened
+ * read-only (the engine refuses every write) unless --metadata-fetch writes metadata into it.
  */
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
@@ -18,6 +22,7 @@ import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { KafkaNotificationFeed } from '../../streaming/index.ts';
 import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { loadKeyStore } from '../key-store.ts';
+import type { StoreConfig } from '../../store/index.ts';
 
 const networkSchema = z
   .object({
@@ -101,6 +106,7 @@ export const serveCommand: Command = {
     let host: string | undefined;
     let network: string | undefined;
     let keysPath: string | undefined;
+    let dataDir: string | undefined;
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       const val = () => optionValue(a, argv[++i]);
@@ -109,6 +115,7 @@ export const serveCommand: Command = {
       else if (a === '--host') host = val();
       else if (a === '--network') network = val();
       else if (a === '--keys') keysPath = val();
+      else if (a === '--data') dataDir = val();
       else if (a === '--hash-key') {
         const { hashApiKey } = await import('../../api/index.ts');
         console.log(hashApiKey(val()));
@@ -117,6 +124,12 @@ export const serveCommand: Command = {
     }
     const config: ServeConfig = configPath ? readConfig(configPath) : configSchema.parse({ networks: [{ name: network ?? 'mainnet' }] });
     if (configPath && network) throw new CliError('--network applies without --config only; list networks in the config');
+    if (configPath && dataDir) throw new CliError('--data applies without --config only; give the network a store in the config (networks[].store.data_dir)');
+    // the environment's store (CLICKHOUSE_URL) or --data, for the one network served without a config, or for a config
+    // of one network that names none (a config of several networks gives each its own)
+    const implicit = config.networks.length === 1 && (Boolean(process.env.CLICKHOUSE_URL) || dataDir !== undefined);
+    // the store module (the ClickHouse client) loads only where a network has a store
+    const envStore = implicit ? (await import('../../store/index.ts')).storeConfigFromEnv(dataDir) : null;
     const keys = loadKeyStore(keysPath ?? (config.keys as string | Record<string, unknown> | undefined));
     const limiter: RateLimiter = config.redis_url ? new RedisRateLimiter(config.redis_url) : new MemoryRateLimiter();
 
@@ -140,9 +153,20 @@ export const serveCommand: Command = {
       if (archival) pools.push(archival);
       const node = LiteNode.fromPool(pool, { archivalPool: archival, timeoutMs: n.timeout_ms ?? 10_000 });
       const services: Record<string, unknown> = { node };
-      if (n.store) {
+      const storeConfig: StoreConfig | null = n.store
+        ? { url: n.store.url, dataDir: n.store.data_dir, user: n.store.user, password: n.store.password, database: n.store.database }
+        : implicit
+          ? envStore
+          : null;
+      if (storeConfig) {
         const { openStore } = await import('../../store/index.ts');
-        const store = await openStore({ url: n.store.url, dataDir: n.store.data_dir, user: n.store.user, password: n.store.password, database: n.store.database, migrate: false });
+        let store;
+        try {
+          // the API reads; the metadata fetcher alone writes (address_metadata)
+          store = await openStore({ ...storeConfig, migrate: false, ...(metadata.enabled ? {} : { readonly: true, pointReads: 'kv' as const }) });
+        } catch (err) {
+          throw new CliError(`network ${n.name}: cannot open the store: ${(err as Error).message.split('\n')[0]}`);
+        }
         stores.push(store);
         services.store = store;
         metadataStops.push(startMetadataFetcher(store, metadata, log.child({ network: n.name })));

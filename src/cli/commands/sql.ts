@@ -1,6 +1,14 @@
-import { openStoreOrExplain } from '../open-store.ts';
+import { openStoreOrExplain, readerDataDir } from '../open-store.ts';
 import { CliError, type Command } from '../command.ts';
 import { ReadOnlyQueryError, runReadOnlySql, assertReadOnly } from '../../store/index.ts';
+
+/** Rows in a result printed in `format` (text formats print nothing for none; these print a header or a document). */
+export function resultRows(format: string, text: string): number {
+  if (format === 'JSON') return Number((JSON.parse(text) as { rows?: number }).rows ?? 0);
+  const lines = text.split('\n').filter((l) => l.length > 0).length;
+  if (format === 'CSVWithNames') return Math.max(0, lines - 1);
+  return lines;
+}
 
 export const sqlCommand: Command = {
   async run(argv) {
@@ -24,10 +32,15 @@ export const sqlCommand: Command = {
     } catch (err) {
       throw new CliError((err as Error).message);
     }
-    // read-only engine: ClickHouse itself refuses writes, whatever the text check above missed
-    const store = await openStoreOrExplain(dataDir, undefined, { readonly: true });
+    const say = (line: string) => process.stderr.write(`ton-gateway sql: ${line}\n`);
+    // read-only: the engine's reader user refuses writes, whatever the text checks miss; a running gateway's engine
+    // answers it beside the indexer's statements
+    const store = await openStoreOrExplain(readerDataDir(dataDir, say), undefined, { readonly: true });
     try {
-      process.stdout.write(await runReadOnlySql(store, query, format));
+      const out = await runReadOnlySql(store, query, format);
+      process.stdout.write(out);
+      // an empty result prints nothing in most formats: say so where a person reads, not in the data
+      if (resultRows(format, out) === 0) say('0 rows');
       return 0;
     } catch (err) {
       if (err instanceof ReadOnlyQueryError) throw new CliError(err.message);

@@ -1,9 +1,10 @@
 /**
  * An HTTP worker of `start --api-workers N` (N >= 2), forked by the primary with the same command line: API v2 over
- * its own liteserver pool, API v3 over the key-value store opened read-only and the primary's engine (statements by
- * IPC), the streaming API over the primary's feed relayed, rate limits in Redis (REDIS_URL) or in the primary.
+ * its own liteserver pool, API v3 over the store opened read-only (a client of the same engine as the primary, the
+ * key-value store read beside the primary's writer), the streaming API over the primary's feed relayed, rate limits in
+ * Redis (REDIS_URL) or in the primary.
  */
-import { Kv } from '../../kv/index.ts';
+import { openClient, storeConfigFromEnv } from '../../store/index.ts';
 import {
   apiWorkerSlot,
   buildGateway,
@@ -11,7 +12,6 @@ import {
   primaryMetrics,
   PrimaryRateLimiter,
   prepareApiWorker,
-  primaryStore,
   primaryStoreInfo,
   RedisRateLimiter,
   relayedFeed,
@@ -41,8 +41,12 @@ export async function runApiWorker(serve: ServeArgs, args: IndexArgs): Promise<n
   const keys = loadKeyStore(serve.keysPath);
   const info = primaryStoreInfo();
   // the primary opened (and filled) the key-value store before it forked: here a reader beside its writer
-  const kv = info.kvDataDir ? Kv.open({ dataDir: info.kvDataDir, readOnly: true }) : null;
-  const store = primaryStore({ kv, location: info.location, pointReads: info.pointReads });
+  let store;
+  try {
+    store = await openClient({ ...storeConfigFromEnv(args.dataDir), readonly: true, pointReads: info.pointReads, log: (line) => log.warn(line) });
+  } catch (err) {
+    throw new CliError(`cannot open the store: ${(err as Error).message.split('\n')[0]}`);
+  }
   const redisUrl = process.env.REDIS_URL || undefined;
   const limiter: RateLimiter = redisUrl ? new RedisRateLimiter(redisUrl) : new PrimaryRateLimiter();
   const pool = new LiteserverPool(loadLiteservers({ network: args.network, configPath: args.configPath }), { logger: log });

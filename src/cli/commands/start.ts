@@ -1,10 +1,10 @@
 /**
  * `ton-gateway start`: the main job. Indexes a network (ingest -> decode -> store -> traces) and serves the
- * HTTP APIs. chdb allows one process per data directory, so the indexer, the chdb session and the key-value store's
- * writer stay in one process. With `--api-workers 1` (or 0) that process serves HTTP itself, sharing one liteserver
- * pool and one store. With N >= 2 it forks N HTTP workers (node:cluster, one listen port) and serves no HTTP: each
- * worker reads the key-value store read-only and sends its statements, rate limits and /metrics to this process over
- * IPC (src/api/cluster.ts); the primary keeps its one event loop for the indexer and the engine.
+ * HTTP APIs. The store is the embedded engine of the data directory (a process of its own, src/engine, started here
+ * when none runs) or a ClickHouse server. With `--api-workers 1` (or 0) this process serves HTTP itself, sharing one
+ * liteserver pool and one store. With N >= 2 it forks N HTTP workers (node:cluster, one listen port) and serves no
+ * HTTP: each worker is a read-only client of the same engine and key-value store, and asks this process over IPC for
+ * rate limits and /metrics (src/api/cluster.ts); this process keeps its event loop for the indexer.
  */
 import { availableParallelism } from 'node:os';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
@@ -78,7 +78,7 @@ export const startCommand: Command = {
     poolReady.catch(() => undefined);
     let store: StoreClient;
     try {
-      store = await openIndexerStore(args.dataDir);
+      store = await openIndexerStore(args.dataDir, undefined, (line) => log.warn(line));
     } catch (err) {
       await pool.close();
       exitWhenDone();

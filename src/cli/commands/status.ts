@@ -1,7 +1,8 @@
 import { CliError, type Command } from '../command.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { indexStatusDetail, type IndexStatusDetail } from '../../store/index.ts';
-import { openIndexerStore } from './index-chain.ts';
+import { ENGINE_USERS, enginePaths, readEngineState } from '../../engine/index.ts';
+import { openStoreOrExplain, readerDataDir } from '../open-store.ts';
 
 export const statusCommand: Command = {
   async run(argv) {
@@ -26,13 +27,17 @@ export const statusCommand: Command = {
       } else if (a === '--json') json = true;
       else throw new CliError(`unknown option "${a}" (see --help)`);
     }
-    const store = await openIndexerStore(dataDir);
+    // read-only: a running gateway keeps indexing while this reads
+    const store = await openStoreOrExplain(readerDataDir(dataDir, (line) => console.error(`ton-gateway status: ${line}`)), undefined, { readonly: true });
     let st: IndexStatusDetail;
+    const used = store.engine;
     try {
       st = await indexStatusDetail(store);
     } finally {
       await store.close();
     }
+    // the engine, where one runs on after this command (one this command started has stopped with it)
+    const engine = used && readEngineState(enginePaths(store.location))?.pid === used.pid ? used : null;
     let tip: number | null = null;
     let tipError: string | null = null;
     if (network || configPath) {
@@ -49,8 +54,9 @@ export const statusCommand: Command = {
       }
     }
     const lag = tip !== null && st.last !== null ? tip - st.last : null;
+    const engineInfo = engine && { http: engine.url, native: `${engine.host}:${engine.tcpPort}`, version: engine.version, pid: engine.pid, users: ENGINE_USERS };
     if (json) {
-      console.log(JSON.stringify({ ...st, tip, lag, tip_error: tipError }, null, 2));
+      console.log(JSON.stringify({ ...st, tip, lag, tip_error: tipError, engine: engineInfo }, null, 2));
       return 0;
     }
     if (st.first === null) {
@@ -70,6 +76,7 @@ export const statusCommand: Command = {
     if (st.stall) console.log(`stalled at mc seqno ${st.stall.seqno}: ${st.stall.reason} (since ${new Date(st.stall.since).toISOString()})`);
     if (tip !== null) console.log(`network tip: ${tip}${lag !== null ? `  lag: ${lag} masterchain blocks` : ''}`);
     else if (tipError) console.log(`network tip: unknown (${tipError.split(';')[0]})`);
+    if (engine) console.log(`engine: ClickHouse ${engine.version}, HTTP ${engine.url}, native ${engine.host}:${engine.tcpPort} (users ${ENGINE_USERS.reader}, ${ENGINE_USERS.writer}; \`ton-gateway engine info\`)`);
     return 0;
   },
 };
