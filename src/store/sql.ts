@@ -67,9 +67,10 @@ function withoutLiterals(canonical: string): string {
 }
 
 /**
- * Refuses what the engine's readonly mode lets through: `INTO OUTFILE` (the client layer of chdb writes the file
- * whatever `readonly` says) and the `file()` function (clickhouse-local reads any path with it; readonly blocks
- * the file/url/remote/s3/... table functions, not this scalar function). Checked on the canonical text, where a
+ * Refuses what a readonly session may let through: `INTO OUTFILE` (written by a client layer, whatever `readonly`
+ * says: chdb's in-process one did) and the `file()` function (clickhouse-local reads any path with it; readonly blocks
+ * the file/url/remote/s3/... table functions, not this scalar function). The embedded engine's `reader` user lacks the
+ * grants for both anyway; the check stays for servers. Checked on the canonical text, where a
  * quoted or commented spelling has become the plain one.
  */
 export function checkCanonical(canonical: string): void {
