@@ -20,7 +20,8 @@ export { PriorStates, blockDocRows, contentHashes, DOCS_BY_HASH_SQL, parseTxDoc,
 export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, statesBeforeRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
-export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
+export { assertReadOnly, canonicalReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
+export { EXPORT_FORMATS, EXPORT_TABLES, ExportError, queryExportStatement, runExport, s3ObjectUrl, tableExportStatement, type ExportFormat, type ExportRange, type ExportTarget } from './export.ts';
 export { dedupRows, duplicateReport, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export * from './read.ts';
 export { indexStatus, indexStatusDetail, INGEST_CHECKPOINT, type IndexStatus, type IndexStatusDetail } from './status.ts';

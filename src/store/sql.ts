@@ -84,6 +84,17 @@ function engineMessage(err: unknown): string {
   return String((err as Error).message ?? err).split('\n')[0].trim();
 }
 
+/**
+ * One read-only statement as the engine canonicalizes it (exactly one statement, a read keyword first, no INTO
+ * OUTFILE, no file()), or ReadOnlyQueryError. What runs is this text, never the caller's.
+ */
+export async function canonicalReadOnly(store: StoreClient, sql: string): Promise<string> {
+  assertReadOnly(sql);
+  const canonical = await canonicalStatement(store, sql);
+  checkCanonical(canonical);
+  return canonical;
+}
+
 export const SQL_FORMATS = ['JSONEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'Pretty', 'PrettyCompact', 'JSON'] as const;
 
 /**
@@ -98,9 +109,7 @@ export async function runReadOnlySql(store: StoreClient, sql: string, format = '
   if (!(SQL_FORMATS as readonly string[]).includes(format)) {
     throw new ReadOnlyQueryError(`unknown format "${format}" (one of ${SQL_FORMATS.join(', ')})`);
   }
-  assertReadOnly(sql);
-  const canonical = await canonicalStatement(store, sql);
-  checkCanonical(canonical);
+  const canonical = await canonicalReadOnly(store, sql);
   try {
     return await store.queryText(canonical, format, undefined, store.readonly ? undefined : { readonly: '1' });
   } catch (err) {
