@@ -5,7 +5,7 @@
  * the object signed with the given key (a small S3 PutObject endpoint in this test: no S3 service runs here); and the
  * mistakes a user makes, each one line naming the option.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,10 +23,20 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** The same, without blocking this process: the test's S3 endpoint answers from this process's event loop. */
+function cliAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const p = spawn(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), 'export', ...args, '--data', data], { cwd: ROOT, env: { ...process.env, CLICKHOUSE_URL: '', ...env } });
+  let out = '';
+  let err = '';
+  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve) => p.on('close', (code) => resolve({ code, out, err })));
+}
+
 let store: StoreClient;
 /** What the engine reads back from an exported file: rows, the sum of lt, and the hashes in order. */
 const readBack = async (file: string, format: string) =>
-  (await store.query<{ n: string; lt: string; first: string; last: string }>(`SELECT count() AS n, sum(lt) AS lt, argMin(hash, lt) AS first, argMax(hash, lt) AS last FROM file({f:String}, ${format})`, { f: file }))[0];
+  (await store.query<{ n: string; lts: string; first: string; last: string }>(`SELECT count() AS n, sum(lt) AS lts, argMin(hash, lt) AS first, argMax(hash, lt) AS last FROM file({f:String}, ${format})`, { f: file }))[0];
 
 beforeAll(async () => {
   expect(spawnSync('tar', ['xzf', join(ROOT, 'test', 'fixtures', 'stores', 'inprocess-f8cbab7.tgz'), '-C', parent]).status).toBe(0);
@@ -45,8 +55,8 @@ describe('export', { timeout: 300_000 }, () => {
     const r = cli(['--table', 'transactions', '--from-seqno', String(mc.s), '--until-seqno', String(mc.s), '--out', out('mc.parquet')]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/^ton-gateway export: transactions -> .*mc\.parquet \(parquet, [\d,]+ bytes\) in /);
-    const [want] = await store.query<{ n: string; lt: string; first: string; last: string }>(
-      'SELECT count() AS n, sum(lt) AS lt, argMin(hash, lt) AS first, argMax(hash, lt) AS last FROM transactions FINAL WHERE mc_block_seqno = {s:UInt32}',
+    const [want] = await store.query<{ n: string; lts: string; first: string; last: string }>(
+      'SELECT count() AS n, sum(lt) AS lts, argMin(hash, lt) AS first, argMax(hash, lt) AS last FROM transactions FINAL WHERE mc_block_seqno = {s:UInt32}',
       { s: mc.s },
     );
     expect(Number(want.n)).toBeGreaterThan(0);
@@ -98,7 +108,7 @@ describe('export', { timeout: 300_000 }, () => {
     const endpoint = `http://127.0.0.1:${(s3.address() as { port: number }).port}`;
     try {
       const secret = 'sEcReT-never-printed';
-      const r = cli(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret });
+      const r = await cliAsync(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret });
       expect(r.code, r.err).toBe(0);
       expect(r.err).toMatch(/^ton-gateway export: transactions -> s3:\/\/ton-data\/export\/tx\.parquet \(parquet\) in [\d.]+ s\n$/);
       expect(r.out + r.err).not.toContain(secret);
@@ -108,7 +118,7 @@ describe('export', { timeout: 300_000 }, () => {
       writeFileSync(out('from-s3.parquet'), object!);
       expect(await readBack(out('from-s3.parquet'), 'Parquet')).toEqual(await readBack(out('all.parquet'), 'Parquet'));
       // a second export replaces the object, as a file is replaced
-      expect(cli(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret }).code).toBe(0);
+      expect((await cliAsync(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret })).code).toBe(0);
       const without = cli(['--table', 'transactions', '--out', 's3://ton-data/x.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
       expect(without.code).toBe(1);
       expect(without.err).toMatch(/^ton-gateway export: --out s3: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
