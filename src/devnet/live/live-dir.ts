@@ -151,6 +151,7 @@ export class LiveDevnetDir {
       appendedUpTo: upTo,
       sendMessage: async (boc) => {
         try {
+          await devnet.checkExternal(boc);
           devnet.submitExternal(boc);
         } catch (err) {
           // the wording of a liteserver whose validator refuses the message

@@ -1,0 +1,19 @@
+/**
+ * API v3's pending routes over emulated traces (src/api/v3/route.ts `EmulatedPending`): the emulated ones the
+ * network's service holds (not yet on chain), newest first, come before the indexed traces still in flight; one page
+ * over both (offset and limit count both).
+ */
+import type { EmulationService } from '../../emulate/index.ts';
+import type { EmulatedPending } from '../v3/index.ts';
+import { renderEmulated } from './render.ts';
+
+export function emulatedPending(service: EmulationService): EmulatedPending {
+  return {
+    async page(db, q, pg, supported) {
+      const all = service.find(q);
+      const entries = all.slice(pg.offset, pg.offset + pg.limit);
+      const rendered = await Promise.all(entries.map((e) => renderEmulated(db, e.rows, supported)));
+      return { rendered, rest: { ...pg, offset: Math.max(0, pg.offset - all.length), limit: pg.limit - entries.length } };
+    },
+  };
+}
