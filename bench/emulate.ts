@@ -98,12 +98,19 @@ const steal0 = stealSeconds();
 // warm-up: the emulator's WebAssembly, the first reads
 for (let i = 0; i < 5; i++) await service.emulate(transfer());
 const svc: number[] = [];
+const phases = { stateMs: [] as number[], emulateMs: [] as number[], rowsMs: [] as number[] };
 let txs = 0;
+let heldChars = 0;
 for (let i = 0; i < N; i++) {
   const s = performance.now();
   const rows = await service.emulate(transfer());
   svc.push(performance.now() - s);
   txs = rows.txs.length;
+  heldChars = rows.docs.reduce((a, d) => a + d.length, 0) + JSON.stringify(rows.actions).length + JSON.stringify(rows.trace).length;
+  const t = service.lastTimings!;
+  phases.stateMs.push(t.stateMs);
+  phases.emulateMs.push(t.emulateMs);
+  phases.rowsMs.push(t.rowsMs);
 }
 const http: number[] = [];
 for (let i = 0; i < N; i++) {
@@ -117,6 +124,8 @@ for (let i = 0; i < N; i++) {
 console.log(`\n1. latency of a ${txs}-transaction trace (jetton transfer), ${N} messages one at a time`);
 console.log(`   service  p50 ${ms(pct(svc, 50))}  p99 ${ms(pct(svc, 99))}  (${(1000 / (svc.reduce((a, b) => a + b, 0) / svc.length)).toFixed(1)} traces/s)`);
 console.log(`   http     p50 ${ms(pct(http, 50))}  p99 ${ms(pct(http, 99))}`);
+console.log(`   a pending trace holds ${heldChars} characters of documents, actions and trace row`);
+console.log(`   p50 of its parts: state ${ms(pct(phases.stateMs, 50))}, trace in the emulator (with the accounts' reads) ${ms(pct(phases.emulateMs, 50))}, rows and classification ${ms(pct(phases.rowsMs, 50))}`);
 
 console.log(`\n2. sendBoc at a rate, ${SECONDS} s each (queue bound ${service.maxQueued})`);
 for (const rate of RATES) {

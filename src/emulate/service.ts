@@ -73,6 +73,11 @@ export class EmulationService {
   /** norms whose real trace is on chain but not complete yet: kept out of the pending lists */
   private readonly onChain = new Set<string>();
   private readonly counts = { emulated: 0, rejected: 0, busy: 0, confirmed: 0, invalidated: 0 };
+  /**
+   * Where the last emulation's time went (bench:emulate): the state's block and config, the trace in the emulator
+   * (account states read from the liteservers as it reaches them), the rows (documents, context, classification).
+   */
+  lastTimings: { stateMs: number; emulateMs: number; rowsMs: number } | null = null;
 
   /** Where listener failures go (set by the gateway to its logger). */
   onError: ((err: unknown, what: string) => void) | undefined;
@@ -116,11 +121,16 @@ export class EmulationService {
     this.admit();
     this.queued++;
     const run = this.chain.then(async () => {
+      const t0 = performance.now();
       const state = await this.opts.state({ lastSeqno: this.lastSeqno, at: opts.mcSeqno });
+      const t1 = performance.now();
       const trace = await withExecutor('emulating a trace', (ex: Executor) =>
         emulateTrace(ex, message, state, { ignoreChksig: opts.ignoreChksig, maxTxs: this.opts.maxTxs, maxDepth: this.opts.maxDepth }),
       );
-      return emulatedRows(trace, { store: this.opts.store, utime: state.utime });
+      const t2 = performance.now();
+      const rows = await emulatedRows(trace, { store: this.opts.store, utime: state.utime });
+      this.lastTimings = { stateMs: t1 - t0, emulateMs: t2 - t1, rowsMs: performance.now() - t2 };
+      return rows;
     });
     this.chain = run.catch(() => undefined).finally(() => {
       this.queued--;

@@ -607,7 +607,11 @@ export class Devnet {
     if (parsed.info.type !== 'external-in') return;
     const r = this.round + 1;
     const res = await this.emulator.run(this.shardAccount(parsed.info.dest), cell, this.roundTime(r), BigInt(r) * LT_PER_ROUND, this.derive(`check/${r}`));
-    if ('error' in res) throw new Error(`External message was not accepted\n${res.error}`);
+    if ('error' in res) {
+      // a full node's wording (ExtMessageQ::run_message_on_account), with the contract's exit code when it ran
+      const exit = res.exitCode !== undefined ? `Cannot run message on account: inbound external message rejected by account: exitcode=${res.exitCode}` : res.error;
+      throw new Error(`External message was not accepted\n${exit}`);
+    }
   }
 
   /** Produces the next round: basechain shard blocks, then the masterchain block that commits them. */
