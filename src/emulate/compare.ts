@@ -69,7 +69,7 @@ export function compareTraces(
   let matched = 0;
   const walk = (a: Tx | undefined, b: Tx | undefined, path: string) => {
     if (!a || !b) {
-      diffs.push(`${path}: ${a ? 'emulated, not on chain' : 'on chain, not emulated'}`);
+      diffs.push(`${path}: ${!a && !b ? 'in neither trace' : a ? 'emulated, not on chain' : 'on chain, not emulated'}`);
       return;
     }
     matched++;

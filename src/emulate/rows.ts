@@ -117,8 +117,11 @@ async function contextFor(store: StoreClient, txs: TransactionRow[], emulated: A
       if (m?.destination) addresses.add(m.destination);
     }
   }
-  // no states passed: the store's context caches hold indexed states only, never an emulation's
-  const base = await loadTraceContext(store, { addresses, states: [] });
+  // The traces stage keeps caches by store (its recent states, the addresses known absent and its batch counter):
+  // an emulation must neither read the indexer's nor write into them, so it reads through a store of its own identity
+  // (a transparent proxy: the same client, a key no cache has), and passes no states
+  const isolated = new Proxy(store, {}) as StoreClient;
+  const base = await loadTraceContext(isolated, { addresses, states: [] });
   const states = new Map<string, AccountSnapshot>(base.states);
   const codes = new Map<string, Cell>(base.codes);
   for (const st of emulated) {

@@ -26,7 +26,9 @@ export class EmulationBusy extends Error {
 export type PendingEvent =
   | { kind: 'pending'; entry: PendingEntry }
   | { kind: 'confirmed'; norm: string; comparison: TraceComparison }
-  | { kind: 'invalidated'; norm: string; reason: string; comparison?: TraceComparison };
+  | { kind: 'invalidated'; norm: string; reason: string; comparison?: TraceComparison }
+  /** the chain has the message's trace but it stayed open past the bounds: not compared, no longer followed */
+  | { kind: 'unresolved'; norm: string };
 
 export type PendingListener = (event: PendingEvent) => void;
 
@@ -202,7 +204,11 @@ export class EmulationService {
     }
     const seqno = this.lastSeqno ?? e.mc_seqno;
     for (const x of this.pending.expired(seqno, this.now())) {
-      if (this.onChain.delete(x.rows.norm)) continue; // on chain, still open: not a trace that never arrived
+      if (this.onChain.delete(x.rows.norm)) {
+        // on chain, still open: not a trace that never arrived, nor one known to differ
+        this.emit({ kind: 'unresolved', norm: x.rows.norm });
+        continue;
+      }
       this.counts.invalidated++;
       this.emit({ kind: 'invalidated', norm: x.rows.norm, reason: `no trace of the message on chain within ${this.pending.bounds.maxSeqnos} masterchain blocks or ${this.pending.bounds.maxMs / 1000} s` });
     }

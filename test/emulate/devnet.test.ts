@@ -19,7 +19,9 @@ import { LiveChain } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, walletExternal, type LiveDevnet, type Wallet } from '../../src/devnet/generate/index.ts';
 import { jettonMintBody, jettonMinterInit, jettonTransferBody, jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
-import { compareTraces, type EmulationService, type PendingEvent } from '../../src/emulate/index.ts';
+import { compareTraces, EmulationService, type PendingEvent } from '../../src/emulate/index.ts';
+import { liteserverState, renderEmulated } from '../../src/api/emulate/index.ts';
+import { Db } from '../../src/api/v3/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, parseTxDoc, stringifyTxDoc, type StoreClient, type TxDoc } from '../../src/store/index.ts';
 import { InProcessFeed, NotificationPublisher } from '../../src/streaming/index.ts';
@@ -329,6 +331,29 @@ describe('emulated traces of the messages sent', () => {
     expect(await post('/api/emulate/v1/emulateTrace', { boc, bogus: 1 })).toEqual({ status: 400, body: { error: 'invalid request: unknown field "bogus"' } });
     const empty = new Cell().toBoc().toString('base64');
     expect(await post('/api/emulate/v1/emulateTrace', { boc: empty })).toEqual({ status: 400, body: { error: 'invalid request: invalid boc: the root cell is not a Message' } });
+  }, 120_000);
+
+  it('the bounds: a trace cut by the transaction or the depth bound is served incomplete, its rest pending, unclassified', async () => {
+    const seqno = alice.seqno;
+    const msg = walletExternal(alice, [{ to: jettonWalletAddress(alice.address, minter), value: toNano('0.3'), bounce: true, body: jettonTransferBody(11n, 1_000_000_000n, carol.address, alice.address, toNano('0.05'), null) }], VALID_UNTIL);
+    alice.seqno = seqno; // not sent
+    const state = liteserverState(store, LiteNode.fromPool(pool));
+    const full = await new EmulationService({ store, state }).emulate(msg);
+    expect(full.txs).toHaveLength(5);
+    expect(full.limitExceeded).toBe(false);
+    const byTxs = await new EmulationService({ store, state, maxTxs: 3 }).emulate(msg);
+    const byDepth = await new EmulationService({ store, state, maxDepth: 2 }).emulate(msg);
+    // breadth first: the first 3 of the full trace; depth 2: the wallet and its jetton wallet
+    expect(byTxs.txs.map((t) => t.account)).toEqual(full.txs.slice(0, 3).map((t) => t.account));
+    expect(byDepth.txs.map((t) => t.account)).toEqual([raw(alice.address), raw(jettonWalletAddress(alice.address, minter))]);
+    for (const cut of [byTxs, byDepth]) {
+      expect(cut.limitExceeded).toBe(true);
+      expect(cut.actions).toEqual([]);
+      expect(cut.trace).toMatchObject({ state: 'pending' });
+      expect(Number(cut.trace.pending_edges)).toBeGreaterThan(0);
+      const r = await renderEmulated(new Db(store), cut);
+      expect(r.trace).toMatchObject({ is_incomplete: true, trace_id: null, trace_info: { trace_state: 'pending', classification_state: 'unclassified', transactions: cut.txs.length } });
+    }
   }, 120_000);
 
   it('a message its account rejects: no pending trace, and the sender is told why', async () => {

@@ -240,7 +240,7 @@ export class StreamHub {
   }
 
   private async handlePending(e: PendingEvent): Promise<void> {
-    if (e.kind === 'confirmed') {
+    if (e.kind === 'confirmed' || e.kind === 'unresolved') {
       this.mayInvalidate.delete(e.norm);
       return;
     }
