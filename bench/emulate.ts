@@ -128,6 +128,8 @@ console.log(`   a pending trace holds ${heldChars} characters of documents, acti
 console.log(`   p50 of its parts: state ${ms(pct(phases.stateMs, 50))}, trace in the emulator (with the accounts' reads) ${ms(pct(phases.emulateMs, 50))}, rows and classification ${ms(pct(phases.rowsMs, 50))}`);
 
 console.log(`\n2. sendBoc at a rate, ${SECONDS} s each (queue bound ${service.maxQueued})`);
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+const heap0 = process.memoryUsage();
 for (const rate of RATES) {
   const lat: number[] = [];
   let ok = 0;
@@ -157,6 +159,8 @@ for (const rate of RATES) {
   await Promise.all(inflight);
   console.log(`   ${String(rate).padStart(3)}/s: ${ok} accepted, ${busy} refused 429${other ? `, ${other} other` : ''}; sendBoc p50 ${ms(pct(lat, 50))} p99 ${ms(pct(lat, 99))}; pending held ${service.pending.size}`);
 }
+const heap1 = process.memoryUsage();
+console.log(`   memory before / after the load: heap ${mib(heap0.heapUsed)} / ${mib(heap1.heapUsed)}, rss ${mib(heap0.rss)} / ${mib(heap1.rss)} (no forced GC: indicative)`);
 console.log(`\nload average ${t0.toFixed(2)} -> ${loadavg()[0].toFixed(2)}; steal ${stealSince(steal0)}`);
 await h.stop();
 await app.close();

@@ -5,5 +5,5 @@
 export { emulateTrace, EmulationFailed, EmulationRejected, LT_ALIGN, MAX_TRACE_DEPTH, MAX_TRACE_TXS, noneShardAccount, outMessageCells, type EmulatedTrace, type EmulatedTx, type EmulateOptions, type EmulationState } from './trace.ts';
 export { emulatedRows, type EmulatedRows } from './rows.ts';
 export { compareTraces, type TraceComparison } from './compare.ts';
-export { DEFAULT_PENDING_BOUNDS, PendingTraces, type PendingBounds, type PendingEntry } from './pending.ts';
+export { DEFAULT_PENDING_BOUNDS, pendingRows, PendingTraces, type PendingBounds, type PendingEntry, type PendingRows } from './pending.ts';
 export { EmulationBusy, EmulationService, type EmulationServiceOptions, type EmulationStats, type FeedSource, type PendingEvent, type PendingListener } from './service.ts';

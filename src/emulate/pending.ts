@@ -5,8 +5,16 @@
  */
 import type { EmulatedRows } from './rows.ts';
 
+/** What a pending trace keeps of its emulation: its documents, trace row and actions (not the decoded rows nor the cells). */
+export type PendingRows = Omit<EmulatedRows, 'txs' | 'cells'>;
+
+/** Only what the pending lists, the streaming API and the comparison read. */
+export function pendingRows(r: EmulatedRows): PendingRows {
+  return { externalHash: r.externalHash, norm: r.norm, mcSeqno: r.mcSeqno, trace: r.trace, docs: r.docs, actions: r.actions, accounts: r.accounts, limitExceeded: r.limitExceeded, randSeed: r.randSeed };
+}
+
 export interface PendingEntry {
-  rows: EmulatedRows;
+  rows: PendingRows;
   /** ms since the epoch when it was added */
   at: number;
   /** the newest masterchain seqno the indexer had processed when it was added */
@@ -39,7 +47,7 @@ export class PendingTraces {
   }
 
   /** Adds a trace (replacing one of the same norm); returns the entries pushed out by the count bound. */
-  add(rows: EmulatedRows, at: number, seenSeqno: number): PendingEntry[] {
+  add(rows: PendingRows, at: number, seenSeqno: number): PendingEntry[] {
     this.remove(rows.norm);
     this.byNorm.set(rows.norm, { rows, at, seenSeqno });
     for (const a of rows.accounts) {

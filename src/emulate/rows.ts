@@ -35,9 +35,7 @@ export interface EmulatedRows {
   actions: { row: Row; accounts: string[] }[];
   /** accounts of the transactions (raw) */
   accounts: string[];
-  /** the emulated account states after the trace: account -> state hash (hex) and the Account cell BoC */
-  endStates: Map<string, { hash: string; boc: string }>;
-  /** code and data cells of those states: hash (hex) -> BoC (base64), for emulateTrace's include_code_data */
+  /** code and data cells of the accounts' states after the trace: hash (hex) -> BoC (base64), for emulateTrace's include_code_data */
   cells: { code: Map<string, string>; data: Map<string, string> };
   limitExceeded: boolean;
   randSeed: string;
@@ -140,17 +138,14 @@ export async function emulatedRows(trace: EmulatedTrace, deps: { store: StoreCli
     const rows = blockToRows(b, { mcSeqno: trace.mcSeqno, tables: 'traced' });
     for (const d of rows.transaction_docs_kv) docs.set(String(d.hash), String(d.doc));
   }
-  const endStates = new Map<string, { hash: string; boc: string }>();
   const ends: AccountStateRow[] = [];
   const cells = { code: new Map<string, string>(), data: new Map<string, string>() };
   for (const b of blocks) {
     const st = b.account_states[0];
     ends.push(st);
-    endStates.set(st.account, { hash: st.hash, boc: '' });
     if (st.code_hash && st.code_boc) cells.code.set(st.code_hash.toLowerCase(), st.code_boc);
     if (st.data_hash && st.data_boc) cells.data.set(st.data_hash.toLowerCase(), st.data_boc);
   }
-  for (const e of trace.txs) endStates.set(e.account, { hash: endStates.get(e.account)!.hash, boc: e.after.refs[0].toBoc().toString('base64') });
   const asm = new TraceAssembler();
   let traceRow: TraceRow;
   let actions: EmulatedRows['actions'] = [];
@@ -181,7 +176,6 @@ export async function emulatedRows(trace: EmulatedTrace, deps: { store: StoreCli
     txs,
     actions,
     accounts: [...new Set(txs.map((t) => t.account))],
-    endStates,
     cells,
     limitExceeded: trace.limitExceeded,
     randSeed: trace.randSeed.toString('base64'),

@@ -10,8 +10,9 @@ import type { Executor } from '@ton/sandbox';
 import type { FeedEvent } from '../../schemas/bus/index.ts';
 import type { StoreClient } from '../store/index.ts';
 import { withExecutor } from '../tvm/index.ts';
+import { BoundedMap } from '../util/index.ts';
 import { compareTraces, type TraceComparison } from './compare.ts';
-import { PendingTraces, type PendingBounds, type PendingEntry } from './pending.ts';
+import { pendingRows, PendingTraces, type PendingBounds, type PendingEntry } from './pending.ts';
 import { emulatedRows, type EmulatedRows } from './rows.ts';
 import { emulateTrace, type EmulateOptions, type EmulationState } from './trace.ts';
 
@@ -74,6 +75,8 @@ export class EmulationService {
   private lastSeqno: number | null = null;
   /** norms whose real trace is on chain but not complete yet: kept out of the pending lists */
   private readonly onChain = new Set<string>();
+  /** norms of the traces the feed brought lately (any), so that an emulation finished after its trace is not held */
+  private readonly seenOnChain = new BoundedMap<string, true>(100_000);
   private readonly counts = { emulated: 0, rejected: 0, busy: 0, confirmed: 0, invalidated: 0 };
   /**
    * Where the last emulation's time went (bench:emulate): the state's block and config, the trace in the emulator
@@ -144,10 +147,17 @@ export class EmulationService {
     return run;
   }
 
-  /** Holds an emulated trace as pending (its message was sent) and tells the listeners. */
-  track(rows: EmulatedRows): PendingEntry {
+  /**
+   * Holds an emulated trace as pending (its message was sent) and tells the listeners; null when the chain already
+   * showed the message's trace (an emulation that waited long in the queue): then it is not pending, nor compared.
+   */
+  track(rows: EmulatedRows): PendingEntry | null {
+    if (this.seenOnChain.has(rows.norm)) {
+      this.emit({ kind: 'unresolved', norm: rows.norm });
+      return null;
+    }
     const now = this.now();
-    const dropped = this.pending.add(rows, now, this.lastSeqno ?? rows.mcSeqno);
+    const dropped = this.pending.add(pendingRows(rows), now, this.lastSeqno ?? rows.mcSeqno);
     this.onChain.delete(rows.norm);
     const entry = this.pending.get(rows.norm)!;
     this.emit({ kind: 'pending', entry });
@@ -184,6 +194,7 @@ export class EmulationService {
     if (e.kind === 'seqno') {
       this.lastSeqno = Math.max(this.lastSeqno ?? 0, e.mc_seqno);
       for (const t of e.traces) {
+        this.seenOnChain.set(t.norm, true);
         const entry = this.pending.get(t.norm);
         if (!entry) continue;
         if (!t.complete) {

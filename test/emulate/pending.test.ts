@@ -12,7 +12,7 @@ const hex = (n: number) => n.toString(16).padStart(64, '0');
 function rows(n: number, accounts: string[] = [`0:${hex(n).toUpperCase()}`]): EmulatedRows {
   return {
     externalHash: hex(1000 + n), norm: hex(n), mcSeqno: 10, trace: { trace_id: hex(2000 + n), nodes: 1, edges: 1 }, docs: [], txs: [], actions: [],
-    accounts, endStates: new Map(), cells: { code: new Map(), data: new Map() }, limitExceeded: false, randSeed: '',
+    accounts, cells: { code: new Map(), data: new Map() }, limitExceeded: false, randSeed: '',
   };
 }
 
@@ -93,11 +93,20 @@ describe('EmulationService: what the feed does to a pending trace', () => {
     expect(inv.comparison?.equal).toBe(false);
   });
 
+  it('an emulation finished after the chain showed its trace is not held (nothing to compare it with)', () => {
+    const { s, events } = service();
+    s.onFeed(seqno(10, [{ norm: hex(1), complete: true }]));
+    expect(s.track(rows(1))).toBeNull();
+    expect(events.map((e) => e.kind)).toEqual(['unresolved']);
+    expect(s.find({ hashes: [hex(1)] })).toEqual([]);
+    expect(s.track(rows(2))).not.toBeNull();
+  });
+
   it('past maxTraces the oldest is dropped and invalidated, so whoever was told of it does not wait', () => {
     const { s, events } = service({ maxTraces: 1 });
     s.track(rows(1));
     s.track(rows(2));
-    expect(events.map((e) => [e.kind, 'norm' in e ? e.norm : (e as { entry: { rows: EmulatedRows } }).entry.rows.norm])).toEqual([
+    expect(events.map((e) => [e.kind, 'norm' in e ? e.norm : (e as Extract<PendingEvent, { kind: 'pending' }>).entry.rows.norm])).toEqual([
       ['pending', hex(1)],
       ['pending', hex(2)],
       ['invalidated', hex(1)],

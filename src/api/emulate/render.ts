@@ -1,5 +1,5 @@
 /**
- * Emulated traces (src/emulate `EmulatedRows`) rendered as API v3 renders indexed ones (the same renderers: the
+ * Emulated traces (src/emulate `EmulatedRows`, `PendingRows`) rendered as API v3 renders indexed ones (the same renderers: the
  * transactions from their documents, the trace with its tree, the actions), in upstream's pending shape
  * (ton-index-go crud/pending.go `FillFromRawData`, emulated/models.go `ToTransaction`): transactions `emulated: true`,
  * `finality: "pending"`, `trace_external_hash` (the trace's key, the normalized hash); the trace without trace_id (its
@@ -7,7 +7,7 @@
  * `pending_messages`; actions `finality: "pending"` without trace_id.
  */
 import { hashToBase64 } from '../../format/index.ts';
-import type { EmulatedRows } from '../../emulate/index.ts';
+import type { PendingRows } from '../../emulate/index.ts';
 import { parseTxDoc, type TxDoc } from '../../store/index.ts';
 import { actionJson, MAX_TRACE_TXS, renderWithDocs, traceJson, type Db, type Row } from '../v3/index.ts';
 
@@ -21,7 +21,7 @@ export interface RenderedEmulation {
   addrs: string[];
 }
 
-export async function renderEmulated(db: Db, rows: EmulatedRows, supported?: ReadonlySet<string>): Promise<RenderedEmulation> {
+export async function renderEmulated(db: Db, rows: PendingRows, supported?: ReadonlySet<string>): Promise<RenderedEmulation> {
   const docs = new Map<string, TxDoc>();
   for (const text of rows.docs) {
     const d = parseTxDoc(text);

@@ -90,7 +90,9 @@ async function send(ctx: V2Context, boc: Buffer, cell: Cell): Promise<void> {
   if (emulation && emulated) {
     // answered once the trace is held, so the caller's next /pendingTraces has it
     await emulated.then(
-      (rows) => void emulation.track(rows),
+      (rows) => {
+        emulation.track(rows);
+      },
       (e: unknown) => ctx.request?.log.info({ err: (e as Error).message }, 'emulation: the sent message was not emulated'),
     );
   }
