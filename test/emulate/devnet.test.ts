@@ -318,9 +318,10 @@ describe('emulated traces of the messages sent', () => {
     expect(b.address_book as Json).toHaveProperty([raw(alice.address)]);
     // nothing was sent or held
     expect(service.find({ hashes: [msg.hash().toString('hex')] })).toEqual([]);
-    // without the options: the bare response
+    // without the options: no actions, book or metadata; the code and data cells still (the reference writes them always)
     const bare = await post('/api/emulate/v1/emulateTrace', { boc });
-    expect(Object.keys(bare.body).sort()).toEqual(['is_incomplete', 'mc_block_seqno', 'rand_seed', 'trace', 'transactions']);
+    expect(Object.keys(bare.body).sort()).toEqual(['code_cells', 'data_cells', 'is_incomplete', 'mc_block_seqno', 'rand_seed', 'trace', 'transactions']);
+    expect(bare.body.code_cells).toEqual(b.code_cells);
     // at a given masterchain block of the index, and one it does not have
     expect((await post('/api/emulate/v1/emulateTrace', { boc, mc_block_seqno: finalized - 1 })).body.mc_block_seqno).toBe(finalized - 1);
     expect(await post('/api/emulate/v1/emulateTrace', { boc, mc_block_seqno: 9_999_999 })).toEqual({ status: 404, body: { error: 'masterchain block 9999999 is not in the index' } });

@@ -106,15 +106,15 @@ async function emulateTrace(network: NetworkContext, request: FastifyRequest): P
     out.actions = r.actionRows.map((a) => pendingActionJson(a));
     for (const a of r.actionRows) addrs.push(...actionAddresses(a));
   }
-  if (req.include_code_data) {
-    const code: Record<string, string> = {};
-    const data: Record<string, string> = {};
-    // keys: the cells' hashes in base64 (the reference's Hash MarshalText)
-    for (const e of rows.cells.code) code[Buffer.from(e[0], 'hex').toString('base64')] = e[1];
-    for (const e of rows.cells.data) data[Buffer.from(e[0], 'hex').toString('base64')] = e[1];
-    out.code_cells = code;
-    out.data_cells = data;
-  }
+  // always, whatever include_code_data says: the reference's worker writes both maps for every task (its
+  // TaskResultInserter reads no include_code_data), so its response always has them; keys are the cells' hashes in
+  // base64 (its Hash MarshalText)
+  const code: Record<string, string> = {};
+  const data: Record<string, string> = {};
+  for (const e of rows.cells.code) code[Buffer.from(e[0], 'hex').toString('base64')] = e[1];
+  for (const e of rows.cells.data) data[Buffer.from(e[0], 'hex').toString('base64')] = e[1];
+  out.code_cells = code;
+  out.data_cells = data;
   if (req.include_address_book || req.include_metadata) {
     const { address_book, metadata } = await bookAndMetadata({ db, testnet: network.testnet, noBook: !req.include_address_book, noMeta: !req.include_metadata }, addrs);
     if (req.include_address_book) out.address_book = address_book;
