@@ -20,7 +20,7 @@ import { comment, createDevnet, walletExternal, type LiveDevnet, type Wallet } f
 import { jettonMintBody, jettonMinterInit, jettonTransferBody, jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { compareTraces, EmulationService, type PendingEvent } from '../../src/emulate/index.ts';
-import { liteserverState, renderEmulated } from '../../src/api/emulate/index.ts';
+import { emulatedPending, liteserverState, renderEmulated } from '../../src/api/emulate/index.ts';
 import { Db } from '../../src/api/v3/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, parseTxDoc, stringifyTxDoc, type StoreClient, type TxDoc } from '../../src/store/index.ts';
@@ -355,6 +355,25 @@ describe('emulated traces of the messages sent', () => {
       const r = await renderEmulated(new Db(store), cut);
       expect(r.trace).toMatchObject({ is_incomplete: true, trace_id: null, trace_info: { trace_state: 'pending', classification_state: 'unclassified', transactions: cut.txs.length } });
     }
+  }, 120_000);
+
+  it('without a feed (a serve process with no Kafka): the store\'s complete trace takes a pending one off the lists', async () => {
+    const lone = new EmulationService({ store, state: liteserverState(store, LiteNode.fromPool(pool)) });
+    const pend = emulatedPending(lone);
+    const msg = walletExternal(bob, [{ to: carol.address, value: toNano('0.05'), bounce: true, body: comment('no feed here') }], VALID_UNTIL);
+    expect(lone.track(await lone.emulate(msg))).not.toBeNull();
+    const q = { hashes: [msg.hash().toString('hex')] };
+    const pg = { limit: 10, offset: 0, dir: 'DESC' as const };
+    expect((await pend.page(new Db(store), q, pg, new Set())).rendered).toHaveLength(1);
+    direct(msg);
+    await round();
+    await round();
+    expect(((await get(`/api/v3/traces?msg_hash=${msg.hash().toString('hex')}`)).traces as Json[])[0].trace_info).toMatchObject({ trace_state: 'complete' });
+    const after = await pend.page(new Db(store), q, pg, new Set());
+    expect(after.rendered).toEqual([]);
+    expect(after.rest).toEqual(pg);
+    // still held by the service (without a feed only the bounds end it), but served no more
+    expect(lone.pending.size).toBe(1);
   }, 120_000);
 
   it('a message its account rejects: no pending trace, and the sender is told why', async () => {
