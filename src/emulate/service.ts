@@ -58,7 +58,8 @@ export interface EmulationStats {
   queued: number;
   pending: number;
   emulated: number;
-  rejected: number;
+  /** emulations that ended in an error: the account refused the message, or the emulator or the state failed */
+  failed: number;
   busy: number;
   confirmed: number;
   invalidated: number;
@@ -77,7 +78,7 @@ export class EmulationService {
   private readonly onChain = new Set<string>();
   /** norms of the traces the feed brought lately (any), so that an emulation finished after its trace is not held */
   private readonly seenOnChain = new BoundedMap<string, true>(100_000);
-  private readonly counts = { emulated: 0, rejected: 0, busy: 0, confirmed: 0, invalidated: 0 };
+  private readonly counts = { emulated: 0, failed: 0, busy: 0, confirmed: 0, invalidated: 0 };
   /**
    * Where the last emulation's time went (bench:emulate): the state's block and config, the trace in the emulator
    * (account states read from the liteservers as it reaches them), the rows (documents, context, classification).
@@ -142,7 +143,7 @@ export class EmulationService {
     });
     run.then(
       () => this.counts.emulated++,
-      () => this.counts.rejected++,
+      () => this.counts.failed++,
     );
     return run;
   }
