@@ -132,13 +132,22 @@ export async function emulateTrace(executor: Executor, message: Cell, state: Emu
   let queue: { msg: Cell; dest: Address; depth: number; parent: number | null; lt: bigint }[] = [{ msg: message, dest: parsed.info.dest, depth: 1, parent: null, lt: baseLt }];
   while (queue.length) {
     const next: typeof queue = [];
+    // the states of a depth's accounts not reached before, read at once (a read is a liteserver round trip)
+    const reads = new Map<string, Promise<Cell>>();
+    for (const item of queue.slice(0, Math.max(0, maxTxs - txs.length))) {
+      const key = rawOf(item.dest);
+      if (accounts.has(key) || reads.has(key)) continue;
+      const read = state.shardAccount(item.dest);
+      read.catch(() => undefined); // awaited below, or not at all when a bound stops the depth
+      reads.set(key, read);
+    }
     for (const item of queue) {
       if (txs.length >= maxTxs) {
         limitExceeded = true;
         break;
       }
       const key = rawOf(item.dest);
-      const before = accounts.get(key) ?? (await state.shardAccount(item.dest));
+      const before = accounts.get(key) ?? (await reads.get(key)!);
       const res = await executor.runTransaction({
         config,
         libs: state.libs ?? null,
