@@ -41,17 +41,29 @@ export function streamingHub(app: FastifyInstance, network: string): StreamHub |
   return hubsOf.get(app)?.get(network);
 }
 
+/**
+ * `TON_GATEWAY_EMULATION`: `0` turns emulated traces off (every command that serves the API), `1` or unset leaves
+ * them on; anything else is refused at start, naming the variable.
+ */
+export function emulationFromEnv(env: Record<string, string | undefined> = process.env): false | undefined {
+  const v = env.TON_GATEWAY_EMULATION;
+  if (v === undefined || v === '' || v === '1') return undefined;
+  if (v === '0') return false;
+  throw new Error(`TON_GATEWAY_EMULATION must be 0 or 1, got ${JSON.stringify(v)}`);
+}
+
 export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstance> {
   const groups: RouteGroup[] = [v2Group()];
+  const emulation = opts.emulation ?? emulationFromEnv();
   // emulated traces: networks with a store (the newest indexed block, the classifier's context) and liteservers
   const emulations: EmulationService[] = [];
-  if (opts.emulation !== false && opts.networks.some((n) => n.services.store && n.services.node)) {
+  if (emulation !== false && opts.networks.some((n) => n.services.store && n.services.node)) {
     const { EmulationService: Service } = await import('../emulate/index.ts');
     const { emulateGroup, liteserverState } = await import('./emulate/index.ts');
     for (const n of opts.networks) {
       if (!n.services.store || !n.services.node) continue;
       const store = n.services.store as StoreClient;
-      const service = new Service({ ...(opts.emulation || {}), store, state: liteserverState(store, n.services.node as NodeClient), feed: n.services.feed as NotificationFeed | undefined });
+      const service = new Service({ ...(emulation || {}), store, state: liteserverState(store, n.services.node as NodeClient), feed: n.services.feed as NotificationFeed | undefined });
       n.services.emulation = service;
       emulations.push(service);
     }
