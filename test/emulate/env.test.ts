@@ -9,5 +9,4 @@ describe('TON_GATEWAY_EMULATION', () => {
     expect(emulationFromEnv({ TON_GATEWAY_EMULATION: '0' })).toBe(false);
     expect(() => emulationFromEnv({ TON_GATEWAY_EMULATION: 'off' })).toThrow('TON_GATEWAY_EMULATION must be 0 or 1, got "off"');
   });
-
 });
