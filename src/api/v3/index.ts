@@ -21,7 +21,7 @@ import { balanceChangesRoutes } from './routes/balance-changes.ts';
 import { validatorRoutes } from './routes/validators.ts';
 import { docsRoutes } from './docs-page.ts';
 
-export type { V3Deps, LegacyNode } from './route.ts';
+export type { V3Deps, LegacyNode, EmulatedPending, RenderedPending } from './route.ts';
 export { Db, type Row } from './db.ts';
 // the renderers the streaming API (src/api/streaming) shares with the routes
 export { renderWithDocs } from './queries/transactions.ts';
