@@ -10,6 +10,7 @@ import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
 import { TRACE_TABLES, type TraceTables } from './rows.ts';
+import { PendingSales } from './pending-sales.ts';
 import { startBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
@@ -62,6 +63,9 @@ export interface StartedMcBatch {
  */
 const completions = new WeakMap<TraceAssembler, Promise<EntityStateRows>>();
 
+/** Sale rows derived and not written yet, per assembler (the stage's fold). */
+const pendingSales = new WeakMap<TraceAssembler, PendingSales>();
+
 /**
  * One masterchain batch read and folded: its context from the store (and liteservers, `opts.codes`), then the
  * step (trace ids, traces, actions, jetton / NFT entities and events, traced rows). `blocks` are the shard blocks
@@ -91,7 +95,11 @@ export async function startMcBatch(
   unwritten?: UnwrittenEntities,
   opts: McBatchOptions = {},
 ): Promise<StartedMcBatch> {
-  const context = await readBatchContext(store, asm, blocks, unwritten, opts);
+  const read = await readBatchContext(store, asm, blocks, unwritten, opts);
+  // sale rows earlier seqnos derived and did not write yet (a purchase after the listing: pending-sales.ts)
+  let sales = pendingSales.get(asm);
+  if (!sales) pendingSales.set(asm, (sales = new PendingSales()));
+  const context = { ...read, trace: await sales.overlay(read.trace) };
   const started = startBatch(asm, mcSeqno, blocks, context);
   const pool = opts.classifier ?? INLINE;
   const { candidates, codes, stats } = context.entityPlan;
@@ -103,6 +111,7 @@ export async function startMcBatch(
   const completed = (before ?? Promise.resolve()).then(async () => completeEntityStates(await derived, storeEntityLookup(store), stats));
   completions.set(asm, completed);
   completed.catch(() => undefined);
+  sales.track(candidates, codes, completed);
   const done = Promise.all([classified, completed]).then(([cls, entityState]) => started.finish(cls, entityState));
   // awaited by `done`'s reader, maybe after the next seqnos: not an unhandled rejection meanwhile
   done.catch(() => undefined);
