@@ -3,7 +3,7 @@
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
  * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces-write.ts).
  */
-import { completeEntityStates, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { addPoolStats, completeEntityStates, type NominatorPoolReplayer, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreClient, type StoreContextRows, type TracesWriteProgress } from '../store/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
@@ -37,6 +37,8 @@ export async function loadAssembler(store: StoreClient): Promise<{ assembler: Tr
 export interface McBatchOptions {
   /** reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block */
   codes?: LiteserverCodeFetcher;
+  /** replays the official nominator pools' transactions from a liteserver's states (src/entities/nominator-pool-replay.ts) */
+  pools?: NominatorPoolReplayer;
   prefetched?: StoreContextRows;
   /** classifies the completed traces and derives the entity-state rows (classify-pool.ts); default: on this thread */
   classifier?: Classifier;
@@ -112,7 +114,19 @@ export async function startMcBatch(
   completions.set(asm, completed);
   completed.catch(() => undefined);
   sales.track(candidates, codes, completed);
-  const done = Promise.all([classified, completed]).then(([cls, entityState]) => started.finish(cls, entityState));
+  // nominator pools: their states before the batch's blocks from a liteserver, their transactions replayed
+  const mc = blocks.find((b) => b.id.workchain === -1);
+  const pools = opts.pools && mc ? opts.pools.batchRows(blocks, mc, blocks.flatMap((b) => b.transactions).map((tx) => ({ tx, mcSeqno, traceId: null }))) : null;
+  pools?.catch(() => undefined);
+  const done = Promise.all([classified, completed, pools]).then(([cls, entityState, pooled]) => {
+    const out = started.finish(cls, entityState);
+    if (pooled) {
+      for (const r of pooled.tables.nominator_pool_events) r.trace_id = out.traceIds.get(String(r.tx_hash)) ?? null;
+      Object.assign(out.entities, pooled.tables);
+      addPoolStats(out.entityStats, pooled.stats);
+    }
+    return out;
+  });
   // awaited by `done`'s reader, maybe after the next seqnos: not an unhandled rejection meanwhile
   done.catch(() => undefined);
   return { entities: started.entities, done };
