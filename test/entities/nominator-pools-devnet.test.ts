@@ -14,6 +14,9 @@ import { Address, beginCell, Cell, contractAddress, loadShardAccount, toNano, ty
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIndexer } from '../../pipelines/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
+import { KeyStore } from '../../src/api/auth/index.ts';
+import { buildServer } from '../../src/api/server.ts';
+import { v3Group } from '../../src/api/v3/index.ts';
 import { parseNominatorPoolStorage, type NominatorPoolStorage } from '../../src/contracts/index.ts';
 import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, walletExternal, writeDevnetDir, type ProducedBlock, type Wallet } from '../../src/devnet/generate/index.ts';
@@ -171,5 +174,42 @@ describe('nominator pools replayed from a liteserver state and the emulator (dev
     expect({ validator_amount: String(rows[0].validator_amount), nominators_count: Number(rows[0].nominators_count), state: Number(rows[0].state) })
       .toEqual({ validator_amount: String(last.validatorAmount), nominators_count: last.nominatorsCount, state: last.state });
     expect(JSON.parse(String(rows[0].active_nominators))).toEqual(last.nominators.map((n) => ({ address: n.address, balance: String(n.amount), pending_balance: String(n.pendingDepositAmount) })));
+  });
+});
+
+describe('API v3 staking/nominatorPools/* over those rows', () => {
+  async function get(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const app = buildServer({ networks: [{ name: 'devnet', testnet: true, services: {} }], keys: new KeyStore({ anonymous: { rps: 1_000_000 } }), groups: [v3Group({ store, testnet: true })] });
+    await app.ready();
+    try {
+      const r = await app.inject({ method: 'GET', url });
+      return { status: r.statusCode, body: r.json() as Record<string, unknown> };
+    } finally {
+      await app.close();
+    }
+  }
+  const p = () => encodeURIComponent(raw(pool));
+
+  it('pool: the latest state; an unknown pool is 404, a missing one 422', async () => {
+    const last = truth().at(-1)!.storage;
+    const r = await get(`/api/v3/staking/nominatorPools/pool?pool=${p()}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ validator_amount: String(last.validatorAmount), validator_address: raw(validator.address), validator_reward_share: 4000, max_nominators_count: 10, min_nominator_stake: '10000000000' });
+    expect((await get(`/api/v3/staking/nominatorPools/pool?pool=${encodeURIComponent(raw(validator.address))}`)).status).toBe(404);
+    expect((await get('/api/v3/staking/nominatorPools/pool')).status).toBe(422);
+  });
+
+  it('nominator: bob\'s position; nominatorEvents newest first; validatorEvents by pool with a type, and one of the two required', async () => {
+    const bob = raw(nominators[1].address);
+    const pos = await get(`/api/v3/staking/nominatorPools/nominator?nominator=${encodeURIComponent(bob)}`);
+    const last = truth().at(-1)!.storage.nominators.find((n) => n.address === bob)!;
+    expect(pos.body.nominator_pools).toEqual([{ pool_address: raw(pool), balance: String(last.amount), pending_balance: String(last.pendingDepositAmount) }]);
+    const ev = await get(`/api/v3/staking/nominatorPools/nominatorEvents?pool=${p()}`);
+    expect((ev.body.events as { type: string }[]).map((e) => e.type)).toEqual(['withdrawal', 'deposit', 'deposit']);
+    const v = await get(`/api/v3/staking/nominatorPools/validatorEvents?pool=${p()}&type=deposit`);
+    expect((v.body.events as { type: string; query_id: string }[]).map((e) => [e.type, e.query_id])).toEqual([['deposit', '7']]);
+    expect((await get('/api/v3/staking/nominatorPools/validatorEvents')).body).toMatchObject({ error: 'validator or pool parameter is required' });
+    const bad = await get(`/api/v3/staking/nominatorPools/nominatorEvents?pool=${p()}&start_utime=5&end_utime=4`);
+    expect(bad.status).toBe(422);
   });
 });
