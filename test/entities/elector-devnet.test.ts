@@ -2,8 +2,8 @@
  * The elector read from a liteserver while indexing (src/entities/elector-reader.ts through the traces stage): a devnet
  * generated at test time whose elector (config param 1, -1:3333…) runs ton-blockchain/ton's elector code
  * (test/fixtures/codes/elector-code.boc) from a genesis state with an announced election. The masterchain wallet stakes
- * (a signed new_stake, accepted: the elector's data changes), a basechain wallet stakes too (returned: the data does not
- * change). The chain is served by the devnet liteserver over ADNL and indexed by runIndexer with that liteserver: the
+ * (a signed new_stake, accepted: the elector's data changes), a basechain wallet stakes later (returned: the data does
+ * not change, and the block proves it, so nothing is read). The chain is served by the devnet liteserver over ADNL and indexed by runIndexer with that liteserver: the
  * batch of the accepted stake reads the elector's state at its masterchain block and runs participant_list_extended.
  * The truth is the generator's own state of the elector after that transaction, read by the elector's data layout.
  */
@@ -20,6 +20,8 @@ import { Devnet, Scenarios, walletExternal, writeDevnetDir, type ProducedBlock, 
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { decodeBlock } from '../../src/ton/index.ts';
+import { electorDataChanged, electorTriggers } from '../../src/entities/index.ts';
 
 const CODE = Cell.fromBoc(readFileSync(new URL('../fixtures/codes/elector-code.boc', import.meta.url)))[0];
 const ELECTOR = Address.parse('-1:' + '33'.repeat(32));
@@ -61,8 +63,10 @@ beforeAll(async () => {
   await round();
   // the masterchain wallet stakes 50 TON (the elector keeps 1); alice, in the basechain, is refused
   devnet.submitExternal(walletExternal(master, [{ to: ELECTOR, value: toNano('51'), bounce: true, body: newStake(master.address, 2 << 16, 5n) }], until).toBoc());
+  for (let i = 0; i < 3; i++) await round();
+  // a block of its own: the states before and after it are both the block's (their data hashes proved)
   devnet.submitExternal(walletExternal(scenarios.alice, [{ to: ELECTOR, value: toNano('20'), bounce: true, body: newStake(scenarios.alice.address, 2 << 16, 6n) }], until).toBoc());
-  for (let i = 0; i < 4; i++) await round();
+  for (let i = 0; i < 3; i++) await round();
   dir = mkdtempSync(join(tmpdir(), 'tg-elector-devnet-'));
   data = mkdtempSync(join(tmpdir(), 'tg-elector-store-'));
   writeDevnetDir(devnet, dir, { states: 'all' });
@@ -99,7 +103,7 @@ function electorTxs() {
     const total = elect.loadCoins();
     const raw = { serialize: () => { throw new Error('read only'); }, parse: (s: Slice) => s };
     const members = Dictionary.load(Dictionary.Keys.BigUint(256), raw, elect);
-    return { seqno: x.seqno, total, members: [...members].map(([k, v]) => ({ pubkey: k.toString(16).toUpperCase().padStart(64, '0'), stake: v.loadCoins(), time: v.loadUint(32), factor: v.loadUint(32), addr: v.loadBuffer(32), adnl: v.loadBuffer(32) })) };
+    return { seqno: x.seqno, hash: x.t.hash.toString('hex'), total, members: [...members].map(([k, v]) => ({ pubkey: k.toString(16).toUpperCase().padStart(64, '0'), stake: v.loadCoins(), time: v.loadUint(32), factor: v.loadUint(32), addr: v.loadBuffer(32), adnl: v.loadBuffer(32) })) };
   });
 }
 
@@ -123,6 +127,28 @@ describe('the elector read from a liteserver while indexing (devnet, the real el
     }]);
     expect('-1:' + hex(m.addr)).toBe(raw(master.address));
     expect(m.stake).toBe(toNano('50'));
+  });
+
+  it('triggers: the accepted stake changed the elector\'s data and dirties the election; the returned one changed none', () => {
+    const elector = raw(ELECTOR);
+    const blocks = produced.map((b) => decodeBlock(b.boc)).filter((b) => b.id.workchain === -1);
+    const txs = electorTxs();
+    const byHash = new Map(txs.map((t, i) => [t.hash, { ...t, joined: t.members.length > (i ? txs[i - 1].members.length : 0) }]));
+    let seen = 0;
+    for (const b of blocks) {
+      const mine = b.transactions.filter((t) => t.account === elector);
+      if (!mine.length) continue;
+      for (const tx of mine) {
+        seen++;
+        expect(electorDataChanged(tx, b), tx.hash).toBe(byHash.get(tx.hash)!.joined);
+      }
+      expect(electorTriggers([b], elector)).toEqual({ hasKeyBlock: false, activeElectionDirty: mine.some((t) => byHash.get(t.hash)!.joined), complaintElectionIds: new Set() });
+    }
+    expect(seen).toBe(2);
+    expect([...byHash.values()].map((t) => t.joined).sort()).toEqual([false, true]);
+    // the key block (1) triggers on its own; without the elector's address nothing else does
+    expect(electorTriggers(blocks.filter((b) => b.id.seqno === 1), null).hasKeyBlock).toBe(true);
+    expect(electorTriggers(blocks, null).activeElectionDirty).toBe(false);
   });
 
   it('the key block\'s cycles are the config\'s: the elector had no state in that block, so no election id', async () => {
