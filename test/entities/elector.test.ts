@@ -4,9 +4,10 @@
  * a complaint and a vote (./elector-scenario.ts, which checks each snapshot against what it drove). Every value
  * checked is what the elector's get-methods answer on its own state.
  */
-import { beginCell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { configParamReader, electorSnapshot } from '../../src/entities/index.ts';
+import { complaintElectionId, configParamReader, electorSnapshot } from '../../src/entities/index.ts';
+import type { TransactionRow } from '../../src/ton/index.ts';
 import { electorGetMethod } from '../../src/entities/elector-reader.ts';
 import { readValidatorSet } from '../../src/contracts/index.ts';
 import { base, CODE, config, cur, ELECTOR, electionScenario, p16, p17, triggers } from './elector-scenario.ts';
@@ -30,4 +31,17 @@ describe('the elector read through its get-methods', () => {
     // the cycles are still the config's (34 and 32), without what the elector adds
     expect(snap.cycles!.validator_cycles.map((c) => [c.utime_since, c.election_id])).toEqual([[cur.utime_since, null], [readValidatorSet(base.get(32)!).utime_since, null]]);
   }, 30_000);
+
+  it('the election a complaint or a vote names (complaint_election_id_from_body)', () => {
+    // only the inbound body is read
+    const txOf = (body: Cell) => ({ in_msg: { body_boc: body.toBoc().toString('base64') } }) as unknown as TransactionRow;
+    const complaint = beginCell().storeUint(0x52674370, 32).storeUint(9, 64).storeUint(1_760_448_264, 32).storeInt(0xbc - 0x100, 8).endCell();
+    expect(complaintElectionId(txOf(complaint), 0x52674370)).toBe(1_760_448_264);
+    const vote = beginCell().storeUint(0x56744370, 32).storeUint(10, 64).storeBuffer(Buffer.alloc(64, 1)).storeUint(0x56744350, 32).storeUint(3, 16).storeUint(1_760_448_265, 32).storeUint(1n, 256).endCell();
+    expect(complaintElectionId(txOf(vote), 0x56744370)).toBe(1_760_448_265);
+    // too short for the field, or another op: none
+    expect(complaintElectionId(txOf(beginCell().storeUint(0x52674370, 32).storeUint(9, 64).storeUint(1, 16).endCell()), 0x52674370)).toBeNull();
+    expect(complaintElectionId(txOf(beginCell().storeUint(0x56744370, 32).storeUint(10, 64).storeBuffer(Buffer.alloc(64)).endCell()), 0x56744370)).toBeNull();
+    expect(complaintElectionId(txOf(complaint), 0x4e73744b)).toBeNull();
+  });
 });
