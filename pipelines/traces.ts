@@ -133,7 +133,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
   const ls = opts.liteservers as Partial<PoolChainSource> | undefined;
   const pools = ls && typeof ls.getTransactions === 'function' && typeof ls.getConfigAllProof === 'function' ? new NominatorPoolReplayer(ls as PoolChainSource) : undefined;
   // the elector's get-methods need its whole state and the block's config: the same pool answers both
-  const elector = ls && typeof ls.getConfigAllProof === 'function' && typeof ls.getAccountStateBoc === 'function' ? new ElectorReader(ls as PoolChainSource) : undefined;
+  const elector = ls && typeof ls.getConfigAllProof === 'function' && typeof ls.getAccountStateBoc === 'function' ? new ElectorReader(ls as PoolChainSource, { log: (msg) => opts.logger?.warn(msg) }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
   // jump there, keeping the open traces (their messages may still arrive). Below it, a replay: skip what is done.
