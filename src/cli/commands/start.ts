@@ -61,6 +61,17 @@ export const startCommand: Command = {
     if (isApiWorker()) return runApiWorker(serve, args);
     const workers = serve.apiWorkers >= 2 ? serve.apiWorkers : 0;
     const log = cliLogger();
+    // The stop signal is taken from the start: a Ctrl-C while the store, the liteservers, the trust check or the API start up
+    // (before, it killed the process with no cleanup) stops once they are up; exitIfStuck bounds a startup that hangs.
+    let signal: NodeJS.Signals | null = null;
+    let onStop: (() => void) | null = null;
+    const onSignal = (s: NodeJS.Signals) => {
+      signal = s;
+      if (onStop) onStop();
+      else exitIfStuck();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     const keys = loadKeyStore(serve.keysPath);
     let endpoints;
     let networkName: string;
@@ -163,14 +174,9 @@ export const startCommand: Command = {
       if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
       let failure: string | null = null;
       // the signal that stops the process: the indexer's end after it is the stop asked for, not a failure
-      let signal: NodeJS.Signals | null = null;
       const stopped = new Promise<void>((resolve) => {
-        const onSignal = (s: NodeJS.Signals) => {
-          signal = s;
-          resolve();
-        };
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
+        onStop = resolve;
+        if (signal) resolve();
         // With an end seqno the index finishes but the API keeps serving until a signal; a range that cannot be
         // finished (a block no liteserver gives valid, see --give-up-after) ends the process with an error.
         h.done.catch((err: Error) => {
