@@ -10,7 +10,7 @@
 export type { AccountInterfaces, AccountStateSnapshot, ActionRow, Trace, TraceMessage, TraceTransaction } from './model.ts';
 export { classifyTrace, type Classification } from './classify.ts';
 export { actionDetails, toJson } from './api.ts';
-export { actionRows, type StoredRow } from './action-rows.ts';
+export { actionRows } from './action-rows.ts';
 export { actionAddresses, renderAction, toApiAction, type ApiAction } from './render.ts';
 export { ACTION_TYPES, actionTypesOf, expandActionTypes, RENAMED_BLOCK_TYPES, type ActionType, type ActionTypeVersion, type RenamedBlockType } from './action-types.ts';
 export { traceFromToncenterJson, parseJsonExact, TraceFormatError } from './adapters/toncenter-json.ts';

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { InsertFormat } from './encode.ts';
 import { encodeNative, type TableSchema } from './native.ts';
-import type { Row } from './row.ts';
+import type { Row } from '../util/index.ts';
 import { lockDataDir, type DataDirLock } from './lock.ts';
 import { Kv } from '../kv/index.ts';
 import { withoutStored } from './replay.ts';

@@ -13,7 +13,7 @@
  * toncenter renders every intermediate state), and any the derivation could not give.
  */
 import { BoundedMap } from '../util/index.ts';
-import type { Row } from './row.ts';
+import type { Row } from '../util/index.ts';
 
 /**
  * Stored layout (version 1): `[1, tx, msgs, contents, states, absent]`, rows as value arrays in the field orders

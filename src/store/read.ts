@@ -8,8 +8,7 @@ import { DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from './docs.ts';
  * FINAL so a block written twice is seen once. Hashes: lower-case hex; addresses: raw `wc:HEX`
  * (upper-cased here); rows come back as ClickHouse JSON (64-bit+ integers as decimal strings).
  */
-
-export type DbRow = Record<string, unknown>;
+import type { Row } from '../util/index.ts';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
@@ -40,7 +39,7 @@ function page(r: LtRange): { limit: number; offset: number; dir: 'ASC' | 'DESC' 
 const TX_COLUMNS = '* EXCEPT (block_shard), lpad(hex(block_shard), 16, \'0\') AS block_shard';
 
 /** Transactions by hash (0..n rows: the same hash could exist in several places only by collision). */
-export async function transactionsByHash(store: StoreClient, hashes: string[]): Promise<DbRow[]> {
+export async function transactionsByHash(store: StoreClient, hashes: string[]): Promise<Row[]> {
   if (hashes.length === 0) return [];
   return store.query(
     `SELECT ${TX_COLUMNS} FROM transactions FINAL
@@ -62,7 +61,7 @@ export async function transactionDocsByHash(store: StoreClient, hashes: string[]
 }
 
 /** An account's transactions, optionally within [startLt, endLt], newest first by default. */
-export async function transactionsByAccount(store: StoreClient, account: string, range: LtRange = {}): Promise<DbRow[]> {
+export async function transactionsByAccount(store: StoreClient, account: string, range: LtRange = {}): Promise<Row[]> {
   const { limit, offset, dir } = page(range);
   return store.query(
     `SELECT ${TX_COLUMNS} FROM transactions FINAL
@@ -73,7 +72,7 @@ export async function transactionsByAccount(store: StoreClient, account: string,
 }
 
 /** Transactions committed by masterchain block `seqno` (lt order, then account). */
-export async function transactionsByMcSeqno(store: StoreClient, seqno: number, range: LtRange = {}): Promise<DbRow[]> {
+export async function transactionsByMcSeqno(store: StoreClient, seqno: number, range: LtRange = {}): Promise<Row[]> {
   const { limit, offset, dir } = page(range);
   return store.query(
     `SELECT ${TX_COLUMNS} FROM transactions FINAL
@@ -84,7 +83,7 @@ export async function transactionsByMcSeqno(store: StoreClient, seqno: number, r
 }
 
 /** In and out messages of the given transactions (the (account, lt) keys of a transaction page). */
-export async function messagesOfTransactions(store: StoreClient, txs: { account: string; lt: bigint | string }[]): Promise<DbRow[]> {
+export async function messagesOfTransactions(store: StoreClient, txs: { account: string; lt: bigint | string }[]): Promise<Row[]> {
   if (txs.length === 0) return [];
   return store.query(
     `SELECT * FROM messages FINAL
@@ -95,7 +94,7 @@ export async function messagesOfTransactions(store: StoreClient, txs: { account:
 }
 
 /** Message rows whose msg_hash or msg_hash_norm is one of `hashes` (one row per direction). */
-export async function messagesByHash(store: StoreClient, hashes: string[], direction?: 'in' | 'out'): Promise<DbRow[]> {
+export async function messagesByHash(store: StoreClient, hashes: string[], direction?: 'in' | 'out'): Promise<Row[]> {
   if (hashes.length === 0) return [];
   return store.query(
     `SELECT * FROM messages FINAL
@@ -108,7 +107,7 @@ export async function messagesByHash(store: StoreClient, hashes: string[], direc
 }
 
 /** Latest state of an account (null when never seen), with its code from contract_code (or the key-value store, src/kv). */
-export async function latestAccountState(store: StoreClient, account: string): Promise<DbRow | null> {
+export async function latestAccountState(store: StoreClient, account: string): Promise<Row | null> {
   if (store.kv && store.pointReads === 'kv') {
     const reads = kvPointReads(store.kv);
     const [s] = await reads.latestStates([rawAddress(account)]);
@@ -133,7 +132,7 @@ const BLOCK_COLUMNS =
   "* EXCEPT (shard, mc_block_shard), lpad(hex(shard), 16, '0') AS shard, lpad(hex(mc_block_shard), 16, '0') AS mc_block_shard";
 
 /** One block by its id (shard as 16 hex digits). */
-export async function blockById(store: StoreClient, workchain: number, shard: string, seqno: number): Promise<DbRow | null> {
+export async function blockById(store: StoreClient, workchain: number, shard: string, seqno: number): Promise<Row | null> {
   if (!/^[0-9a-fA-F]{1,16}$/.test(shard)) throw new Error(`invalid shard "${shard}": want up to 16 hex digits`);
   const rows = await store.query(
     `SELECT ${BLOCK_COLUMNS} FROM blocks AS b FINAL
@@ -144,7 +143,7 @@ export async function blockById(store: StoreClient, workchain: number, shard: st
 }
 
 /** Masterchain block `seqno` and every shard block it commits. */
-export async function blocksByMcSeqno(store: StoreClient, mcSeqno: number): Promise<DbRow[]> {
+export async function blocksByMcSeqno(store: StoreClient, mcSeqno: number): Promise<Row[]> {
   return store.query(
     `SELECT ${BLOCK_COLUMNS} FROM blocks AS b FINAL WHERE b.mc_block_seqno = {seqno:UInt32} ORDER BY b.workchain, b.shard, b.seqno`,
     { seqno: mcSeqno },

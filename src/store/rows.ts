@@ -8,7 +8,7 @@ import type {
 } from '../ton/index.ts';
 import { methodsOfCode } from '../contracts/index.ts';
 import { blockDocRows, type PriorStates } from './docs.ts';
-import type { Row } from './row.ts';
+import type { Row } from '../util/index.ts';
 
 /**
  * Pure mapping decoded block -> rows per ClickHouse table (no I/O). Values keep their code types

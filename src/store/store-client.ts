@@ -4,7 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { EngineEndpoint } from '../engine/index.ts';
 import type { Kv } from '../kv/index.ts';
 import type { InsertFormat } from './encode.ts';
-import type { Row } from './row.ts';
+import type { Row } from '../util/index.ts';
 
 /**
  * Where the API's lookups by key are served from (issue 22): `kv`, the key-value store under `<dataDir>/kv` (the

@@ -8,7 +8,7 @@
 import { Cell } from '@ton/core';
 import { kvPointReads } from '../kv/index.ts';
 import type { StoreClient } from './store-client.ts';
-import type { Row } from './row.ts';
+import type { Row } from '../util/index.ts';
 
 /** An account's latest state as the pipeline knows it. */
 export interface AccountSnapshot {

@@ -12,7 +12,7 @@ import { mirrorRows } from '../kv/index.ts';
 import { saveTracesState, TRACES_STATE_NAME } from './assembler-state.ts';
 import type { StoreClient } from './store-client.ts';
 import { nextIntentVersion, openIntents, recordIntent, withoutStored } from './replay.ts';
-import type { Row } from './row.ts';
+import type { Row } from '../util/index.ts';
 import { TRACED_TABLES } from './rows.ts';
 
 const INTENT = `traces/${TRACES_STATE_NAME}`;

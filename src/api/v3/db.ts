@@ -7,8 +7,9 @@ import { TupleParam } from '@clickhouse/client';
 import { kvPointReads, type FactRow, type PointReads } from '../../kv/index.ts';
 import { tablePointReads, type StoreClient, type QueryParams } from '../../store/index.ts';
 import { ApiError } from '../errors.ts';
+import type { Row } from '../../util/index.ts';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 

@@ -1,9 +1,11 @@
-/** Block writers (crypto/block/block.tlb, ton-blockchain/ton). */
+/**
+ * The writers of a Block and its parts (crypto/block/block.tlb, ton-blockchain/ton), beside decode.ts, which reads
+ * them: ValueFlow, InMsgDescr, OutMsgDescr, ShardAccountBlocks, BlockExtra. BlockInfo's writer is tlb/block-info.ts,
+ * McBlockExtra's tlb/mc-extra.ts. The devnet builds its blocks with them.
+ */
 import { beginCell, type Builder, type Cell } from '@ton/core';
-import { currencyAug, storeCurrencyCollection } from './common.ts';
-import { hashmapAugECell, storeHashmapAug, type AugEntry, type AugKind } from './hashmap-aug.ts';
-import type { ShardDescr } from '../../ton/index.ts';
-import { storeShardHashes } from './shard-hashes.ts';
+import { currencyAug, storeCurrencyCollection } from '../tlb/common.ts';
+import { hashmapAugECell, storeHashmapAug, type AugEntry, type AugKind } from '../tlb/hashmap.ts';
 
 export interface ValueFlow {
   fromPrevBlk: bigint;
@@ -148,35 +150,6 @@ export function shardAccountBlocksCell(blocks: AccountBlock[]): Cell {
     },
   }));
   return hashmapAugECell(currencyAug, 256, entries).cell;
-}
-
-export interface McBlockExtra {
-  keyBlock: boolean;
-  shards: ShardDescr[];
-  /** Config dict root (Hashmap 32 ^Cell) and config address: key blocks only. */
-  config: { addr: Buffer; root: Cell } | null;
-}
-
-/**
- * masterchain_block_extra#cca5 key_block:(## 1) shard_hashes:ShardHashes shard_fees:ShardFees
- *   ^[ prev_blk_signatures:(HashmapE 16 CryptoSignaturePair) recover_create_msg:(Maybe ^InMsg)
- *      mint_msg:(Maybe ^InMsg) ] config:key_block?ConfigParams = McBlockExtra;
- * _ fees:CurrencyCollection create:CurrencyCollection = ShardFeeCreated;
- * _ (HashmapAugE 96 ShardFeeCreated ShardFeeCreated) = ShardFees;
- */
-export function mcBlockExtraCell(m: McBlockExtra): Cell {
-  const b = beginCell().storeUint(0xcca5, 16).storeBit(m.keyBlock);
-  storeShardHashes(b, m.shards);
-  // ShardFees left empty: ahme_empty$0 extra:ShardFeeCreated (zero fees, zero created).
-  b.storeBit(0);
-  storeCurrencyCollection(b, 0n);
-  storeCurrencyCollection(b, 0n);
-  b.storeRef(beginCell().storeBit(0).storeBit(0).storeBit(0).endCell());
-  if (m.keyBlock) {
-    if (!m.config) throw new Error('a key block carries the config');
-    b.storeBuffer(m.config.addr, 32).storeRef(m.config.root);
-  }
-  return b.endCell();
 }
 
 /**
