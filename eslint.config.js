@@ -11,6 +11,7 @@ const FLOORS = [
   ['tl', 'ton', 'bus', 'kv', 'engine', 'schemas'],
   ['tvm', 'proofs'],
   ['contracts', 'source'],
+  ['decode'],
   ['store', 'actions'],
   ['entities', 'metadata'],
   ['traces'],

@@ -12,6 +12,7 @@ import type { PipelineNotifications } from '../src/streaming/index.ts';
 import { getCheckpoint, tracesResumePoint, type StoreClient } from '../src/store/index.ts';
 import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
+import { SharedDecode, type SharedDecodeStats } from '../src/decode/index.ts';
 import { startTracesStage, type TracesStage } from './traces.ts';
 import { IngestBook, planRange } from './ingest-book.ts';
 
@@ -21,6 +22,7 @@ export { startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage 
 export { tracesResumePoint } from '../src/store/index.ts';
 export * from './stages.ts';
 export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
+export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
 
 export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint' | 'traces';
 export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint', 'traces'];
@@ -60,6 +62,8 @@ export interface IndexerHandle {
   stats: PipelineStats;
   /** The traces stage, when this process runs it. */
   traces: TracesStage | null;
+  /** The decodes its stages shared (src/decode/shared.ts). */
+  decodes: SharedDecodeStats;
   fromSeqno: number | null;
   /** Where ingest stops (the request's, or the stored range's when it continues one); undefined: never. */
   untilSeqno?: number;
@@ -106,10 +110,11 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     stats.checkpoint = await getCheckpoint(opts.store, CHECKPOINT_NAME);
   }
   let checkpointReached: ((seqno: number) => void) | null = null;
-  // decode and traces both decode raw blocks; in one process they share the work (shared-decode.ts)
+  // decode and traces both decode raw blocks; in one process they share the work (src/decode/shared.ts)
   const decoders = (roles.has('decode') ? 1 : 0) + (roles.has('traces') ? 1 : 0);
+  const shared = new SharedDecode(decoders);
   if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats }));
-  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, decoders }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, shared }));
   if (roles.has('checkpoint')) {
     const store = opts.store!;
     const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
@@ -133,7 +138,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, shared, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
@@ -163,7 +168,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
     }
     if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, shared, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
       subs.push(traces);
     }
     const until = untilSeqno;
@@ -174,7 +179,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       logger: log,
       signal: abort.signal,
       stats,
-      shareParsed: decoders > 0,
+      shared: decoders > 0 ? shared : undefined,
       onStall: book ? (stall) => void book!.stall(stall) : undefined,
       // a bounded range fails once a seqno cannot be had for giveUpMs; following the tip waits it out
       giveUpMs: until !== undefined ? opts.giveUpMs : undefined,
@@ -210,6 +215,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   return {
     stats,
     traces,
+    decodes: shared.stats,
     fromSeqno,
     untilSeqno,
     done,

@@ -12,8 +12,8 @@ import type { Logger } from 'pino';
 import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJson, type DecodedBlockMessage, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type FollowOptions, type McStep } from '../src/source/index.ts';
-import { blockToRows, PriorStates, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
-import { decodeShared, shareParsed } from './shared-decode.ts';
+import { blockToRows, PriorStates, rowsOfMessage, SharedDecode } from '../src/decode/index.ts';
+import { getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type WriterOptions } from '../src/store/index.ts';
 import { metrics } from './metrics.ts';
 
 export const CHECKPOINT_NAME = 'ingest';
@@ -62,8 +62,8 @@ export interface IngestOptions {
   logger?: Logger;
   signal?: AbortSignal;
   stats?: PipelineStats;
-  /** a decoder runs in this process: hand it the parsed BoCs (shared-decode.ts) */
-  shareParsed?: boolean;
+  /** the decoders of this process: ingest hands them the BoCs it parsed to verify them (src/decode/shared.ts) */
+  shared?: SharedDecode;
   /** the follower's stalls (a seqno no liteserver gives valid), and its bound (follower.ts) */
   onStall?: FollowOptions['onStall'];
   giveUpMs?: number;
@@ -88,7 +88,7 @@ export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptio
   })) {
     stats.stageMs.fetch += performance.now() - t;
     const { raw, marker } = stepMessages(step);
-    if (opts.shareParsed) for (const b of [...step.shardBlocks, step.mc]) if (b.cells) shareParsed(blockIdJson(b.id), b.cells);
+    if (opts.shared) for (const b of [...step.shardBlocks, step.mc]) if (b.cells) opts.shared.shareParsed(blockIdJson(b.id), b.cells);
     await bus.publish(TOPICS.rawBlocks, raw);
     await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
     stats.mcFetched++;
@@ -111,8 +111,8 @@ export interface DecodeStageOptions {
    * each row is written once instead of twice (default true; false when no traces stage runs: `--no-traces`).
    */
   tracesWriteRows?: boolean;
-  /** Stages of this process that decode raw blocks (2 with a traces stage beside): see shared-decode.ts. */
-  decoders?: number;
+  /** The decodes this process shares (with a traces stage beside, and ingest's parses: src/decode/shared.ts); default: its own. */
+  shared?: SharedDecode;
 }
 
 /** decode: raw block -> rows of every store table (pure CPU work; run N of these with Kafka). */
@@ -120,6 +120,7 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
   const omitTraced = opts.tracesWriteRows ?? true;
   const stats = opts.stats ?? newStats();
   const priorStates = new PriorStates();
+  const shared = opts.shared ?? new SharedDecode();
   return bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
@@ -127,9 +128,9 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
       const out: { key: string; value: DecodedBlockMessage & { tx_count: number } }[] = [];
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
-        const block = decodeShared(msg, opts.decoders ?? 1);
+        const block = shared.decode(msg);
         const rows = blockToRows(block, { mcSeqno: msg.mc_seqno, tables: omitTraced ? 'untraced' : 'all', priorStates });
-        out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });
+        out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows, tx_count: block.transactions.length } });
       }
       const ms = performance.now() - t0;
       stats.stageMs.decode += ms;
@@ -159,7 +160,7 @@ export async function startStoreStage(
         for (const d of batch) {
           const tx = d.value.tx_count ?? (d.value.rows.transactions?.length ?? 0);
           txs += tx;
-          await writer.writeRows(d.value.rows as unknown as StoreRows, { blocks: 1, txs: tx });
+          await writer.writeRows(rowsOfMessage(d.value), { blocks: 1, txs: tx });
         }
         await writer.flush();
       } catch (err) {

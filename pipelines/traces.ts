@@ -16,8 +16,8 @@ import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McComplete
 import type { Bus, Subscription } from '../src/bus/index.ts';
 import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type StateStats } from '../src/entities/index.ts';
 import type { StoreClient } from '../src/store/index.ts';
+import { SharedDecode } from '../src/decode/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
-import { decodeShared } from './shared-decode.ts';
 import { createClassifier, loadAssembler, mergeMcBatches, prefetchForBatches, rememberEntities, startMcBatch, writeMcBatch, type Classifier, type ClassifierStats, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
 import { recordEntityStats } from './metrics.ts';
 
@@ -34,7 +34,7 @@ export const TRACES_MARKERS_GROUP = 'traces.markers';
  * Decoded blocks buffered before the stage pauses the partitions that are ahead of the seqno it waits for (the
  * handlers never wait for the fold: a handler outliving the session timeout loses its member). A decoded mainnet
  * block is megabytes of objects: about what the fold held when its handler waited (the in-process bus's 256 plus a
- * batch), and what shared-decode.ts keeps.
+ * batch), and what src/decode/shared.ts keeps.
  */
 const MAX_BUFFERED_BLOCKS = 512;
 /** Markers buffered before the marker subscription pauses (they come in order: the next one is among them). */
@@ -98,8 +98,8 @@ export interface TracesStageOptions {
   liteservers?: AccountStateSource;
   /** bounds of those reads */
   codeFetch?: Omit<CodeFetchOptions, 'logger'>;
-  /** stages of this process that decode raw blocks (shared-decode.ts) */
-  decoders?: number;
+  /** the decodes this process shares with its decode stage (src/decode/shared.ts); default: its own */
+  shared?: SharedDecode;
   /** buffer bounds (tests) */
   maxBufferedBlocks?: number;
   maxBufferedMarkers?: number;
@@ -117,6 +117,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
   const classifier = opts.classifier ?? createClassifier(opts.workers ?? 0);
+  const shared = opts.shared ?? new SharedDecode();
   const stats: TracesStageStats = {
     mcProcessed: 0,
     traces: 0,
@@ -321,7 +322,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
         lastSeqnoOf.set(d.partition, msg.mc_seqno);
         // blocks below the resume point were processed before a restart
         if (next !== null && msg.mc_seqno < next) continue;
-        blocks.set(blockKey(msg.id), decodeShared(msg, opts.decoders ?? 1));
+        blocks.set(blockKey(msg.id), shared.decode(msg));
         holdFor(msg.mc_seqno, d.hold());
       }
       flow();

@@ -19,7 +19,7 @@ export const feedTraceSchema = z.object({
   trace: row,
   /** trace_external_hash_norm (hex): the normalized hash of the root's external message, else its in-message hash, else the trace id */
   norm: hex256,
-  /** transaction_docs_kv documents (src/store/docs.ts) of the trace's transactions in this seqno */
+  /** transaction_docs_kv documents (src/decode/docs.ts) of the trace's transactions in this seqno */
   docs: z.array(z.string()),
   /** the accounts of those transactions (raw): who subscribed is known without parsing the documents */
   accounts: z.array(z.string()),

@@ -49,7 +49,7 @@ export interface LtPage {
 
 export interface PointReads {
   readonly kind: 'kv' | 'tables';
-  /** Documents (src/store/docs.ts, stored text) of the transactions with these hashes; unknown ones left out. */
+  /** Documents (src/decode/docs.ts, stored text) of the transactions with these hashes; unknown ones left out. */
   docs(hashes: readonly string[]): Promise<string[]>;
   /** account_states rows by state hash. */
   statesByHash(hashes: readonly string[]): Promise<Row[]>;

@@ -16,8 +16,6 @@ export { fillKvFromStore, prepareKv, VISIBLE_CHECKPOINT, type KvFillResult } fro
 export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, type MigrateResult } from './migrate.ts';
 export { MIGRATIONS_DIR } from './clickhouse-dir.ts';
-export { PriorStates, blockDocRows, contentHashes, DOCS_BY_HASH_SQL, parseTxDoc, stringifyTxDoc, type TxDoc } from './docs.ts';
-export { appendBlockRows, BLOCK_TABLES, TRACED_TABLES, blockToRows, emptyRows, statesBeforeRows, shardToBigint, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 export { firstLine, getCheckpoint, setCheckpoint, storedBlocks, StoreWriter, type FlushStats, type WriterOptions } from './writer.ts';
 export { assertReadOnly, ReadOnlyQueryError, runReadOnlySql, SQL_FORMATS } from './sql.ts';
@@ -46,5 +44,4 @@ export async function openStore(config: StoreConfig & { migrate?: boolean; log?:
   }
   return store;
 }
-export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
 export { forgetNonEmptyTables, tablePointReads, type Query as PointQuery } from './point-reads.ts';

@@ -1,7 +1,7 @@
 import { TupleParam } from '@clickhouse/client';
 import type { StoreClient } from './store-client.ts';
 import { kvPointReads } from '../kv/index.ts';
-import { DOCS_BY_HASH_SQL, parseTxDoc, type TxDoc } from './docs.ts';
+import { parseTxDoc, type TxDoc } from '../decode/index.ts';
 
 /**
  * Lookups the API needs, each served by a primary key (see clickhouse/README.md). Every read uses
@@ -18,6 +18,9 @@ function hash(h: string, what = 'hash'): string {
 }
 
 /** Normalizes a raw address to the stored form; rejects anything else. */
+/** Documents of the transactions with hashes `{h:Array(FixedString(64))}`: RocksDB gets by key (clickhouse/0013). */
+const DOCS_BY_HASH_SQL = 'SELECT doc FROM transaction_docs_kv WHERE hash IN {h:Array(FixedString(64))}';
+
 export function rawAddress(a: string): string {
   const m = /^(-?\d+):([0-9a-fA-F]{64})$/.exec(a);
   if (!m) throw new Error(`invalid raw address "${a}": want <workchain>:<64 hex>`);

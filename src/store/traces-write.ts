@@ -13,7 +13,7 @@ import { saveTracesState, TRACES_STATE_NAME } from './assembler-state.ts';
 import type { StoreClient } from './store-client.ts';
 import { nextIntentVersion, openIntents, recordIntent, withoutStored } from './replay.ts';
 import type { Row } from '../util/index.ts';
-import { TRACED_TABLES } from './rows.ts';
+import { TRACED_TABLES } from '../decode/index.ts';
 
 const INTENT = `traces/${TRACES_STATE_NAME}`;
 

@@ -1,4 +1,3 @@
-import type { DecodedBlock } from '../ton/index.ts';
 import type { StoreClient } from './store-client.ts';
 import { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
 import { RowEncodeError } from './native.ts';
@@ -6,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { mirrorRows, type MirrorInput } from '../kv/index.ts';
 import { VISIBLE_CHECKPOINT } from './kv-fill.ts';
 import { clearIntent, dedupRows, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored } from './replay.ts';
-import { appendBlockRows, BLOCK_TABLES, emptyRows, type BlockTable, type BlockToRowsOptions, type Row, type StoreRows } from './rows.ts';
+import { BLOCK_TABLES, emptyRows, type BlockTable, type StoreRows } from '../decode/index.ts';
+import type { Row } from '../util/index.ts';
 
 export interface WriterOptions {
   /** Flush when the buffered batch holds this many rows (all tables together). Default 200 000. */
@@ -65,12 +65,6 @@ const MEMO_KEYS = 200_000;
 /** Written last, in this order: a block's marker only exists once all its rows do. */
 const MARKER_TABLES: BlockTable[] = ['blocks', 'ingested_blocks'];
 const DATA_TABLES = BLOCK_TABLES.filter((t) => !MARKER_TABLES.includes(t));
-
-function rowCount(rows: StoreRows): number {
-  let n = 0;
-  for (const t of BLOCK_TABLES) n += rows[t].length;
-  return n;
-}
 
 /**
  * The rows one append put in a batch: `[from[i], to[i])` of table BLOCK_TABLES[i], and the ids of the blocks they
@@ -170,20 +164,7 @@ export class StoreWriter {
     };
   }
 
-  /** Buffers one decoded block; awaits while the queue of sealed batches is full. */
-  async writeBlock(block: DecodedBlock, opts: BlockToRowsOptions = {}): Promise<void> {
-    this.throwIfFailed();
-    const before = rowCount(this.rows);
-    const from = lengths(this.rows);
-    appendBlockRows(this.rows, block, opts);
-    this.addSegment(from);
-    this.buffered += rowCount(this.rows) - before;
-    this.blocks++;
-    this.txs += block.transactions.length;
-    await this.afterAppend();
-  }
-
-  /** Buffers prepared rows (e.g. from the bench generator). `blocks`/`txs` only feed the stats. */
+  /** Buffers a block's rows (src/decode), or several blocks'; awaits while the queue of sealed batches is full. `blocks`/`txs` only feed the stats. */
   async writeRows(rows: StoreRows, counts: { blocks?: number; txs?: number } = {}): Promise<void> {
     this.throwIfFailed();
     const from = lengths(this.rows);

@@ -12,7 +12,9 @@
 import type { Logger } from 'pino';
 import type { FeedEvent, FeedSeqno, FeedTrace } from '../../schemas/bus/index.ts';
 import { kvPointReads } from '../kv/index.ts';
-import { parseTxDoc, tablePointReads, type Row, type StoreClient } from '../store/index.ts';
+import { parseTxDoc } from '../decode/index.ts';
+import { tablePointReads, type StoreClient } from '../store/index.ts';
+import { type Row } from '../util/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import type { McBatchOutput } from '../traces/index.ts';
 import type { NotificationSink } from './feed.ts';

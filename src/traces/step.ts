@@ -8,7 +8,8 @@
 import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
 import { classifyOne, type Classified } from './classify-pool.ts';
 import { addStateStats, blockConfigParam, emptyStateStats, ENTITY_TABLES, entityEvents, validatorCycleRows, validatorEventRows, type CodeBocs, type EntityStateRows, type EntityTables, type KnownEntities, type StateStats } from '../entities/index.ts';
-import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
+import { blockToRows, PriorStates, TRACED_TABLES } from '../decode/index.ts';
+import { type Row } from '../util/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import type { TraceAssembler, TraceRow } from './assembler.ts';
 import type { TraceContextSource } from './records.ts';
@@ -102,7 +103,7 @@ export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: Transac
   return finishTraces(folded, folded.traces.map(classifyOne));
 }
 
-/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
+/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/decode/docs.ts). */
 const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
 /**

@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { fillKvFromStore, importBlocks, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/index.ts';
+import { importBlocks } from '../../pipelines/index.ts';
+import { parseTxDoc } from '../../src/decode/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
 import { Db } from '../../src/api/v3/db.ts';
 import { renderByKeys, renderTransactions, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
@@ -131,7 +133,7 @@ export async function bothWays(store: StoreClient): Promise<{ docs: Record<strin
 
 /**
  * The flattened tables hold an account's state before its first transaction in a block only as the earlier block's
- * end-state row (src/store/rows.ts writes no second copy): where that block is not stored they render the state's hash
+ * end-state row (src/decode/rows.ts writes no second copy): where that block is not stored they render the state's hash
  * alone, and the document carries the whole state. `flat` with those states taken from `docs` (matched by transaction
  * hash, the state's hash checked equal), for comparing the two ways.
  */

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { blockToRows, PriorStates } from '../../src/store/index.ts';
+import { blockToRows, PriorStates } from '../../src/decode/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { loadAssembler, processMcBatch, writeMcBatch } from '../../src/traces/index.ts';
 import { tempStore } from '../helpers/store.ts';

@@ -13,7 +13,8 @@ import { KeyStore } from '../../src/api/auth/index.ts';
 import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { runDevnet } from '../../src/devnet/generate/index.ts';
-import { importBlocks, INGEST_CHECKPOINT, openStore, setCheckpoint, writeIngestState, type IndexStatusDetail } from '../../src/store/index.ts';
+import { importBlocks } from '../../pipelines/index.ts';
+import { INGEST_CHECKPOINT, openStore, setCheckpoint, writeIngestState, type IndexStatusDetail } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { get } from '../api-v3/helpers.ts';
 

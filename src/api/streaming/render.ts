@@ -8,7 +8,7 @@
  */
 import type { FeedSeqno } from '../../../schemas/bus/index.ts';
 import { hashToBase64 } from '../../format/index.ts';
-import { parseTxDoc, type TxDoc } from '../../store/index.ts';
+import { parseTxDoc, type TxDoc } from '../../decode/index.ts';
 import { accountStateJson, actionAddresses, actionJson, bookAndMetadata, jettonWalletJson, MAX_TRACE_TXS, renderWithDocs, traceJson, transactionAddresses, type Db, type Row } from '../v3/index.ts';
 import type { RenderedAction, RenderedPart, RenderedTrace, RenderedTx } from './notify.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
-import { contentHashes } from '../../../store/index.ts';
+import { contentHashes } from '../../../decode/index.ts';
 import { docsByTxKey, loadContents } from './transactions.ts';
 
 export interface MessagesFilter extends LtWindow {

@@ -1,6 +1,6 @@
 /** Trace reads for /traces, /events and the pending variants: the traces rows, their transactions and actions. */
 import type { TraceTx } from '../../../kv/index.ts';
-import type { TxDoc } from '../../../store/index.ts';
+import type { TxDoc } from '../../../decode/index.ts';
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
 import { docsByTxKey } from './transactions.ts';

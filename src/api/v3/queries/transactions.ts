@@ -2,7 +2,7 @@
  * Transaction reads. A page's keys are taken in one narrow statement over `transactions` (deduplicated, see
  * below), with the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
  * `transactions_by_lt`, `message_hashes`) where that helps (an account's latest transactions: the key-value store's
- * list, src/kv); then the transactions are rendered from their documents (src/store/docs.ts), a point read each
+ * list, src/kv); then the transactions are rendered from their documents (src/decode/docs.ts), a point read each
  * (db.points: the key-value store, or `transaction_docs_kv` on a server). Keys without a document
  * (stored before migration 0012, or written by the store stage and not yet by the traces stage) are rendered from
  * the flattened rows: the transaction, its messages, bodies and account states, each fetched by primary key.
@@ -17,7 +17,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, parseTxDoc, type TxDoc } from '../../../store/index.ts';
+import { contentHashes, parseTxDoc, type TxDoc } from '../../../decode/index.ts';
 import { transactionJson, type TxContext } from '../render.ts';
 
 const TX_COLUMNS = '*';

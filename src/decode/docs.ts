@@ -42,9 +42,6 @@ export const MSG_FIELDS = [
 export const STATE_FIELDS = ['hash', 'balance', 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash', 'last_trans_lt'] as const;
 const LAYOUT = 1;
 
-/** Documents of the transactions with hashes `{h:Array(FixedString(64))}`: RocksDB gets by key (clickhouse/0013). */
-export const DOCS_BY_HASH_SQL = 'SELECT doc FROM transaction_docs_kv WHERE hash IN {h:Array(FixedString(64))}';
-
 /**
  * A row's values in `fields` order, bigint as decimal strings (as the store's JSON output prints 64-bit and wider
  * integers; maps of them too): done here so JSON.stringify runs without a replacer, which made it several times slower.

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assignMcSeqnos, blockToRows, encodeCompact, encodeJsonLines, shardToBigint } from '../../src/store/index.ts';
+import { assignMcSeqnos } from '../../pipelines/index.ts';
+import { blockToRows, shardToBigint } from '../../src/decode/index.ts';
+import { encodeCompact, encodeJsonLines } from '../../src/store/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
-import { FIXTURES } from './helpers.ts';
+import { FIXTURES } from '../store/helpers.ts';
 
 const block = (rel: string) => decodeBlock(readFileSync(join(FIXTURES, 'blocks', rel)));
 

@@ -1,7 +1,7 @@
-import type { DecodedBlock } from '../ton/index.ts';
-import { PriorStates } from './docs.ts';
-import type { StoreClient } from './store-client.ts';
-import { StoreWriter, type WriterOptions } from './writer.ts';
+/** `import-blocks`: local blocks decoded into rows (src/decode) and written by the store's writer, no bus. */
+import { blockToRows, PriorStates } from '../src/decode/index.ts';
+import { StoreWriter, type StoreClient, type WriterOptions } from '../src/store/index.ts';
+import type { DecodedBlock } from '../src/ton/index.ts';
 
 /**
  * Masterchain seqno committing each block of a local set (key: root hash).
@@ -55,7 +55,7 @@ export async function importBlocks(store: StoreClient, blocks: readonly DecodedB
   const priorStates = new PriorStates();
   let transactions = 0;
   for (const b of blocks) {
-    await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0, priorStates });
+    await writer.writeRows(blockToRows(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) ?? 0, priorStates }), { blocks: 1, txs: b.transactions.length });
     transactions += b.transactions.length;
   }
   await writer.close();

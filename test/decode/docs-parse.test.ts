@@ -1,8 +1,8 @@
-// Reading a transaction document back (src/store/docs.ts): rows with every field in its layout order, shared
+// Reading a transaction document back (src/decode/docs.ts): rows with every field in its layout order, shared
 // between readers of the same text and frozen, and a changed document (its trace id added) read as the new one.
 import { describe, expect, it } from 'vitest';
-import { parseTxDoc, stringifyTxDoc } from '../../src/store/index.ts';
-import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/store/docs.ts';
+import { parseTxDoc, stringifyTxDoc } from '../../src/decode/index.ts';
+import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/decode/docs.ts';
 
 const hex = (c: string) => c.repeat(64);
 const A = '0:' + 'A1'.repeat(32);

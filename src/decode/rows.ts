@@ -16,7 +16,6 @@ import type { Row } from '../util/index.ts';
  * Column names are the table columns of clickhouse/0001_core.sql.
  */
 
-export type { Row };
 
 /** Tables written per block, in the order the writer inserts them (markers last). */
 export const BLOCK_TABLES = [
@@ -56,7 +55,7 @@ export interface BlockToRowsOptions {
    * `messages`, and their `transaction_docs_kv`: the traces stage writes those); `traced`, only those three.
    */
   tables?: 'all' | 'untraced' | 'traced';
-  /** End states of earlier blocks, for the documents' states before (src/store/docs.ts); updated with this block's. */
+  /** End states of earlier blocks, for the documents' states before (src/decode/docs.ts); updated with this block's. */
   priorStates?: PriorStates;
 }
 
