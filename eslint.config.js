@@ -23,12 +23,14 @@ const FLOORS = [
 const THROUGH_INDEX_EXCEPT = new Set(['schemas']);
 /**
  * Entry points besides index.ts, each for a load-time reason: the devnet is three tools and a command loads only the
- * one it runs (the generator brings the TVM emulator); `serve` needs the metrics registry without the stages; the
+ * one it runs (the generator brings the TVM emulator); the store is five parts by job, each behind its own index
+ * (each user names the job it needs of the store); `serve` needs the metrics registry without the stages; the
  * native SHA-256 under @ton/core is a process-wide patch, imported for its effect where cells are hashed in bulk; the
  * traces stage's worker threads load the entity-state derivation alone (no store: index.ts brings the ClickHouse client).
  */
 const ENTRIES = {
   devnet: ['(chain|generate|liteserver|live)/index\\.ts'],
+  store: ['(client|write|read|traces|ingest)/index\\.ts'],
   pipelines: ['metrics\\.ts'],
   format: ['ton-core-sha256\\.ts'],
   entities: ['derive\\.ts'],

@@ -24,7 +24,7 @@ import { KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
 import { isApiWorker, prepareApiWorker, PrimaryRateLimiter, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/cluster.ts';
 import { buildServer } from '../src/api/server.ts';
 import { v3Group } from '../src/api/v3/index.ts';
-import { fillKvFromStore, openClient, openStore, type StoreClient } from '../src/store/index.ts';
+import { fillKvFromStore, openClient, openStore, type StoreClient } from '../src/store/client/index.ts';
 import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
 import { fixtureBlocks } from './fixtures.ts';
 import { stealSeconds, stealSince } from './steal.ts';

@@ -18,7 +18,7 @@ import { monitorEventLoopDelay, PerformanceObserver, constants as perfConstants 
 import { runIndexer, newStats } from '../pipelines/index.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
-import { openStore } from '../src/store/index.ts';
+import { openStore } from '../src/store/client/index.ts';
 import { DEFAULT_CLASSIFY_WORKERS } from '../src/cli/commands/index-chain.ts';
 import { stealSeconds, stealSince, threadCpuSeconds, threadCpuSince } from './steal.ts';
 

@@ -25,7 +25,8 @@ import { loadChainDir } from '../src/devnet/chain/index.ts';
 import { generateDevnet } from '../src/devnet/generate/index.ts';
 import { startLiteServer } from '../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../src/source/index.ts';
-import { openStore, runReadOnlySql, type StoreClient } from '../src/store/index.ts';
+import { openStore, type StoreClient } from '../src/store/client/index.ts';
+import { runReadOnlySql } from '../src/store/read/index.ts';
 
 const BAD_VALUES = [
   '', ' ', 'x', '%00', '-1', '0', '1.5', 'NaN', '1e999', '99999999999999999999999999', '4294967297', '-9223372036854775809',

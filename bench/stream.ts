@@ -27,7 +27,7 @@ import { buildGateway, streamingHub } from '../src/api/gateway.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { toRawUpper } from '../src/format/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
-import { openStore, type StoreClient } from '../src/store/index.ts';
+import { openStore, type StoreClient } from '../src/store/client/index.ts';
 import { InProcessFeed, NotificationPublisher } from '../src/streaming/index.ts';
 import { stealSeconds, stealSince } from './steal.ts';
 

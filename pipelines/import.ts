@@ -1,6 +1,7 @@
 /** `import-blocks`: local blocks decoded into rows (src/decode) and written by the store's writer, no bus. */
 import { blockToRows, PriorStates } from '../src/decode/index.ts';
-import { StoreWriter, type StoreClient, type WriterOptions } from '../src/store/index.ts';
+import { StoreWriter, type WriterOptions } from '../src/store/write/index.ts';
+import { type StoreClient } from '../src/store/client/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 
 /**

@@ -9,8 +9,9 @@ import type { Bus } from '../src/bus/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
 import type { PipelineNotifications } from '../src/streaming/index.ts';
-import { getCheckpoint, tracesResumePoint, type StoreClient } from '../src/store/index.ts';
-import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
+import { getCheckpoint, INGEST_CHECKPOINT, type StoreClient } from '../src/store/client/index.ts';
+import { tracesResumePoint } from '../src/store/traces/index.ts';
+import { newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
 import { SharedDecode, type SharedDecodeStats } from '../src/decode/index.ts';
 import { startTracesStage, type TracesStage } from './traces.ts';
@@ -19,7 +20,7 @@ import { IngestBook, planRange } from './ingest-book.ts';
 export { metrics, metricsRegistry } from './metrics.ts';
 export { startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
 /** The seqno the traces stage has saved its state at: what the checkpoint stage waits on (src/store/assembler-state.ts). */
-export { tracesResumePoint } from '../src/store/index.ts';
+export { tracesResumePoint } from '../src/store/traces/index.ts';
 export * from './stages.ts';
 export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
 export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
@@ -78,7 +79,7 @@ export interface IndexerHandle {
 
 /** Where to resume: the stored checkpoint + 1, or null when nothing was indexed yet. */
 export async function resumeSeqno(store: StoreClient, opts: { traces?: boolean } = {}): Promise<number | null> {
-  const cp = await getCheckpoint(store, CHECKPOINT_NAME);
+  const cp = await getCheckpoint(store, INGEST_CHECKPOINT);
   if (cp === null) return null;
   // The traces stage saves its state on its own schedule; resume where both stages have everything.
   const traced = opts.traces ? await tracesResumePoint(store) : null;
@@ -107,7 +108,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
 
   if (roles.has('store') || roles.has('checkpoint')) {
     if (!opts.store) throw new Error('the store and checkpoint roles need a store');
-    stats.checkpoint = await getCheckpoint(opts.store, CHECKPOINT_NAME);
+    stats.checkpoint = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
   }
   let checkpointReached: ((seqno: number) => void) | null = null;
   // decode and traces both decode raw blocks; in one process they share the work (src/decode/shared.ts)
@@ -158,7 +159,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     if (opts.store) {
       // the requested range is the store's state: a restart without --from-seqno continues it
       const saved = await IngestBook.read(opts.store);
-      const cp = await getCheckpoint(opts.store, CHECKPOINT_NAME);
+      const cp = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
       const plan = planRange(opts, saved, cp, await resumeSeqno(opts.store, { traces: roles.has('traces') }));
       fromSeqno = plan.from ?? (await opts.source.getMasterchainTip()).seqno;
       untilSeqno = plan.until;

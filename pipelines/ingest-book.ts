@@ -5,7 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { Stall } from '../src/source/index.ts';
-import { readIngestState, writeIngestState, type IngestState, type StoreClient } from '../src/store/index.ts';
+import { readIngestState, writeIngestState, type IngestState } from '../src/store/ingest/index.ts';
+import { type StoreClient } from '../src/store/client/index.ts';
 
 export interface RangeRequest {
   fromSeqno?: number;

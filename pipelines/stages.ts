@@ -13,10 +13,9 @@ import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJso
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type FollowOptions, type McStep } from '../src/source/index.ts';
 import { blockToRows, PriorStates, rowsOfMessage, SharedDecode } from '../src/decode/index.ts';
-import { getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type WriterOptions } from '../src/store/index.ts';
+import { getCheckpoint, INGEST_CHECKPOINT, setCheckpoint, type StoreClient } from '../src/store/client/index.ts';
+import { StoreWriter, type WriterOptions } from '../src/store/write/index.ts';
 import { metrics } from './metrics.ts';
-
-export const CHECKPOINT_NAME = 'ingest';
 
 /** Group names: one consumer group per stage. */
 export const GROUPS = { decode: 'decode', store: 'store', checkpoint: 'checkpoint' } as const;
@@ -227,7 +226,7 @@ export async function startCheckpointStage(
   // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
   const pollMs = opts.pollMs ?? 500;
   const maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;
-  stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
+  stats.checkpoint ??= await getCheckpoint(store, INGEST_CHECKPOINT);
   // a restart on an indexed store reports where it stands at once, not 0 until the next seqno is stored
   if (stats.checkpoint !== null) metrics.checkpoint.set(stats.checkpoint);
   const waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
@@ -259,7 +258,7 @@ export async function startCheckpointStage(
     if (last !== null) {
       // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
       if (last > (stats.checkpoint ?? -1)) {
-        await setCheckpoint(store, CHECKPOINT_NAME, last);
+        await setCheckpoint(store, INGEST_CHECKPOINT, last);
         stats.checkpoint = last;
         metrics.checkpoint.set(last);
         opts.onCheckpoint?.(last);

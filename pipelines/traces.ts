@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Subscription } from '../src/bus/index.ts';
 import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type StateStats } from '../src/entities/index.ts';
-import type { StoreClient } from '../src/store/index.ts';
+import type { StoreClient } from '../src/store/client/index.ts';
 import { SharedDecode } from '../src/decode/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 import { createClassifier, loadAssembler, mergeMcBatches, prefetchForBatches, rememberEntities, startMcBatch, writeMcBatch, type Classifier, type ClassifierStats, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';

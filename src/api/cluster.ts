@@ -12,7 +12,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { Gauge, type Registry } from 'prom-client';
-import type { PointReadsMode, StoreClient } from '../store/index.ts';
+import type { PointReadsMode, StoreClient } from '../store/client/index.ts';
 import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../streaming/index.ts';
 import type { RateLimiter, TakeResult } from './auth/index.ts';
 

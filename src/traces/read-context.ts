@@ -11,7 +11,8 @@
 import type { Cell } from '@ton/core';
 import { cellOf, detectInterfaces, isWalletCodeHash, TELEITEM_DEPLOY_OPCODE, type Interface, type ItemContent } from '../contracts/index.ts';
 import { blockIdExtOf, candidates, planEntityStates, planStats, readEntityCodes, storeEntityLookup, withFetchedCodes, type KnownEntities, type LiteserverCodeFetcher } from '../entities/index.ts';
-import { readJettonWallets, readMultisigOrders, readNftItems, readSales, readStates, type StoreClient, type StoreContextRows } from '../store/index.ts';
+import { readJettonWallets, readMultisigOrders, readNftItems, readSales, readStates, type StoreContextRows } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import { loadDedustPools, type ContextMessage } from './context-dedust.ts';

@@ -5,7 +5,8 @@
  */
 import { completeEntityStates, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
-import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreClient, type StoreContextRows, type TracesWriteProgress } from '../store/index.ts';
+import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreContextRows, type TracesWriteProgress } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';

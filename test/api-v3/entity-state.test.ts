@@ -11,7 +11,7 @@ import * as S from '../../schemas/api/v3/entities.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { encodeJsonLines, openStore, type StoreClient } from '../../src/store/index.ts';
+import { encodeJsonLines, openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { importBlocks } from '../../pipelines/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/index.ts';
+import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { importBlocks } from '../../pipelines/index.ts';
 import { parseTxDoc } from '../../src/decode/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';

@@ -23,7 +23,7 @@ import { generateDevnet, walletExternal, comment, type GenerateResult } from '..
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
 import { readServerKeyFile, startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { importBlocks } from '../../pipelines/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { connectEngine } from '../api-v2/helpers.ts';
 import { get } from './helpers.ts';

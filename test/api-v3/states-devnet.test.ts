@@ -12,7 +12,7 @@ import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { comment, createDevnet, walletExternal, type ProducedBlock } from '../../src/devnet/generate/index.ts';
 import { importBlocks } from '../../pipelines/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { bothWays, get } from './helpers.ts';
 import type { FastifyInstance } from 'fastify';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/decode/docs.ts';
 import { blockDocRows, blockToRows, parseTxDoc, PriorStates, statesBeforeRows } from '../../src/decode/index.ts';
 import { type Row } from '../../src/util/index.ts';
-import { type StoreClient } from '../../src/store/index.ts';
+import { type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries } from '../helpers/store.ts';
 import type { FastifyInstance } from 'fastify';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromProof } from '../../src/api/v2/tlb.ts';
 import { validatorCycleRows, validatorEventOf } from '../../src/entities/index.ts';
 import { configParam } from '../../src/proofs/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { type Row } from '../../src/util/index.ts';
 import { decodeBlock, type MessageRow, type TransactionRow } from '../../src/ton/index.ts';
 import { loadAssembler, processMcBatch, writeMcBatch } from '../../src/traces/index.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assignMcSeqnos } from '../../pipelines/index.ts';
 import { blockToRows, shardToBigint } from '../../src/decode/index.ts';
-import { encodeCompact, encodeJsonLines } from '../../src/store/index.ts';
+import { encodeCompact, encodeJsonLines } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { FIXTURES } from '../store/helpers.ts';
 

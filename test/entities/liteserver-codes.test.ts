@@ -23,7 +23,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { blockIdExtOf, LiteserverCodeFetcher } from '../../src/entities/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';

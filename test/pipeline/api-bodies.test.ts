@@ -20,7 +20,7 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { FIXTURES } from '../store/helpers.ts';
 
 const RECORDED = join(FIXTURES, 'behaviour', 'api-bodies.json');

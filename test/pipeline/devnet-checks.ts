@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { ChainJson } from '../../src/devnet/chain/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
-import { duplicateReport, type StoreClient, type TableDuplicates } from '../../src/store/index.ts';
+import { duplicateReport, type StoreClient, type TableDuplicates } from '../../src/store/client/index.ts';
 import { parseTxDoc } from '../../src/decode/index.ts';
 
 export type DevnetChain = { blocks: ChainJson['blocks']; transactions: { hash: string }[]; in_flight: { hash: string; external: boolean }[] };

@@ -28,7 +28,7 @@ import { loadChainDir, type MemoryChain } from '../../src/devnet/chain/index.ts'
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, storeConfigFromEnv, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, storeConfigFromEnv, type StoreClient } from '../../src/store/client/index.ts';
 import { until } from '../helpers/until.ts';
 import { checkStore, physicalCounts, tracesSnapshot, type DevnetChain } from './devnet-checks.ts';
 

@@ -23,7 +23,8 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, FollowStalled, LiteserverPool, loadTrustAnchor, refKey, type McStep } from '../../src/source/index.ts';
 import { sleep } from '../../src/source/follower.ts';
-import { getCheckpoint, loadTrustedBlocks, openStore, readIngestState, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, type StoreClient } from '../../src/store/client/index.ts';
+import { loadTrustedBlocks, readIngestState } from '../../src/store/ingest/index.ts';
 import type { TlObject } from '../../src/tl/index.ts';
 import { fabricatedLookup, flippedByte, forgedSignature, futureTip, reencodedTip, type Liar } from './liars.ts';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell, loadShardAccount } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { encodeJsonLines, fillKvFromStore, type StoreClient } from '../../src/store/index.ts';
+import { encodeJsonLines, fillKvFromStore, type StoreClient } from '../../src/store/client/index.ts';
 import { type Row } from '../../src/util/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';

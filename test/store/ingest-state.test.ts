@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadTrustedBlocks, readIngestState, saveTrustedBlocks, writeIngestState } from '../../src/store/index.ts';
+import { loadTrustedBlocks, readIngestState, saveTrustedBlocks, writeIngestState } from '../../src/store/ingest/index.ts';
 import { tempStore } from '../helpers/store.ts';
 
 const h = (c: string) => c.repeat(64);

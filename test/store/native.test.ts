@@ -3,9 +3,9 @@
 // for the edge values of each column type the schema uses.
 import { describe, expect, it } from 'vitest';
 import { BLOCK_TABLES, blockToRows } from '../../src/decode/index.ts';
-import { encodeJsonLines } from '../../src/store/index.ts';
+import { encodeJsonLines } from '../../src/store/client/index.ts';
 import { type Row } from '../../src/util/index.ts';
-import { encodeNative, parseType, RowEncodeError } from '../../src/store/native.ts';
+import { encodeNative, parseType, RowEncodeError } from '../../src/store/client/native.ts';
 import { tempStore } from '../helpers/store.ts';
 import { decodedFixtures } from './suite.ts';
 

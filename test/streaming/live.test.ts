@@ -20,7 +20,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { hashToBase64, toRawUpper } from '../../src/format/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { InProcessFeed, NotificationPublisher } from '../../src/streaming/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { Notification } from '../../schemas/api/streaming/notifications.ts';

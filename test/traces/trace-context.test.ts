@@ -17,7 +17,7 @@ import { comparableBlock, comparableRow, loadCases, traceFile, type ConformanceC
 import { KNOWN_GAPS, PIPELINE_GAPS } from '../actions/known-gaps.ts';
 import { dedustPools } from '../../src/actions/dedust-pools.ts';
 import type { ActionRow, Trace } from '../../src/actions/model.ts';
-import { encodeJsonLines, fillKvFromStore, type StoreClient } from '../../src/store/index.ts';
+import { encodeJsonLines, fillKvFromStore, type StoreClient } from '../../src/store/client/index.ts';
 import { type Row } from '../../src/util/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';

@@ -13,7 +13,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { FeedEvent } from '../../../schemas/bus/index.ts';
-import { forgetNonEmptyTables, type StoreClient } from '../../store/index.ts';
+import { forgetNonEmptyTables } from '../../store/read/index.ts';
+import { type StoreClient } from '../../store/client/index.ts';
 import type { NotificationFeed } from '../../streaming/index.ts';
 import { Db } from '../v3/index.ts';
 import { CUT_GRACE_MS, type StreamConnection } from './connection.ts';

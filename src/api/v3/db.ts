@@ -5,7 +5,8 @@
  */
 import { TupleParam } from '@clickhouse/client';
 import { kvPointReads, type FactRow, type PointReads } from '../../kv/index.ts';
-import { tablePointReads, type StoreClient, type QueryParams } from '../../store/index.ts';
+import { tablePointReads } from '../../store/read/index.ts';
+import { type StoreClient, type QueryParams } from '../../store/client/index.ts';
 import { ApiError } from '../errors.ts';
 import type { Row } from '../../util/index.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import type { PointReads } from '../../kv/index.ts';
 import { ApiError } from '../errors.ts';
 import { Db, DEFAULT_TIMEOUT_MS } from './db.ts';

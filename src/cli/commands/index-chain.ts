@@ -4,7 +4,7 @@ import { CliError, intOption, type Command } from '../command.ts';
 import { runIndexer, ROLES, type IndexerHandle, type Role, type PipelineStats } from '../../../pipelines/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv, type Bus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type BlockSource, type NetworkName } from '../../source/index.ts';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';

@@ -22,7 +22,7 @@ import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { KafkaNotificationFeed } from '../../streaming/index.ts';
 import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { loadKeyStore } from '../key-store.ts';
-import type { StoreConfig } from '../../store/index.ts';
+import type { StoreConfig } from '../../store/client/index.ts';
 
 const networkSchema = z
   .object({
@@ -129,7 +129,7 @@ export const serveCommand: Command = {
     // of one network that names none (a config of several networks gives each its own)
     const implicit = config.networks.length === 1 && (Boolean(process.env.CLICKHOUSE_URL) || dataDir !== undefined);
     // the store module (the ClickHouse client) loads only where a network has a store
-    const envStore = implicit ? (await import('../../store/index.ts')).storeConfigFromEnv(dataDir) : null;
+    const envStore = implicit ? (await import('../../store/client/index.ts')).storeConfigFromEnv(dataDir) : null;
     const keys = loadKeyStore(keysPath ?? (config.keys as string | Record<string, unknown> | undefined));
     const limiter: RateLimiter = config.redis_url ? new RedisRateLimiter(config.redis_url) : new MemoryRateLimiter();
 
@@ -159,7 +159,7 @@ export const serveCommand: Command = {
           ? envStore
           : null;
       if (storeConfig) {
-        const { openStore } = await import('../../store/index.ts');
+        const { openStore } = await import('../../store/client/index.ts');
         let store;
         try {
           // the API reads; the metadata fetcher alone writes (address_metadata)

@@ -14,7 +14,7 @@ import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, networkNameOf, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';

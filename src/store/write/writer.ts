@@ -1,12 +1,8 @@
-import type { StoreClient } from './store-client.ts';
-import { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
-import { RowEncodeError } from './native.ts';
+import { clearIntent, dedupRows, encodeCompact, encodeJsonLines, nextIntentVersion, openIntents, recordIntent, RowEncodeError, tableIdentity, withoutStored, type InsertFormat, type StoreClient } from '../client/index.ts';
 import { randomUUID } from 'node:crypto';
-import { mirrorRows, type MirrorInput } from '../kv/index.ts';
-import { VISIBLE_CHECKPOINT } from './kv-fill.ts';
-import { clearIntent, dedupRows, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored } from './replay.ts';
-import { BLOCK_TABLES, emptyRows, type BlockTable, type StoreRows } from '../decode/index.ts';
-import type { Row } from '../util/index.ts';
+import { mirrorRows, type MirrorInput } from '../../kv/index.ts';
+import { BLOCK_TABLES, emptyRows, type BlockTable, type StoreRows } from '../../decode/index.ts';
+import type { Row } from '../../util/index.ts';
 
 export interface WriterOptions {
   /** Flush when the buffered batch holds this many rows (all tables together). Default 200 000. */
@@ -429,19 +425,4 @@ function isTransient(err: unknown): boolean {
 export function firstLine(err: unknown, max = 300): string {
   const line = String((err as Error)?.message ?? err).split('\n')[0].trim();
   return line.length > max ? line.slice(0, max) + '…' : line;
-}
-
-/**
- * Records a named checkpoint (e.g. 'ingest' = last masterchain seqno whose blocks are all written). The ingest
- * checkpoint also makes the key-value store's entries of seqnos up to it visible (src/kv): after ClickHouse has it,
- * so a crash between the two leaves `visible` behind, and the next open moves it up (kv-fill.ts prepareKv).
- */
-export async function setCheckpoint(store: StoreClient, name: string, mcSeqno: number): Promise<void> {
-  await store.command('INSERT INTO checkpoints (name, mc_seqno) VALUES ({name:String}, {seqno:UInt32})', { name, seqno: mcSeqno });
-  if (name === VISIBLE_CHECKPOINT) await store.kv?.setVisible(mcSeqno);
-}
-
-export async function getCheckpoint(store: StoreClient, name: string): Promise<number | null> {
-  const rows = await store.query<{ mc_seqno: number }>('SELECT mc_seqno FROM checkpoints FINAL WHERE name = {name:String}', { name });
-  return rows.length ? Number(rows[0].mc_seqno) : null;
 }

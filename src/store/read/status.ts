@@ -3,12 +3,8 @@
  * their `ingested_blocks` markers), the holes in it and below it down to the first seqno ingest was asked for,
  * the checkpoint, where ingest is stalled and why. One reading for `ton-gateway status` and /api/v3/indexStatus.
  */
-import type { StoreClient } from './store-client.ts';
-import { readIngestState, type IngestRange } from './ingest-state.ts';
-import { getCheckpoint } from './writer.ts';
-
-/** The checkpoint ingest advances: the last masterchain seqno whose rows (traces included) are all durable. */
-export const INGEST_CHECKPOINT = 'ingest';
+import { getCheckpoint, INGEST_CHECKPOINT, type StoreClient } from '../client/index.ts';
+import { readIngestState, type IngestRange } from '../ingest/index.ts';
 
 /** At most this many gap ranges are listed (the count of missing seqnos is always whole). */
 const MAX_GAP_RANGES = 1000;

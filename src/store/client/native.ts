@@ -1,4 +1,4 @@
-import type { Row } from '../util/index.ts';
+import type { Row } from '../../util/index.ts';
 
 /**
  * Rows -> one block of ClickHouse's Native format (columnar binary), typed by the table's own column

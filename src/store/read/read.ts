@@ -1,14 +1,14 @@
 import { TupleParam } from '@clickhouse/client';
-import type { StoreClient } from './store-client.ts';
-import { kvPointReads } from '../kv/index.ts';
-import { parseTxDoc, type TxDoc } from '../decode/index.ts';
+import type { StoreClient } from '../client/index.ts';
+import { kvPointReads } from '../../kv/index.ts';
+import { parseTxDoc, type TxDoc } from '../../decode/index.ts';
 
 /**
  * Lookups the API needs, each served by a primary key (see clickhouse/README.md). Every read uses
  * FINAL so a block written twice is seen once. Hashes: lower-case hex; addresses: raw `wc:HEX`
  * (upper-cased here); rows come back as ClickHouse JSON (64-bit+ integers as decimal strings).
  */
-import type { Row } from '../util/index.ts';
+import type { Row } from '../../util/index.ts';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { LockedError, removeFile, takeLockFile } from '../util/index.ts';
+import { LockedError, removeFile, takeLockFile } from '../../util/index.ts';
 
 /** Raised when another live process writes the data directory. */
 export class DataDirLockedError extends Error {

@@ -6,9 +6,9 @@
  * Addresses are raw upper-case, code hashes lower-case hex.
  */
 import { Cell } from '@ton/core';
-import { kvPointReads } from '../kv/index.ts';
-import type { StoreClient } from './store-client.ts';
-import type { Row } from '../util/index.ts';
+import { kvPointReads } from '../../kv/index.ts';
+import type { StoreClient } from '../client/index.ts';
+import type { Row } from '../../util/index.ts';
 
 /** An account's latest state as the pipeline knows it. */
 export interface AccountSnapshot {

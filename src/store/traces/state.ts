@@ -3,7 +3,7 @@
  * it has folded up to. The traces stage loads and saves it; the checkpoint stage reads how far it is
  * (`tracesResumePoint`). The encoding is the traces stage's own (src/traces/assembler.ts): a string here.
  */
-import type { StoreClient } from './store-client.ts';
+import type { StoreClient } from '../client/index.ts';
 
 /** The state's row name: one traces stage per store. */
 export const TRACES_STATE_NAME = 'main';

@@ -1,10 +1,10 @@
 /** The store's client as the rest of the code sees it (types only: client.ts opens one, the other modules use it). */
 import type { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { EngineEndpoint } from '../engine/index.ts';
-import type { Kv } from '../kv/index.ts';
+import type { EngineEndpoint } from '../../engine/index.ts';
+import type { Kv } from '../../kv/index.ts';
 import type { InsertFormat } from './encode.ts';
-import type { Row } from '../util/index.ts';
+import type { Row } from '../../util/index.ts';
 
 /**
  * Where the API's lookups by key are served from (issue 22): `kv`, the key-value store under `<dataDir>/kv` (the

@@ -16,7 +16,7 @@
  * that adds a table needs nothing here.
  */
 import type { StoreClient } from './store-client.ts';
-import type { Row } from '../util/index.ts';
+import type { Row } from '../../util/index.ts';
 
 export interface TableIdentity {
   /** ORDER BY columns */

@@ -1,4 +1,4 @@
-import { packagePath } from '../util/index.ts';
+import { packagePath } from '../../util/index.ts';
 
 /**
  * The repository's `clickhouse/` folder: versioned migrations (`NNNN_name.sql`) and the engine's `rocksdb.xml`.

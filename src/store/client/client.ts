@@ -4,14 +4,14 @@ import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { InsertFormat } from './encode.ts';
 import { encodeNative, type TableSchema } from './native.ts';
-import type { Row } from '../util/index.ts';
+import type { Row } from '../../util/index.ts';
 import { lockDataDir, type DataDirLock } from './lock.ts';
-import { Kv } from '../kv/index.ts';
+import { Kv } from '../../kv/index.ts';
 import { withoutStored } from './replay.ts';
 import type { PointReadsMode, QueryParams, StoreClient, StoreConfig } from './store-client.ts';
 
 export type { PointReadsMode, QueryParams, StoreClient, StoreConfig } from './store-client.ts';
-import { ENGINE_USERS, EngineLease, type EngineEndpoint } from '../engine/index.ts';
+import { ENGINE_USERS, EngineLease, type EngineEndpoint } from '../../engine/index.ts';
 
 /** Store config from the environment (CLICKHOUSE_URL/USER/PASSWORD/DATABASE) plus a data dir. */
 export function storeConfigFromEnv(dataDir?: string, env: NodeJS.ProcessEnv = process.env): StoreConfig {

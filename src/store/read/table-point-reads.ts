@@ -4,8 +4,8 @@
  * a trace's transactions and address facts come from the RocksDB tables of clickhouse/0013 and 0014 (a get per
  * key); a message's transactions from `message_hashes` (a primary-key range). Lists stay with the routes' own SQL.
  */
-import type { FactRow, MessageTx, PointReads, TraceTx } from '../kv/index.ts';
-import type { Row } from '../util/index.ts';
+import type { FactRow, MessageTx, PointReads, TraceTx } from '../../kv/index.ts';
+import type { Row } from '../../util/index.ts';
 
 /** Runs one statement (the API's per-request runner: its timeout and error mapping). */
 export type Query = <T = Row>(sql: string, params?: Record<string, unknown>) => Promise<T[]>;

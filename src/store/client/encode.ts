@@ -1,4 +1,4 @@
-import type { Row } from '../util/index.ts';
+import type { Row } from '../../util/index.ts';
 
 /** Text insert formats the writer can produce (the default is Native, see native.ts). */
 export type InsertFormat = 'JSONEachRow' | 'JSONCompactEachRow';

@@ -8,12 +8,11 @@
  * its seqno range in `write_intents` (replay.ts); the first write of a loaded state that overlaps the range of an
  * earlier write beyond the saved state inserts only the rows not stored yet.
  */
-import { mirrorRows } from '../kv/index.ts';
-import { saveTracesState, TRACES_STATE_NAME } from './assembler-state.ts';
-import type { StoreClient } from './store-client.ts';
-import { nextIntentVersion, openIntents, recordIntent, withoutStored } from './replay.ts';
-import type { Row } from '../util/index.ts';
-import { TRACED_TABLES } from '../decode/index.ts';
+import { mirrorRows } from '../../kv/index.ts';
+import { saveTracesState, TRACES_STATE_NAME } from './state.ts';
+import { nextIntentVersion, openIntents, recordIntent, withoutStored, type StoreClient } from '../client/index.ts';
+import type { Row } from '../../util/index.ts';
+import { TRACED_TABLES } from '../../decode/index.ts';
 
 const INTENT = `traces/${TRACES_STATE_NAME}`;
 

@@ -1,4 +1,4 @@
-import type { StoreClient } from './store-client.ts';
+import type { StoreClient } from '../client/index.ts';
 
 /** Raised for a statement `sql` refuses to run; the message names what is wrong. */
 export class ReadOnlyQueryError extends Error {

@@ -4,7 +4,8 @@
  * RocksDB tables it reads documents from; and for rows written by SQL (the API bench derives entity rows so). Entries
  * get tag 0: what is stored is already behind the checkpoint.
  */
-import { mirrorRows, type Kv } from '../kv/index.ts';
+import { mirrorRows, type Kv } from '../../kv/index.ts';
+import { INGEST_CHECKPOINT } from './checkpoint.ts';
 import type { StoreClient } from './store-client.ts';
 
 /** Rows per read: a document is about 1.5 KB of JSON. */
@@ -72,9 +73,6 @@ export async function fillKvFromStore(
   return { rows, ms: performance.now() - t0 };
 }
 
-/** The checkpoint the key-value store's `visible` follows (pipelines/stages.ts CHECKPOINT_NAME). */
-export const VISIBLE_CHECKPOINT = 'ingest';
-
 /**
  * At open: a key-value store that does not hold every stored row yet (new beside an existing store, an older
  * format, a fill a crash cut) is filled from ClickHouse first; then `visible` catches up with the checkpoint (a
@@ -92,6 +90,6 @@ export async function prepareKv(store: StoreClient, kv: Kv, log?: (msg: string) 
     }
     await kv.markComplete();
   }
-  const rows = await store.query<{ mc_seqno: number }>("SELECT mc_seqno FROM checkpoints FINAL WHERE name = {name:String}", { name: VISIBLE_CHECKPOINT }).catch(() => []);
+  const rows = await store.query<{ mc_seqno: number }>("SELECT mc_seqno FROM checkpoints FINAL WHERE name = {name:String}", { name: INGEST_CHECKPOINT }).catch(() => []);
   if (rows.length) await kv.setVisible(Number(rows[0].mc_seqno));
 }

@@ -2,7 +2,7 @@
  * Ingest's own bookkeeping (clickhouse/0015): the masterchain blocks it trusts, the range it was asked for, and
  * where it is stalled. Written by the ingest process, read by `status`, /api/v3/indexStatus and the next start.
  */
-import type { StoreClient } from './store-client.ts';
+import type { StoreClient } from '../client/index.ts';
 
 export interface StoredBlockId {
   seqno: number;
