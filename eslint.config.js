@@ -15,7 +15,7 @@ const FLOORS = [
   ['store', 'actions'],
   ['entities', 'metadata'],
   ['traces'],
-  ['streaming'],
+  ['streaming', 'emulate'],
   ['api', 'devnet'],
   ['pipelines'],
   ['cli'],

@@ -1,5 +1,5 @@
 /**
- * API v3 load benchmark (npm run bench:api): a chdb store of BENCH_TX transactions (default 1 000 000,
+ * API v3 load benchmark (npm run bench:api): an embedded store of BENCH_TX transactions (default 1 000 000,
  * the store's synthetic generator over the decoded fixture blocks), the real server (shell + v3 group)
  * on 127.0.0.1, and autocannon against the point lookups and lists. Prints requests/s and p50/p99 per
  * scenario. Traffic goes to the loopback address only; every run is bounded by BENCH_SECONDS.
@@ -8,7 +8,8 @@
  * (default 8), BENCH_DATA (reuse / keep the store in this dir; filled only when it holds fewer
  * transactions than BENCH_TX), BENCH_LEAN=1 (requests send X-No-Address-Book and X-No-Metadata), BENCH_WORKERS
  * (default 1: the server in this process; N >= 2: N HTTP workers as `start --api-workers N` runs them, this process
- * the primary holding chdb and the key-value store's writer, src/api/cluster.ts), BENCH_ONLY (comma-separated parts of
+ * the primary holding the key-value store's writer, src/api/cluster.ts), BENCH_WRITE_TPS (transactions a second written
+ * while the scenarios run, default 0), BENCH_ONLY (comma-separated parts of
  * scenario names: run only those, in that order), BENCH_WARMUP (unmeasured passes over each scenario's sample per
  * serving process before it is measured, default 2). BENCH_PROFILE=DIR (one V8 CPU profile of this process per
  * scenario, taken while its load runs only, written to DIR). Each scenario also prints the CPU its requests cost,
@@ -56,6 +57,39 @@ const PROFILE_DIR = process.env.BENCH_PROFILE;
 /** BENCH_LEAN=1: responses without address book and metadata (the headers clients send to skip them). */
 const LEAN = process.env.BENCH_LEAN === '1';
 const LEAN_HEADERS = { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' };
+/**
+ * BENCH_WRITE_TPS=N: while the scenarios run, this process writes N synthetic transactions a second into the store
+ * through the real writer (every table, the key-value store, the checkpoint's markers), as an indexer would: the API
+ * measured on a store that is being written. 0 (default): none.
+ */
+const WRITE_TPS = Number(process.env.BENCH_WRITE_TPS ?? 0);
+
+/** Writes WRITE_TPS transactions a second until stopped; resolves with what it wrote and how long it took. */
+function startWriter(store: StoreClient, templates: ReturnType<typeof templatesFromBlocks>): { stop(): Promise<{ transactions: number; seconds: number }> } {
+  let stopped = false;
+  let written = 0;
+  const t0 = performance.now();
+  // copies far above any a bench store holds (a 1M store holds about 22,000), new each run: every write is new rows
+  // (below 140,000: copy k adds k * LT_STRIDE to lt, which stays a UInt64)
+  let copy = 100_000 + Math.floor(Math.random() * 40_000);
+  const loop = (async () => {
+    while (!stopped) {
+      const tick = performance.now();
+      const r = await fillSyntheticStore(store, templates, { transactions: Math.max(1, Math.round(WRITE_TPS / 2)), firstCopy: copy });
+      copy = r.nextCopy;
+      written += r.transactions;
+      const wait = 500 - (performance.now() - tick);
+      if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return { transactions: written, seconds: (performance.now() - t0) / 1000 };
+    },
+  };
+}
 
 
 /** Tables the derived entity and metadata rows go to. */
@@ -86,6 +120,24 @@ async function deriveEntities(store: StoreClient): Promise<void> {
   await store.command(`
     INSERT INTO trace_transactions (trace_id, lt, account, hash)
     SELECT hash, lt, account, hash FROM transactions_by_lt WHERE cityHash64(hash) % 50 = 0`);
+  await deriveActions(store);
+}
+
+/**
+ * One action per trace (a ton_transfer of the trace's transaction), indexed by its account in action_accounts: the
+ * `/actions?account=` list reads real rows, as on an indexed network.
+ */
+async function deriveActions(store: StoreClient): Promise<void> {
+  const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM actions');
+  if (Number(n) > 0) return;
+  await store.command(`
+    INSERT INTO actions (trace_id, action_id, type, start_lt, end_lt, start_utime, end_utime, trace_end_lt, trace_end_utime, trace_mc_seqno_end,
+                         tx_hashes, success, source, destination, value, details)
+    SELECT hash, hash, 'ton_transfer', lt, lt, now, now, lt, now, mc_block_seqno, [hash], true, account, account, 1000000000, '{}'
+    FROM transactions_by_lt WHERE cityHash64(hash) % 50 = 0`);
+  await store.command(`
+    INSERT INTO action_accounts (account, trace_end_lt, trace_id, action_end_lt, action_id, trace_end_utime, action_end_utime)
+    SELECT account, lt, hash, lt, hash, now, now FROM transactions_by_lt WHERE cityHash64(hash) % 50 = 0`);
 }
 
 /**
@@ -136,6 +188,8 @@ async function sample(store: StoreClient): Promise<Scenario[]> {
   const msgs = await store.query<{ msg_hash: string }>('SELECT msg_hash FROM message_hashes ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
   const owners = await store.query<{ source: string }>("SELECT source FROM jetton_transfers WHERE source != '' ORDER BY rand() LIMIT {n:UInt32}", { n: SAMPLES });
   const traces = await store.query<{ trace_id: string }>('SELECT trace_id FROM traces ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
+  // accounts with traces and actions, for the lists ClickHouse answers
+  const traced = await store.query<{ account: string }>('SELECT account FROM action_accounts ORDER BY rand() LIMIT {n:UInt32}', { n: SAMPLES });
   return [
     { name: 'transactions by account (limit 10)', paths: txs.map((t) => `/api/v3/transactions?account=${t.account}&limit=10`) },
     { name: 'transaction by hash', paths: txs.map((t) => `/api/v3/transactions?hash=${b64(t.hash)}`) },
@@ -143,6 +197,8 @@ async function sample(store: StoreClient): Promise<Scenario[]> {
     { name: 'accountStates', paths: txs.map((t) => `/api/v3/accountStates?address=${t.account}`) },
     { name: 'jetton/transfers by owner (limit 10)', paths: owners.map((o) => `/api/v3/jetton/transfers?owner_address=${o.source}&limit=10`) },
     { name: 'traces by trace_id', paths: traces.map((t) => `/api/v3/traces?trace_id=${b64(t.trace_id)}`) },
+    { name: '/actions by account (limit 10)', paths: traced.map((t) => `/api/v3/actions?account=${t.account}&limit=10`) },
+    { name: '/traces by account (limit 10)', paths: traced.map((t) => `/api/v3/traces?account=${t.account}&limit=10`) },
   ];
 }
 
@@ -166,6 +222,8 @@ function cpuSeconds(pid: number): number {
 
 /** The server's processes: this one (with autocannon in it), and the HTTP workers when there are. */
 let serverPids: () => number[] = () => [];
+/** The engine's own process, where it has one (an in-process engine's CPU counts in this process's). */
+let enginePid: number | undefined;
 
 /**
  * Unmeasured passes over a scenario's sample paths per serving process before it is measured (BENCH_WARMUP, default
@@ -187,6 +245,7 @@ async function run(url: string, s: Scenario) {
   const steal0 = stealSeconds();
   const pids = [process.pid, ...serverPids()];
   const cpu0 = pids.map(cpuSeconds);
+  const engine0 = enginePid ? cpuSeconds(enginePid) : 0;
   if (PROFILE_DIR && !profiler) {
     profiler = new Session();
     profiler.connect();
@@ -200,6 +259,7 @@ async function run(url: string, s: Scenario) {
     requests,
   });
   const cpu = pids.map((p, k) => cpuSeconds(p) - cpu0[k]);
+  const engineCpu = enginePid ? cpuSeconds(enginePid) - engine0 : null;
   const perReq = (sec: number) => Number(((sec * 1000) / Math.max(1, result.requests.total)).toFixed(2));
   if (profiler && PROFILE_DIR) {
     const { profile } = await profiler.post('Profiler.stop');
@@ -216,6 +276,8 @@ async function run(url: string, s: Scenario) {
     'statements/req': Number(((statements - before) / Math.max(1, result.requests.total)).toFixed(1)),
     // CPU per request: this process (the server or the primary, and autocannon either way), then the workers together
     'cpu ms/req': pids.length > 1 ? `${perReq(cpu[0])} + ${perReq(cpu.slice(1).reduce((a, b) => a + b, 0))}` : perReq(cpu[0]),
+    // the engine's process (its own column: in-process, it is in the first figure)
+    'engine cpu ms/req': engineCpu === null ? '-' : perReq(engineCpu),
     // CPU time the VM lost to other guests during the scenario (bench/steal.ts)
     steal: stealSince(steal0),
     'non-2xx': result.non2xx,
@@ -270,10 +332,11 @@ async function main() {
     groups: [v3Group({ store })],
   });
   try {
+    const templates = templatesFromBlocks(fixtureBlocks());
     const [{ n }] = await store.query<{ n: string }>('SELECT count() AS n FROM transactions_by_lt');
     if (Number(n) < TX) {
       const t0 = performance.now();
-      const r = await fillSyntheticStore(store, templatesFromBlocks(fixtureBlocks()), { transactions: TX - Number(n), writer: { maxRows: 300_000 } });
+      const r = await fillSyntheticStore(store, templates, { transactions: TX - Number(n), writer: { maxRows: 300_000 } });
       console.log(`filled ${r.transactions.toLocaleString('en')} synthetic transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     await deriveEntities(store);
@@ -291,6 +354,7 @@ async function main() {
       `store: ${Number(total).toLocaleString('en')} transactions, ${Number(jt).toLocaleString('en')} jetton transfers, ${Number(tr).toLocaleString('en')} traces, ` +
         `${Number(ent).toLocaleString('en')} entity and metadata rows (${dir})`,
     );
+    enginePid = (store as { engine?: { pid: number } | null }).engine?.pid;
     let url: string;
     if (WORKERS >= 2) {
       workers = await startApiWorkers({ count: WORKERS, store, limiter: new MemoryRateLimiter(), log: { info: () => undefined, warn: console.warn, error: console.error } });
@@ -309,16 +373,21 @@ async function main() {
     // warm-up: one pass over every sample path (first reads load marks and primary keys); every worker gets some
     for (const s of scenarios) for (const p of s.paths.slice(0, 50)) await fetchStatus(p);
     const rows = [];
+    const writer = WRITE_TPS > 0 ? startWriter(store, templates) : null;
     for (const s of scenarios) {
       const probe = await fetchStatus(s.paths[0]);
       if (probe.statusCode !== 200) throw new Error(`${s.name}: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
       rows.push(await run(url, s));
     }
+    const wrote = await writer?.stop();
+    if (wrote) console.log(`\nwritten while measuring: ${wrote.transactions.toLocaleString('en')} transactions in ${wrote.seconds.toFixed(0)} s (${Math.round(wrote.transactions / wrote.seconds)} tx/s, asked ${WRITE_TPS})`);
     console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP} warm-up passes, ${Number(total).toLocaleString('en')} transactions, ${WORKERS >= 2 ? `${WORKERS} API workers` : 'one process'}${LEAN ? ', without address book and metadata' : ''}`);
     console.table(rows);
     const primaryRss = (process.memoryUsage().rss / 2 ** 20).toFixed(0);
-    if (workers) console.log(`memory: rss primary ${primaryRss} MiB (chdb, the key-value store's writer), workers ${workers.pids().map((p) => `${rssMiB(p)} MiB`).join(', ')}`);
-    else console.log(`memory: rss ${primaryRss} MiB (one process: server, chdb and the key-value store's map)`);
+    // the engine's own process where it has one (an in-process engine counts in the primary's)
+    const engineRss = enginePid ? `, engine ${rssMiB(enginePid)} MiB` : '';
+    if (workers) console.log(`memory: rss primary ${primaryRss} MiB (the key-value store's writer${enginePid ? '' : ', the engine'}), workers ${workers.pids().map((p) => `${rssMiB(p)} MiB`).join(', ')}${engineRss}`);
+    else console.log(`memory: rss ${primaryRss} MiB (one process: server and the key-value store's map${enginePid ? '' : ', the engine'})${engineRss}`);
     console.log(JSON.stringify({ transactions: Number(total), connections: CONNECTIONS, seconds: SECONDS, workers: WORKERS, results: rows }));
   } finally {
     await workers?.stop();

@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Subscription } from '../src/bus/index.ts';
-import { emptyStateStats, addStateStats, LiteserverCodeFetcher, type AccountStateSource, type CodeFetchOptions, type StateStats } from '../src/entities/index.ts';
+import { emptyStateStats, addStateStats, LiteserverCodeFetcher, NominatorPoolReplayer, type AccountStateSource, type CodeFetchOptions, type PoolChainSource, type StateStats } from '../src/entities/index.ts';
 import type { StoreClient } from '../src/store/client/index.ts';
 import { SharedDecode } from '../src/decode/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
@@ -130,6 +130,9 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
     classify: Object.assign(classifier.stats, { waitMs: 0 }),
   };
   const codes = opts.liteservers ? new LiteserverCodeFetcher(opts.liteservers, store, { ...opts.codeFetch, logger: opts.logger }) : undefined;
+  // nominator pools need whole states and the transactions' cells: a liteserver pool answers both
+  const ls = opts.liteservers as Partial<PoolChainSource> | undefined;
+  const pools = ls && typeof ls.getTransactions === 'function' && typeof ls.getConfigAllProof === 'function' ? new NominatorPoolReplayer(ls as PoolChainSource) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
   // jump there, keeping the open traces (their messages may still arrive). Below it, a replay: skip what is done.
@@ -196,7 +199,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
         }
       };
       for (const r of ready) {
-        const started = await startMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, prefetched, classifier });
+        const started = await startMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, pools, prefetched, classifier });
         rememberEntities(unwritten, started);
         const p = { r, done: started.done, settled: false };
         const mark = () => void (p.settled = true);

@@ -13,10 +13,10 @@ import { DataDirLockedError, openStore, storeConfigFromEnv, type StoreClient } f
 export async function openStoreOrExplain(
   dataDir: string | undefined,
   lockedHint?: string,
-  opts: { readonly?: boolean; lock?: boolean; pointReads?: 'kv'; log?: (line: string) => void } = {},
+  opts: { readonly?: boolean; lock?: boolean; migrate?: boolean; pointReads?: 'kv' | 'tables'; log?: (line: string) => void } = {},
 ): Promise<StoreClient> {
   try {
-    return await openStore({ ...storeConfigFromEnv(dataDir), ...(opts.readonly ? { readonly: true, migrate: false } : {}), lock: opts.lock, pointReads: opts.pointReads, log: opts.log });
+    return await openStore({ ...storeConfigFromEnv(dataDir), ...(opts.readonly ? { readonly: true, migrate: false } : { migrate: opts.migrate }), lock: opts.lock, pointReads: opts.pointReads, log: opts.log });
   } catch (err) {
     if (err instanceof DataDirLockedError) throw new CliError(lockedHint ? `${err.message}: ${lockedHint}` : err.message);
     throw new CliError(`cannot open the store: ${(err as Error).message.split('\n')[0]}`);

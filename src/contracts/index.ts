@@ -18,3 +18,4 @@ export * from './multisig.ts';
 export * from './vesting.ts';
 export * from './dns.ts';
 export * from './validators.ts';
+export * from './nominator-pool.ts';

@@ -20,7 +20,7 @@ export const ENGINE_USERS = { writer: 'gateway', reader: 'reader' } as const;
 
 /**
  * Settings both users start with. Output formatting on a thread of its own cost a statement about 1 ms of CPU and
- * gained nothing on the API's small results (bench:chdb); parallel parsing cost more than it gained on the writer's
+ * gained nothing on the API's small results (bench:engine); parallel parsing cost more than it gained on the writer's
  * batches with few cores (bench:store).
  */
 const PROFILE_SETTINGS = {

@@ -12,6 +12,7 @@ import { liveHolder, packagePath } from '../util/index.ts';
 import { liveClients, markClient, unmarkClient } from './clients.ts';
 import { engineAnswers, engineUrl } from './http.ts';
 import { enginePaths, readEngineState, type EnginePaths, type EngineState } from './layout.ts';
+import { engineLibraryPath } from './library.ts';
 import { ENGINE_EXIT } from './run.ts';
 
 /** Where an engine answers, and with which password. */
@@ -137,6 +138,8 @@ async function connect(paths: EnginePaths, opts: LeaseOptions): Promise<EngineEn
     if (Date.now() > deadline) throw new EngineUnavailableError(`no engine answers on ${paths.dataDir} after ${Math.round((opts.timeoutMs ?? 300_000) / 1000)} s (log: ${paths.log})`);
     // no engine holds the directory (none ran, or it died): start one; a live holder is starting or stopping
     if (!child && liveHolder(paths.lock) === null) {
+      // this platform has no engine library: say so at once, not after a process that cannot start
+      engineLibraryPath();
       child = spawnEngine(paths, opts.ports);
       spawns++;
     }

@@ -5,7 +5,7 @@
  * worker pool (src/traces/classify-pool.ts), so its input and output are plain data that a structured clone keeps
  * (codes and data cross as base64 BoC and are parsed where they are read; rows hold strings, numbers, bigints,
  * arrays). This module is an entry point of its own (eslint.config.js ENTRIES): a worker thread loads it without
- * the store (chdb) that index.ts brings.
+ * the store (its ClickHouse client) that index.ts brings.
  */
 import { Cell } from '@ton/core';
 import type { AccountStateRow } from '../ton/index.ts';

@@ -34,9 +34,13 @@ export interface EventTables {
   validator_events: Row[];
   validator_cycles: Row[];
   validator_cycle_members: Row[];
+  /** nominator-pool-replay.ts: filled by the traces stage from a liteserver's states and the emulator */
+  nominator_pools: Row[];
+  nominator_pool_events: Row[];
+  nominator_pool_validator_events: Row[];
 }
 
-export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers', 'validator_events', 'validator_cycles', 'validator_cycle_members'] as const;
+export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers', 'validator_events', 'validator_cycles', 'validator_cycle_members', 'nominator_pools', 'nominator_pool_events', 'nominator_pool_validator_events'] as const;
 
 /** Everything the traces stage writes for entities: these events and the entity-state rows (state-rows.ts). */
 export type EntityTables = EventTables & StateTables;
@@ -68,6 +72,7 @@ export function candidates(txs: readonly BatchTx[]): { jetton: Set<string>; nft:
 export function entityEvents(txs: readonly BatchTx[], states: readonly AccountStateRow[], known: KnownEntities): EntityTables {
   const out: EntityTables = {
     jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [], validator_events: [], validator_cycles: [], validator_cycle_members: [],
+    nominator_pools: [], nominator_pool_events: [], nominator_pool_validator_events: [],
     ...emptyStateTables(),
   };
   const cand = candidates(txs);

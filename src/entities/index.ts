@@ -10,3 +10,4 @@ export { blockIdExtOf, LiteserverCodeFetcher, type AccountStateSource, type Code
 export { STATE_TABLES, type StateTable } from './family.ts';
 export { ContractReader } from './contract-reader.ts';
 export { blockConfigParam, electorOf, validatorCycleRows, validatorEventOf, validatorEventRows } from './validators.ts';
+export { NominatorPoolReplayer, addPoolStats, emptyPoolStats, type PoolChainSource, type PoolReplayStats, type PoolTables } from './nominator-pool-replay.ts';

@@ -62,10 +62,18 @@ export interface StateStats {
   code_mismatch: number;
   code_fetch_failed: number;
   code_fetch_skipped: number;
+  /** nominator pools per block (nominator-pool-replay.ts): replayed and checked / a liteserver gave no state, transactions or config / an answer or a replay did not match the block's hashes / not a pool at the block's end */
+  pool_replayed: number;
+  pool_unavailable: number;
+  pool_mismatch: number;
+  pool_unparsed: number;
 }
 
 export function emptyStateStats(): StateStats {
-  return { accounts: 0, rows: 0, no_code: 0, failed: 0, incomplete: 0, code_fetched: 0, code_mismatch: 0, code_fetch_failed: 0, code_fetch_skipped: 0 };
+  return {
+    accounts: 0, rows: 0, no_code: 0, failed: 0, incomplete: 0, code_fetched: 0, code_mismatch: 0, code_fetch_failed: 0, code_fetch_skipped: 0,
+    pool_replayed: 0, pool_unavailable: 0, pool_mismatch: 0, pool_unparsed: 0,
+  };
 }
 
 /** Adds `b` into `a`. */

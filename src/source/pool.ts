@@ -479,6 +479,14 @@ export class LiteserverPool {
     return this.call((c) => c.getConfig(toClientBlockId(id)), { what: 'getConfig' });
   }
 
+  /** liteServer.getConfigAll's config proof (a ShardState Merkle proof), unparsed: the caller reads the ConfigParams. */
+  getConfigAllProof(id: BlockIdExt): Promise<Buffer> {
+    return this.call(
+      async (c) => (await c.engine.query(Functions.liteServer_getConfigAll, { kind: 'liteServer.getConfigAll', mode: 0, id: toTlBlockId(id) }, { timeout: this.opts.timeoutMs })).configProof,
+      { what: 'getConfigAll' },
+    );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     LiteserverPool.live.delete(this);

@@ -3,7 +3,7 @@
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
  * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces-write.ts).
  */
-import { completeEntityStates, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { addPoolStats, completeEntityStates, type NominatorPoolReplayer, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreContextRows, type TracesWriteProgress } from '../store/traces/index.ts';
 import { type StoreClient } from '../store/client/index.ts';
@@ -11,6 +11,7 @@ import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
 import { TRACE_TABLES, type TraceTables } from './rows.ts';
+import { PendingSales } from './pending-sales.ts';
 import { startBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
@@ -37,6 +38,8 @@ export async function loadAssembler(store: StoreClient): Promise<{ assembler: Tr
 export interface McBatchOptions {
   /** reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block */
   codes?: LiteserverCodeFetcher;
+  /** replays the official nominator pools' transactions from a liteserver's states (src/entities/nominator-pool-replay.ts) */
+  pools?: NominatorPoolReplayer;
   prefetched?: StoreContextRows;
   /** classifies the completed traces and derives the entity-state rows (classify-pool.ts); default: on this thread */
   classifier?: Classifier;
@@ -62,6 +65,9 @@ export interface StartedMcBatch {
  * too: the stage stops at the first, nothing after it is written.
  */
 const completions = new WeakMap<TraceAssembler, Promise<EntityStateRows>>();
+
+/** Sale rows derived and not written yet, per assembler (the stage's fold). */
+const pendingSales = new WeakMap<TraceAssembler, PendingSales>();
 
 /**
  * One masterchain batch read and folded: its context from the store (and liteservers, `opts.codes`), then the
@@ -92,7 +98,11 @@ export async function startMcBatch(
   unwritten?: UnwrittenEntities,
   opts: McBatchOptions = {},
 ): Promise<StartedMcBatch> {
-  const context = await readBatchContext(store, asm, blocks, unwritten, opts);
+  const read = await readBatchContext(store, asm, blocks, unwritten, opts);
+  // sale rows earlier seqnos derived and did not write yet (a purchase after the listing: pending-sales.ts)
+  let sales = pendingSales.get(asm);
+  if (!sales) pendingSales.set(asm, (sales = new PendingSales()));
+  const context = { ...read, trace: await sales.overlay(read.trace) };
   const started = startBatch(asm, mcSeqno, blocks, context);
   const pool = opts.classifier ?? INLINE;
   const { candidates, codes, stats } = context.entityPlan;
@@ -104,7 +114,20 @@ export async function startMcBatch(
   const completed = (before ?? Promise.resolve()).then(async () => completeEntityStates(await derived, storeEntityLookup(store), stats));
   completions.set(asm, completed);
   completed.catch(() => undefined);
-  const done = Promise.all([classified, completed]).then(([cls, entityState]) => started.finish(cls, entityState));
+  sales.track(candidates, codes, completed);
+  // nominator pools: their states before the batch's blocks from a liteserver, their transactions replayed
+  const mc = blocks.find((b) => b.id.workchain === -1);
+  const pools = opts.pools && mc ? opts.pools.batchRows(blocks, mc, blocks.flatMap((b) => b.transactions).map((tx) => ({ tx, mcSeqno, traceId: null }))) : null;
+  pools?.catch(() => undefined);
+  const done = Promise.all([classified, completed, pools]).then(([cls, entityState, pooled]) => {
+    const out = started.finish(cls, entityState);
+    if (pooled) {
+      for (const r of pooled.tables.nominator_pool_events) r.trace_id = out.traceIds.get(String(r.tx_hash)) ?? null;
+      Object.assign(out.entities, pooled.tables);
+      addPoolStats(out.entityStats, pooled.stats);
+    }
+    return out;
+  });
   // awaited by `done`'s reader, maybe after the next seqnos: not an unhandled rejection meanwhile
   done.catch(() => undefined);
   return { entities: started.entities, done };

@@ -130,12 +130,20 @@ describe('GetGems purchases (nft_transfer is_purchase, nft_purchase)', () => {
     expect(transferData(only(saleTrace({ interfaces: { [ITEM]: item(), [SALE]: other } }), 'nft_transfer')).is_purchase).toBe(false);
   });
 
-  it('paid by a contract on the buyer\'s behalf (a call, not a transfer): still the sale\'s purchase, the call merged', () => {
-    const t = saleTrace({ payment: { from: PAYER, body: beginCell().storeUint(0x12345678, 32).storeUint(1, 64).endCell() } });
-    const a = only(t, 'nft_transfer');
-    expect(transferData(a).is_purchase).toBe(true);
-    expect(a.tx_hashes).toHaveLength(5); // the paying call is part of it
-    expect(typesOf(t)).toContain('nft_purchase');
+  // v1.3 nft.py `_try_get_nft_purchase_data`: a sale purchase only when the previous block is a TON transfer the new
+  // owner sent; any call to the sale (the sale's own op 2 buy, a contract paying on the buyer's behalf) is no purchase
+  it('paid by a call (the buyer\'s op 2 buy, or a contract on the buyer\'s behalf): a plain transfer, no purchase', () => {
+    for (const from of [BUYER, PAYER]) {
+      const t = saleTrace({ payment: { from, body: beginCell().storeUint(2, 32).storeUint(1, 64).endCell() } });
+      expect(transferData(only(t, 'nft_transfer')).is_purchase).toBe(false);
+      expect(typesOf(t)).not.toContain('nft_purchase');
+    }
+  });
+
+  it('a TON transfer to the sale from someone other than the new owner: no purchase', () => {
+    const t = saleTrace({ payment: { from: PAYER } });
+    expect(transferData(only(t, 'nft_transfer')).is_purchase).toBe(false);
+    expect(typesOf(t)).not.toContain('nft_purchase');
   });
 
   it('the account sending the item is neither a known sale nor auction: a plain transfer', () => {

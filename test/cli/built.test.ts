@@ -5,7 +5,7 @@
  * out like the Docker image: dist/ and assets, no TypeScript.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +15,14 @@ import { decodedBlockJson } from '../../src/cli/commands/decode-block.ts';
 import { SQL_FORMATS } from '../../src/store/read/sql.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { FIXTURES } from '../ton/fixtures.ts';
+import { testServer } from '../helpers/server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SHARD_BLOCK = join(FIXTURES, 'blocks/mainnet/mainnet-wc0-a000000000000000-54302208.boc');
 const dirs: string[] = [];
 
-function run(root: string, args: string[], cwd = root) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'ton-gateway.js'), ...args], { encoding: 'utf8', cwd, maxBuffer: 64 << 20, env: { ...process.env, CLICKHOUSE_URL: '' } });
+function run(root: string, args: string[], cwd = root, env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'ton-gateway.js'), ...args], { encoding: 'utf8', cwd, maxBuffer: 64 << 20, env: { ...process.env, CLICKHOUSE_URL: '', ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -29,13 +30,19 @@ function run(root: string, args: string[], cwd = root) {
  * A tree laid out like docker/Dockerfile's image: package.json, bin/, dist/, clickhouse/ and the non-TypeScript
  * files of src/; no .git, so the launcher runs dist/ without looking at sources. `drop` removes dist files.
  */
-function imageTree(drop: (rel: string) => boolean = () => false): string {
+function imageTree(drop: (rel: string) => boolean = () => false, opts: { engine?: boolean } = {}): string {
   const d = mkdtempSync(join(tmpdir(), 'tg-image-'));
   dirs.push(d);
   for (const f of ['package.json', 'bin', 'clickhouse']) cpSync(join(ROOT, f), join(d, f), { recursive: true });
   cpSync(join(ROOT, 'dist'), join(d, 'dist'), { recursive: true, filter: (src) => !drop(src.slice(join(ROOT, 'dist').length + 1)) });
   cpSync(join(ROOT, 'src'), join(d, 'src'), { recursive: true, filter: (src) => !src.endsWith('.ts') });
-  symlinkSync(join(ROOT, 'node_modules'), join(d, 'node_modules'), 'dir');
+  if (opts.engine === false) {
+    // the server image (docker/Dockerfile, target server): node_modules without the engine's library and its FFI
+    mkdirSync(join(d, 'node_modules'));
+    for (const e of readdirSync(join(ROOT, 'node_modules'))) {
+      if (!['@chdb', 'ffi-rs', '@yuuang'].includes(e)) symlinkSync(join(ROOT, 'node_modules', e), join(d, 'node_modules', e), 'dir');
+    }
+  } else symlinkSync(join(ROOT, 'node_modules'), join(d, 'node_modules'), 'dir');
   return d;
 }
 
@@ -162,5 +169,31 @@ describe('compiled code in an image-like tree (dist/ and assets, no TypeScript)'
     const bundled = (n: string) => (JSON.parse(readFileSync(join(ROOT, 'src/config/networks', `${n}.json`), 'utf8')) as { liteservers: unknown[] }).liteservers.length;
     expect(got).toMatchObject({ root: d, mainnet: bundled('mainnet'), testnet: bundled('testnet') });
     expect(got.types).toBeGreaterThan(10);
+  });
+});
+
+describe('the server image (docker/Dockerfile target server: no embedded engine)', () => {
+  const server = testServer();
+  let d: string;
+  beforeAll(() => {
+    d = imageTree(undefined, { engine: false });
+  });
+
+  it('an embedded store is one clear line: the engine is not installed, use CLICKHOUSE_URL', () => {
+    const r = run(d, ['sql', 'SELECT 1', '--data', join(d, 'data')]);
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe(
+      'ton-gateway sql: cannot open the store: no embedded ClickHouse engine for linux-x64 (the optional package @chdb/lib-linux-x64-gnu is not installed): set CLICKHOUSE_URL to a ClickHouse server',
+    );
+  });
+
+  it('with CLICKHOUSE_URL it migrates, reads and serves from the server', async () => {
+    const s = await server();
+    const env = { CLICKHOUSE_URL: s.url, CLICKHOUSE_USER: s.user ?? '', CLICKHOUSE_PASSWORD: s.password ?? '', CLICKHOUSE_DATABASE: `tg_image_${process.pid}` };
+    const m = run(d, ['migrate'], d, env);
+    expect(m.err).toBe('');
+    expect(m.code).toBe(0);
+    const q = run(d, ['sql', 'SELECT count() > 10 AS ok FROM schema_migrations', '--format', 'CSV'], d, env);
+    expect(q).toMatchObject({ code: 0, err: '', out: '1\n' });
   });
 });

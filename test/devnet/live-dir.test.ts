@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveDevnetDir, LiveDirError } from '../../src/devnet/live/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
-import { parseBlock, SHARD_ALL } from '../../src/devnet/chain/index.ts';
+import { ChainMessageError, parseBlock, SHARD_ALL } from '../../src/devnet/chain/index.ts';
+import { beginCell, external, loadTransaction, storeMessage, toNano } from '@ton/core';
+import { comment, walletExternal } from '../../src/devnet/generate/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tg-live-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -101,6 +103,26 @@ describe('LiveDevnetDir', () => {
     expect(live.chain.getState(mc(10).id)).toBeDefined();
     // the made blocks keep theirs (written with the directory)
     expect(live.chain.getState(mc(6).id)).toBeDefined();
+  });
+
+  it('a message sent to its liteserver is checked as a full node checks it, then included in the next round made', async () => {
+    const dir = join(root, 'send');
+    const live = await LiveDevnetDir.open(dir, { ...OPTS, blocks: 4 });
+    for (let i = 2; i <= 4; i++) await live.step();
+    const { dave, bob } = live.scenarios;
+    const msg = walletExternal(dave, [{ to: bob.address, value: toNano('1'), bounce: true, body: comment('sent to the liteserver') }], T0 + 1_000_000);
+    await live.chain.sendMessage!(msg.toBoc());
+    // an unsigned message: refused with the account's reason, nothing queued
+    const unsigned = beginCell().store(storeMessage(external({ to: dave.address, body: comment('unsigned') }))).endCell();
+    const refused = await live.chain.sendMessage!(unsigned.toBoc()).then(() => null, (e: Error) => e);
+    expect(refused).toBeInstanceOf(ChainMessageError);
+    expect(refused!.message).toMatch(/^cannot apply external message to current state : External message was not accepted\n.*exit/s);
+    expect(await live.step()).toBe(5);
+    const txs = live.chain.allBlocks().filter((b) => b.mcSeqno === 5).flatMap((b) => b.transactions);
+    const inHashes = txs.map((t) => loadTransaction(t.cell.beginParse()).inMessage).filter((m) => m?.info.type === 'external-in').map((m) => beginCell().store(storeMessage(m!)).endCell().hash().toString('hex'));
+    expect(inHashes).toContain(msg.hash().toString('hex'));
+    expect(inHashes).not.toContain(unsigned.hash().toString('hex'));
+    await live.close();
   });
 
   it('a directory made by `devnet generate` (no generator state) is refused with what to do, not served half', async () => {

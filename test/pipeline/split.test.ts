@@ -17,6 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,11 +29,13 @@ import { loadChainDir, type MemoryChain } from '../../src/devnet/chain/index.ts'
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, storeConfigFromEnv, type StoreClient } from '../../src/store/client/index.ts';
+import { getCheckpoint, openStore, type StoreClient, type StoreConfig } from '../../src/store/client/index.ts';
+import { testServer as fileServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
 import { checkStore, physicalCounts, tracesSnapshot, type DevnetChain } from './devnet-checks.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+const testServer = fileServer();
 const KAFKA = !!process.env.KAFKA_BROKERS;
 /** The model's session timeout; on Kafka the broker's minimum (group.min.session.timeout.ms, 6 s by default). */
 const SESSION_MS = KAFKA ? 6000 : 5000;
@@ -53,6 +56,8 @@ function layout(o: { config: string; data: string; tip: number }) {
     /** On several machines (docker/README.md, "Split layout on several machines", compose.yml): a ClickHouse server. */
     servers: {
       migrate: ['migrate'],
+      /** The API process, exactly as docker/README.md runs it (its v2 liteservers are mainnet's: v3 is what is checked). */
+      serve: ['serve', '--network', 'mainnet'],
       ingest: ['index', '--config', o.config, '--roles', 'ingest,checkpoint', '--from-seqno', '1', '--until-seqno', String(o.tip)],
       traces: ['index', '--config', o.config, '--roles', 'traces'],
       store: ['index', '--roles', 'store'],
@@ -88,11 +93,11 @@ interface Runner {
   close(): Promise<void>;
 }
 
-function inProcessRunner(data: string, pool: LiteserverPool): Runner {
+function inProcessRunner(data: string, pool: LiteserverPool, server: StoreConfig | null): Runner {
   const broker = new MemoryBus(kafkaModel({ sessionTimeoutMs: SESSION_MS }));
   let store: StoreClient | null = null;
   const handles: IndexerHandle[] = [];
-  const open = async () => (store ??= await openStore({ dataDir: data }));
+  const open = async () => (store ??= await openStore(server ?? { dataDir: data }));
   return {
     async start(argv) {
       const bus = broker.connect();
@@ -129,16 +134,17 @@ function inProcessRunner(data: string, pool: LiteserverPool): Runner {
     store: open,
     close: async () => {
       await broker.close();
+      if (server && store) await store.command(`DROP DATABASE IF EXISTS ${server.database}`);
       await store?.close();
     },
   };
 }
 
-function processRunner(data: string, server: boolean): Runner {
+function processRunner(data: string, server: StoreConfig | null): Runner {
   const id = randomUUID().slice(0, 8);
   const env: NodeJS.ProcessEnv = { ...process.env, KAFKA_TOPIC_PREFIX: `split-${id}.`, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS), LOG_LEVEL: 'warn' };
-  // the one-machine layout uses embedded chdb under --data; the several-machines one a database of its own on the server
-  if (server) env.CLICKHOUSE_DATABASE = `split_${id}`;
+  // the one-machine layout uses the embedded engine of --data; the several-machines one a database of its own on the server
+  if (server) Object.assign(env, serverEnv(server));
   else delete env.CLICKHOUSE_URL;
   const children = new Set<ChildProcess>();
   let store: StoreClient | null = null;
@@ -172,13 +178,62 @@ function processRunner(data: string, server: boolean): Runner {
     },
     checkpoint: () => null,
     expired: () => null,
-    store: async () => (store ??= await openStore(server ? storeConfigFromEnv(undefined, env) : { dataDir: data })),
+    store: async () => (store ??= await openStore(server ?? { dataDir: data })),
     close: async () => {
       for (const c of children) c.kill('SIGKILL');
-      if (server && store) await store.command(`DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}`);
+      if (server && store) await store.command(`DROP DATABASE IF EXISTS ${server.database}`);
       await store?.close();
     },
   };
+}
+
+/** The environment that points a process at `store` (CLICKHOUSE_*), as docker/README.md sets it on every machine. */
+function serverEnv(store: StoreConfig): NodeJS.ProcessEnv {
+  return { CLICKHOUSE_URL: store.url, CLICKHOUSE_USER: store.user ?? '', CLICKHOUSE_PASSWORD: store.password ?? '', CLICKHOUSE_DATABASE: store.database };
+}
+
+/**
+ * The API process of the layout (`serve`, as written, a process of its own with the layout's environment): API v3 answers
+ * from the server's store, every transaction of the chain once.
+ */
+async function checkServe(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), ...argv, '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  try {
+    await until(() => /listening on/.test(out) || child.exitCode !== null, 'serve listening', 120_000);
+    expect(child.exitCode, out).toBeNull();
+    const r = await fetch(`http://127.0.0.1:${port}/api/v3/transactions?limit=1000&sort=asc`);
+    expect(r.status, out).toBe(200);
+    const body = (await r.json()) as { transactions: { hash: string }[] };
+    const hashes = body.transactions.map((t) => Buffer.from(t.hash, 'base64').toString('hex'));
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(hashes.sort()).toEqual(chain.transactions.map((t) => t.hash).sort());
+    // (an anonymous caller gets one request a second)
+    await new Promise((res) => setTimeout(res, 1100));
+    const st = await fetch(`http://127.0.0.1:${port}/api/v3/indexStatus`);
+    expect(st.status).toBe(200);
+    expect(((await st.json()) as { checkpoint_mc_seqno: number }).checkpoint_mc_seqno).toBe(tip);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
 }
 
 /** A liteserver for one test: the whole chain, or (live) only the first masterchain blocks until released. */
@@ -206,7 +261,9 @@ async function scenario(
   const data = mkdtempSync(join(tmpdir(), `tg-split-${name}-`));
   mkdirSync(data, { recursive: true });
   const s = await serve(opts.live);
-  const runner = KAFKA ? processRunner(data, opts.server ?? false) : inProcessRunner(data, s.pool);
+  const t = opts.server ? await testServer() : null;
+  const serverStore: StoreConfig | null = t ? { url: t.url, user: t.user, password: t.password, database: `split_${randomUUID().slice(0, 8)}` } : null;
+  const runner = KAFKA ? processRunner(data, serverStore) : inProcessRunner(data, s.pool, serverStore);
   try {
     const workers = await body(runner, layout({ config: s.config, data, tip }), s.chain);
     for (const w of workers) await w.stop();
@@ -222,6 +279,7 @@ async function scenario(
     await checkStore(store, chain);
     expect(await tracesSnapshot(store)).toEqual(reference);
     console.log(`split layout "${name}" (${KAFKA ? 'Kafka, processes' : 'in-process Kafka model'}): plain count() vs FINAL`, JSON.stringify(await physicalCounts(store)));
+    if (serverStore) await checkServe(layout({ config: s.config, data, tip }).servers.serve, serverEnv(serverStore));
   } finally {
     await runner.close();
     await s.pool.close();
@@ -334,8 +392,8 @@ describe(`split layout (${KAFKA ? 'Kafka: processes on KAFKA_BROKERS' : 'in-proc
     });
   }, 300_000);
 
-  // On Kafka this one needs a ClickHouse server too (CLICKHOUSE_URL): its roles are processes that share no data directory.
-  it.skipIf(KAFKA && !process.env.CLICKHOUSE_URL)('the several-machines layout: ingest and checkpoint; traces; store; two decoders (a ClickHouse server)', async () => {
+  // A ClickHouse server: CLICKHOUSE_URL, else the project's engine serving as one (test/helpers/server.ts); serve checked last.
+  it('the several-machines layout: ingest and checkpoint; traces; store; two decoders; serve (a ClickHouse server)', async () => {
     await scenario('servers', { live: false, server: true }, async (r, l) => {
       await (await r.start(l.servers.migrate)).done;
       await (await r.start(l.init)).done;

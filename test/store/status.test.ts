@@ -96,3 +96,23 @@ describe('one index status for the CLI and the API', () => {
     expect(cli.transactions).toBeGreaterThan(0);
   });
 });
+
+describe('status asks the network of the deployment for its tip (TON_GATEWAY_NETWORK, as compose.yml sets it)', () => {
+  const status = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), 'status', '--data', dir, '--json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CLICKHOUSE_URL: '', ...env }, timeout: 120_000 });
+
+  it('the network named: its tip is asked for (none answers on this offline machine, and that is said), the lag where one does', () => {
+    const r = status({ TON_GATEWAY_NETWORK: 'testnet' });
+    expect(r.status).toBe(0);
+    const j = JSON.parse(r.stdout) as { tip: number | null; lag: number | null; tip_error: string | null };
+    // offline: the bundled testnet liteservers do not answer; online: a tip and a lag
+    if (j.tip === null) expect(j.tip_error).toMatch(/liteserver/i);
+    else expect(j.lag).toBe(j.tip - cli.last!);
+  });
+
+  it('a name that is no network: one line naming the variable', () => {
+    const r = status({ TON_GATEWAY_NETWORK: 'moon' });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^ton-gateway status: TON_GATEWAY_NETWORK: /);
+  });
+});

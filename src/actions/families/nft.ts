@@ -1,7 +1,7 @@
 /**
- * ↔ indexer/events/blocks/nft.py (the newer upstream version, which adds discovery, the purchase block, auction
- * purchases and purchases paid by a contract on the buyer's behalf): NFT mint, transfer (a GetGems sale or auction
- * purchase when the transfer follows the payment), the GetGems purchase (transfer + payout to the seller), the
+ * ↔ indexer/events/blocks/nft.py (ton-indexer v1.3, 66150f0f; the file as of 570ff18c): NFT mint, transfer (a
+ * GetGems sale purchase when the new owner paid the sale by a TON transfer, or an auction purchase), the GetGems
+ * purchase (transfer + payout to the seller), the
  * discovery pair (get_static_data -> report_static_data) and Telegram (Fragment) purchases seen from the
  * ownership_assigned a sold item sends.
  *
@@ -22,6 +22,7 @@ import { BlockMatcher, ContractMatcher, OrMatcher } from '../matchers.ts';
 import { addrAccount, ExcessMessage } from '../messages/common.ts';
 import { AuctionFillUp, NftDiscovery, NftOwnershipAssigned, NftReportStaticData, NftTransfer } from '../messages/nft.ts';
 import { accountId, type AccountId } from '../ton-utils.ts';
+import { Address } from '@ton/core';
 
 export class NftMintBlock extends Block<NftMintData> {
   constructor(data: NftMintData) {
@@ -85,13 +86,6 @@ export function getNftData(nftAddress: AccountId): NftTransferData['nft'] {
   return data;
 }
 
-/** `_paid_the_sale`: the message before the transfer paid the account that sent the item out. */
-function paidTheSale(block: Block): boolean {
-  const saleAddress = block.eventNodes[0].message.source;
-  const destination = block.previousBlock!.getMessage().destination;
-  return saleAddress !== null && destination !== null && destination.toUpperCase() === saleAddress.toUpperCase();
-}
-
 interface PurchaseData {
   marketplace_address: string | null;
   nft_address: string | null;
@@ -100,18 +94,24 @@ interface PurchaseData {
 }
 
 /**
- * `_try_get_nft_purchase_data`: a GetGems sale the payment went to (its full price), else a GetGems auction at the
- * account the previous message went to (its last bid).
+ * `_try_get_nft_purchase_data` (v1.3): a GetGems sale when the previous block is a TON transfer the new owner sent
+ * (the sale is the account it paid: its full price), else a GetGems auction at the account the previous message went
+ * to (its last bid). `owner`: the transfer's new owner, raw.
  */
-function tryGetNftPurchaseData(block: Block): PurchaseData | null {
-  // a previous block without nodes (the root) fails here, as upstream's does
-  const eventNode = block.previousBlock!.eventNodes[0];
+function tryGetNftPurchaseData(block: Block, owner: string): PurchaseData | null {
+  const prev = block.previousBlock!;
+  // a previous block without nodes (the root) fails here, as upstream's `event_nodes[0]` does
+  const eventNode = prev.eventNodes[0];
   if (eventNode === undefined) throw new TypeError('list index out of range');
-  const saleAddress = block.eventNodes[0].message.source;
   const repo = interfaceRepository();
-  if (paidTheSale(block)) {
-    const sale = repo.getNftSale(saleAddress);
-    if (sale !== null) return { marketplace_address: sale.marketplace_address, nft_address: sale.nft_address, price: sale.full_price, real_prev_owner: sale.nft_owner_address };
+  if (prev instanceof TonTransferBlock) {
+    const source = eventNode.message.source;
+    // upstream's `source.upper()` on a message without a source (an external) fails the match
+    if (source === null) throw new TypeError("'NoneType' object has no attribute 'upper'");
+    if (source.toUpperCase() === owner.toUpperCase()) {
+      const sale = repo.getNftSale(eventNode.message.transaction.account);
+      if (sale !== null) return { marketplace_address: sale.marketplace_address, nft_address: sale.nft_address, price: sale.full_price, real_prev_owner: sale.nft_owner_address };
+    }
   }
   const auction = repo.getNftAuction(eventNode.message.transaction.account);
   if (auction !== null) return { marketplace_address: auction.mp_addr, nft_address: auction.nft_addr, price: auction.last_bid, real_prev_owner: auction.nft_owner };
@@ -152,7 +152,9 @@ export class NftTransferBlockMatcher extends BlockMatcher {
     if (!data.nft.exists) return [];
     const prev = block.previousBlock;
     if (prev !== null) {
-      const purchase = tryGetNftPurchaseData(block);
+      // upstream's `new_owner.to_str(False)`: an item sent to no address or an external one fails the match
+      if (!(msg.newOwner instanceof Address)) throw new TypeError("'NoneType' object has no attribute 'to_str'");
+      const purchase = tryGetNftPurchaseData(block, msg.newOwner.toRawString());
       if (purchase !== null && accountId(purchase.nft_address) === data.nft.address) {
         const realOwner = accountId(purchase.real_prev_owner);
         if (realOwner !== data.new_owner) {
@@ -163,7 +165,8 @@ export class NftTransferBlockMatcher extends BlockMatcher {
           data.real_prev_owner = accountId(purchase.real_prev_owner);
           if (prev instanceof TonTransferBlock) {
             if (prev.comment !== 'finish' && prev.comment !== 'stop') include.push(prev);
-          } else if (prev instanceof CallContractBlock && paidTheSale(block)) {
+          } else if (prev instanceof CallContractBlock && prev.getMessage().source === null) {
+            // an external call (a wallet's own request) is part of the purchase
             include.push(prev);
           }
         }

@@ -21,7 +21,9 @@ import { CUT_GRACE_MS, type StreamConnection } from './connection.ts';
 import { streamingMetrics, type StreamingMetrics } from './metrics.ts';
 import { notesFor } from './notify.ts';
 import { preparePart, renderPart, type PreparedPart, type RenderNeeds } from './render.ts';
-import { FINALITY_RANK, type Subscription } from './subscription.ts';
+import { FINALITY_RANK, type Finality, type Subscription } from './subscription.ts';
+import type { EmulationService, PendingEvent } from '../../emulate/index.ts';
+import { hashToBase64 } from '../../format/index.ts';
 
 export interface StreamLimits {
   /** Concurrent connections per client IP without an API key, and per API key. */
@@ -116,6 +118,8 @@ export class StreamHub {
   private readonly m: StreamingMetrics | null;
   private readonly counts = { delivered: 0, renders: 0, cut: { slow: 0, error: 0, behind: 0 } };
   observer: DeliveryObserver | null = null;
+  /** emulated traces' norms -> the subscribers told of them before the chain (they get its trace_invalidated) */
+  private readonly mayInvalidate = new Map<string, Set<HubClient>>();
   /** Set by the gateway to the server's logger. */
   logger: FastifyBaseLogger | undefined;
 
@@ -223,6 +227,66 @@ export class StreamHub {
       });
   }
 
+  /**
+   * Emulated traces (src/emulate): each trace the service holds as pending is delivered at the `pending` level to
+   * the subscribers that asked for it (min_finality pending); those get `trace_invalidated` if the chain makes
+   * another trace of the message or none within the service's bounds (toncenter's TracesForPotentialInvalidation).
+   */
+  attachEmulation(service: EmulationService): void {
+    service.on((e) => {
+      this.chain = this.chain
+        .then(() => this.handlePending(e))
+        .catch((err: unknown) => this.logger?.error({ err }, 'streaming: handling an emulated trace failed'));
+    });
+  }
+
+  private async handlePending(e: PendingEvent): Promise<void> {
+    if (e.kind === 'confirmed' || e.kind === 'unresolved') {
+      this.mayInvalidate.delete(e.norm);
+      return;
+    }
+    if (e.kind === 'invalidated') {
+      const who = this.mayInvalidate.get(e.norm);
+      this.mayInvalidate.delete(e.norm);
+      if (!who) return;
+      const text = JSON.stringify({ type: 'trace_invalidated', trace_external_hash_norm: hashToBase64(e.norm) });
+      for (const c of who) {
+        if (c.conn.closed || !this.clients.has(c)) continue;
+        c.conn.send(text);
+        c.delivered++;
+        this.counts.delivered++;
+        this.m?.notifications.inc({ type: 'trace_invalidated', finality: 'pending' });
+        this.observer?.(c, { type: 'trace_invalidated', finality: 'pending', mcSeqno: 0, publishedAt: Date.now() });
+      }
+      return;
+    }
+    if (this.clients.size === 0) return;
+    const rows = e.entry.rows;
+    const t = rows.trace;
+    const part: PreparedPart = {
+      mcSeqno: rows.mcSeqno,
+      part: 0,
+      last: true,
+      at: e.entry.at,
+      traces: [
+        {
+          // upstream's pending trace (src/api/emulate/render.ts): no trace id, the message's hash, every message pending
+          row: { ...t, trace_id: null, external_hash: rows.externalHash, state: 'pending', pending_edges: t.edges },
+          norm: rows.norm,
+          docs: rows.docs,
+          complete: true,
+          earlier: [],
+          txAccounts: new Set(rows.accounts),
+          actionAccounts: new Set(rows.actions.flatMap((a) => a.accounts)),
+          actions: rows.actions.map((a) => ({ row: { ...a.row, trace_id: null }, accounts: a.accounts })),
+        },
+      ],
+      accounts: [],
+      jettons: [],
+    };
+    await this.deliver(part, 'pending');
+  }
+
   /** Resolves once every event queued so far is handled (tests). */
   idle(): Promise<void> {
     return this.chain;
@@ -268,7 +332,7 @@ export class StreamHub {
   }
 
   /** Who gets something of `p` at `level`, and what has to be rendered for them. */
-  private needs(p: PreparedPart, level: 'confirmed' | 'finalized'): { who: Set<HubClient>; needs: RenderNeeds } {
+  private needs(p: PreparedPart, level: Finality): { who: Set<HubClient>; needs: RenderNeeds } {
     const rank = FINALITY_RANK[level];
     const who = new Set<HubClient>();
     const needs: RenderNeeds = { traces: new Set(), whole: new Set(), accounts: false, jettons: false, book: false, metadata: false };
@@ -315,12 +379,26 @@ export class StreamHub {
     return { who, needs };
   }
 
-  private async deliver(p: PreparedPart, level: 'confirmed' | 'finalized'): Promise<void> {
+  private async deliver(p: PreparedPart, level: Finality): Promise<void> {
     const { who, needs } = this.needs(p, level);
     if (who.size === 0) return;
     let part;
     try {
       part = await renderPart(p, level, needs, { db: this.db, testnet: this.opts.testnet });
+      if (level === 'pending') {
+        for (const t of part.traces) {
+          if (!t) continue;
+          for (const x of t.txs) Object.assign(x.json, { emulated: true, trace_external_hash: t.normB64 });
+          if (t.trace) {
+            t.trace.trace_id = null;
+            for (const x of Object.values((t.trace.transactions as Record<string, Record<string, unknown>>) ?? {})) Object.assign(x, { emulated: true, trace_external_hash: t.normB64 });
+          }
+          for (const a of t.actions) {
+            delete a.json.trace_id;
+            delete a.bare.trace_id;
+          }
+        }
+      }
     } catch (err) {
       this.logger?.error({ err, mc_seqno: p.mcSeqno, level }, 'streaming: rendering a seqno failed; its subscribers are cut');
       for (const c of who) this.cut(c, 'error', `notifications of masterchain seqno ${p.mcSeqno} could not be rendered; resync from /api/v3 and reconnect`);
@@ -336,6 +414,14 @@ export class StreamHub {
         c.conn.send(text);
         c.delivered++;
         this.counts.delivered++;
+        if (level === 'pending') {
+          for (const t of part.traces) {
+            if (!t) continue;
+            const s = this.mayInvalidate.get(t.norm) ?? new Set<HubClient>();
+            s.add(c);
+            this.mayInvalidate.set(t.norm, s);
+          }
+        }
         this.m?.notifications.inc({ type: n.type, finality: level });
         this.observer?.(c, { type: n.type, finality: level, mcSeqno: p.mcSeqno, publishedAt: p.at });
         if (c.conn.closed) {

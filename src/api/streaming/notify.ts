@@ -45,7 +45,8 @@ export interface RenderedPart {
   mcSeqno: number;
   /** the part's index in its seqno (keys) */
   part: number;
-  finality: Exclude<Finality, 'pending'>;
+  /** pending: an emulated trace (src/emulate), before the chain */
+  finality: Finality;
   /** null: not rendered (no subscriber wanted it) */
   traces: (RenderedTrace | null)[];
   accounts: { account: string; state: Json }[];

@@ -11,6 +11,7 @@ import { hashToBase64 } from '../../format/index.ts';
 import { parseTxDoc, type TxDoc } from '../../decode/index.ts';
 import { accountStateJson, actionAddresses, actionJson, bookAndMetadata, jettonWalletJson, MAX_TRACE_TXS, renderWithDocs, traceJson, transactionAddresses, type Db, type Row } from '../v3/index.ts';
 import type { RenderedAction, RenderedPart, RenderedTrace, RenderedTx } from './notify.ts';
+import type { Finality } from './subscription.ts';
 
 export interface PreparedTrace {
   row: Row;
@@ -80,7 +81,7 @@ function cmpActions(x: Row, y: Row): number {
   return String(x.action_id) < String(y.action_id) ? -1 : String(x.action_id) > String(y.action_id) ? 1 : 0;
 }
 
-export async function renderPart(p: PreparedPart, finality: 'confirmed' | 'finalized', needs: RenderNeeds, deps: { db: Db; testnet: boolean }): Promise<RenderedPart> {
+export async function renderPart(p: PreparedPart, finality: Finality, needs: RenderNeeds, deps: { db: Db; testnet: boolean }): Promise<RenderedPart> {
   const wanted = p.traces.map((t, i) => (needs.traces.has(i) ? t : null));
   const parsed = wanted.map((t) => t?.docs.map(parseTxDoc) ?? []);
   // a whole trace's transactions of the seqnos before (the whole-trace notification alone renders them)

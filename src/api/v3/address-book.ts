@@ -191,8 +191,7 @@ export async function metadataOf(db: Db, raws: Iterable<string | null | undefine
 
 /**
  * The address book and metadata blocks of a response over the addresses in it (as the request's headers ask). The book
- * goes first: its statement reads the facts the metadata block needs too (chdb runs one statement at a time, so
- * nothing is lost by not running both at once).
+ * goes first: its statement reads the facts the metadata block needs too, so the metadata block waits for it.
  */
 export async function bookAndMetadata(
   ctx: { db: Db; testnet: boolean; noBook: boolean; noMeta: boolean },

@@ -19,9 +19,10 @@ import { utilityRoutes } from './routes/utils.ts';
 import { legacyRoutes } from './routes/legacy.ts';
 import { balanceChangesRoutes } from './routes/balance-changes.ts';
 import { validatorRoutes } from './routes/validators.ts';
+import { stakingRoutes } from './routes/staking.ts';
 import { docsRoutes } from './docs-page.ts';
 
-export type { V3Deps, LegacyNode } from './route.ts';
+export type { V3Deps, LegacyNode, EmulatedPending, RenderedPending } from './route.ts';
 export { Db, type Row } from './db.ts';
 // the renderers the streaming API (src/api/streaming) shares with the routes
 export { renderWithDocs } from './queries/transactions.ts';
@@ -59,6 +60,7 @@ export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsP
   traceRoutes(app, deps);
   balanceChangesRoutes(app, deps);
   validatorRoutes(app, deps);
+  stakingRoutes(app, deps);
   utilityRoutes(app, deps);
   legacyRoutes(app, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -7,8 +7,8 @@ import type { z } from 'zod';
 import type { StoreClient } from '../../store/client/index.ts';
 import type { PointReads } from '../../kv/index.ts';
 import { ApiError } from '../errors.ts';
-import { Db, DEFAULT_TIMEOUT_MS } from './db.ts';
-import { parseQuery, querySchema, type CommonParams, type ParamDef, type ParamsOf, type ParamSpec } from './params.ts';
+import { Db, DEFAULT_TIMEOUT_MS, type Row } from './db.ts';
+import { parseQuery, querySchema, type CommonParams, type Page, type ParamDef, type ParamsOf, type ParamSpec } from './params.ts';
 import { ErrorResponse } from '../../../schemas/api/v3/entities.ts';
 
 /** Optional node-layer functions for the legacy group (provided by the API v2 stage). */
@@ -27,8 +27,26 @@ export interface V3Deps {
   /** Friendly addresses get the testnet flag. */
   testnet?: boolean;
   node?: LegacyNode;
+  /** Emulated traces of the messages sent (src/emulate, src/api/emulate): the pending routes serve them first. */
+  emulation?: EmulatedPending;
   /** Version sent in X-API-Version. */
   apiVersion?: string;
+}
+
+/** One emulated trace as the pending routes render it (src/api/emulate/render.ts). */
+export interface RenderedPending {
+  /** /traces' trace object in upstream's pending shape, without actions */
+  trace: Record<string, unknown>;
+  /** its transactions (emulated: true), lt ascending */
+  txs: Record<string, unknown>[];
+  /** its action rows, of the supported types */
+  actionRows: Row[];
+  addrs: string[];
+}
+
+/** The emulated traces the pending routes serve before the indexed ones: one page over both. */
+export interface EmulatedPending {
+  page(db: Db, q: { accounts?: readonly string[]; hashes?: readonly string[] }, pg: Page, supported: ReadonlySet<string>): Promise<{ rendered: RenderedPending[]; rest: Page }>;
 }
 
 /** What a handler gets: `q` is the query parsed and typed by the route's spec (ParamsOf). */

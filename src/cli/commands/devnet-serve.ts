@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CliError, intOption, type Command } from '../command.ts';
 import { ChainLoadError } from '../../devnet/chain/index.ts';
 import { serveDevnetDir } from '../../devnet/liteserver/index.ts';
+import { LiveDevnetDir } from '../../devnet/live/index.ts';
 
 /** The port DIR/liteserver.json names, if any (so clients configured from it keep working). */
 function configuredPort(dir: string): number | undefined {
@@ -10,6 +11,13 @@ function configuredPort(dir: string): number | undefined {
   if (!existsSync(path)) return undefined;
   const m = /"port"\s*:\s*(\d+)/.exec(readFileSync(path, 'utf8'));
   return m ? Number(m[1]) : undefined;
+}
+
+/** A directory `--live` grows: none yet, or one whose chain.json has a live generator's parameters. */
+function isLiveDir(dir: string): boolean {
+  const path = join(dir, 'chain.json');
+  if (!existsSync(path)) return true;
+  return (JSON.parse(readFileSync(path, 'utf8')) as { live?: unknown }).live !== undefined;
 }
 
 export const devnetServeCommand: Command = {
@@ -37,9 +45,17 @@ export const devnetServeCommand: Command = {
     }
     if (!dir) throw new CliError('give the devnet directory (see --help)');
     const wanted = port ?? configuredPort(dir) ?? 0;
+    // --live on a live directory (made by `demo` or by this command), or on a new one: the generator goes on round
+    // after round and includes the messages sent to the liteserver (what the gateway's emulated traces are compared
+    // with); on a directory of `devnet generate`, its recorded blocks are released and messages refused, as before
+    let liveDir: LiveDevnetDir | undefined;
+    if (live !== undefined && isLiveDir(dir)) {
+      if (!existsSync(join(dir, 'chain.json'))) console.error(`devnet serve: generating a live devnet chain in ${dir} ...`);
+      liveDir = await LiveDevnetDir.open(dir, { seed: 1, blockInterval: Math.max(1, Math.round(live / 1000)) });
+    }
     let served;
     try {
-      served = await serveDevnetDir(dir, { port: wanted, host, startAtFirst: live !== undefined, seed });
+      served = await serveDevnetDir(dir, { port: wanted, host, startAtFirst: live !== undefined, seed, chain: liveDir?.chain });
     } catch (err) {
       if (err instanceof ChainLoadError) throw new CliError(err.message);
       const code = (err as NodeJS.ErrnoException).code;
@@ -56,16 +72,21 @@ export const devnetServeCommand: Command = {
         `serving ${dir} (masterchain ${first?.id.seqno}..${live ? chain.masterchainLength : tip.id.seqno}` +
         `${live ? `, releasing one every ${live} ms from ${tip.id.seqno}` : ''}); config in ${join(dir, 'liteserver.json')}`,
     );
-    const timer = live
+    const timer = liveDir
       ? setInterval(() => {
-          if (!chain.release()) clearInterval(timer);
+          liveDir.step().catch((err: Error) => console.error(`devnet serve: the devnet could not make its next block: ${err.message}`));
         }, live)
-      : undefined;
+      : live
+        ? setInterval(() => {
+            if (!chain.release()) clearInterval(timer);
+          }, live)
+        : undefined;
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     if (timer) clearInterval(timer);
+    await liveDir?.close().catch(() => undefined);
     await server.close();
     return 0;
   },

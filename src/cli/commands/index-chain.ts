@@ -35,8 +35,8 @@ export interface IndexArgs {
 }
 
 /**
- * `--workers` when not given: one classifier thread per core beyond the first (the stage's own thread folds, chdb
- * runs its statements on its own threads), at most 4.
+ * `--workers` when not given: one classifier thread per core beyond the first (the stage's own thread folds, the
+ * engine runs its statements in its own process), at most 4.
  */
 export const DEFAULT_CLASSIFY_WORKERS = (): number => Math.min(4, Math.max(0, availableParallelism() - 1));
 

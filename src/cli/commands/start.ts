@@ -27,7 +27,7 @@ import { loadKeyStore } from '../key-store.ts';
 
 /**
  * `--api-workers` when not given: 1, the indexer's process serves. Workers measured no steady gain on the 2-core
- * development machine (bench/README.md, issue 22), where they share the cores with the indexer and chdb; `auto` asks
+ * development machine (bench/README.md, issue 22), where they share the cores with the indexer and the engine; `auto` asks
  * for one per core (os.availableParallelism()).
  */
 export const DEFAULT_API_WORKERS = (): number => 1;

@@ -27,6 +27,14 @@ export const statusCommand: Command = {
       } else if (a === '--json') json = true;
       else throw new CliError(`unknown option "${a}" (see --help)`);
     }
+    // the network of the deployment (compose.yml sets it), for the tip and the lag, where none is given
+    if (network === undefined && configPath === undefined && process.env.TON_GATEWAY_NETWORK) {
+      try {
+        network = parseNetwork(process.env.TON_GATEWAY_NETWORK);
+      } catch (err) {
+        throw new CliError(`TON_GATEWAY_NETWORK: ${(err as Error).message}`);
+      }
+    }
     // read-only: a running gateway keeps indexing while this reads
     const store = await openStoreOrExplain(readerDataDir(dataDir, (line) => console.error(`ton-gateway status: ${line}`)), undefined, { readonly: true });
     let st: IndexStatusDetail;

@@ -8,6 +8,8 @@ import { ChainMessageError, MemoryChain, type ChainBlock, type MemoryChainOption
 export interface BlockProducer {
   /** Queues an external message BoC for the next round; throws when the message is malformed. */
   sendMessage(boc: Buffer): unknown;
+  /** Throws when the message's account would not accept it now (a liteserver's check); optional. */
+  checkMessage?(boc: Buffer): Promise<void>;
   /** Produces the next round, in chain order (shard blocks, then the masterchain block committing them). */
   produceRound(): Promise<{ boc: Buffer; state: Cell; proof?: Cell }[]>;
 }
@@ -24,6 +26,7 @@ export class LiveChain extends MemoryChain {
       ...opts,
       sendMessage: async (boc) => {
         try {
+          await producer.checkMessage?.(boc);
           producer.sendMessage(boc);
         } catch (err) {
           // the wording of a liteserver whose validator refuses the message

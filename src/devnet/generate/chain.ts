@@ -586,6 +586,31 @@ export class Devnet {
     return cell.hash();
   }
 
+  /**
+   * Checks an external message as a full node's liteserver does before taking it (ExtMessageQ: run on the
+   * account's newest state): throws when its account would not accept it, with the emulator's reason. Messages
+   * checked against the same state may still conflict (two with one wallet seqno): the round rejects the later one.
+   */
+  async checkExternal(msg: Buffer | Cell): Promise<void> {
+    if (!this.started) await this.start();
+    let cell: Cell;
+    let parsed;
+    try {
+      cell = Buffer.isBuffer(msg) ? Cell.fromBoc(msg)[0] : msg;
+      parsed = loadMessage(cell.beginParse());
+    } catch {
+      return; // submitExternal names what it is not
+    }
+    if (parsed.info.type !== 'external-in') return;
+    const r = this.round + 1;
+    const res = await this.emulator.run(this.shardAccount(parsed.info.dest), cell, this.roundTime(r), BigInt(r) * LT_PER_ROUND, this.derive(`check/${r}`));
+    if ('error' in res) {
+      // a full node's wording (ExtMessageQ::run_message_on_account), with the contract's exit code when it ran
+      const exit = res.exitCode !== undefined ? `Cannot run message on account: inbound external message rejected by account: exitcode=${res.exitCode}` : res.error;
+      throw new Error(`External message was not accepted\n${exit}`);
+    }
+  }
+
   /** Produces the next round: basechain shard blocks, then the masterchain block that commits them. */
   async produceRound(): Promise<ProducedBlock[]> {
     if (!this.started) await this.start();

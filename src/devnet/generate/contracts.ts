@@ -251,8 +251,3 @@ export function nftFixpriceSaleInit(sale: FixpriceSale): StateInit {
     .endCell();
   return { code: codes.nftFixpriceSaleV3r3(), data };
 }
-
-/** The sale's buy message body: op 2, query_id (op 0 with an empty body buys too). */
-export function nftSaleBuyBody(queryId: bigint): Cell {
-  return beginCell().storeUint(2, 32).storeUint(queryId, 64).endCell();
-}

@@ -19,7 +19,7 @@ export class Emulator {
   }
 
   /** Runs one message against a ShardAccount (cell or base64 BoC); an error when the message is not accepted (no transaction). */
-  async run(shardAccount: Cell | string, message: Cell, now: number, lt: bigint, randomSeed: Buffer): Promise<Executed | { error: string }> {
+  async run(shardAccount: Cell | string, message: Cell, now: number, lt: bigint, randomSeed: Buffer): Promise<Executed | { error: string; exitCode?: number }> {
     const res = await this.executor.runTransaction({
       config: this.configBase64,
       libs: null,
@@ -32,7 +32,7 @@ export class Emulator {
       ignoreChksig: false,
       debugEnabled: false,
     });
-    if (!res.result.success) return { error: res.result.error };
+    if (!res.result.success) return { error: res.result.error, exitCode: res.result.vmResults?.vmExitCode };
     return {
       tx: Cell.fromBase64(res.result.transaction),
       shardAccountB64: res.result.shardAccount,

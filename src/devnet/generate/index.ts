@@ -85,6 +85,8 @@ export interface LiveDevnet {
   scenarios: Scenarios;
   /** Queues an external message BoC for the next round; throws on a malformed message. Returns its hash. */
   sendMessage(boc: Buffer): Buffer;
+  /** Throws when the message's account would not accept it now (as a liteserver checks before taking it). */
+  checkMessage(boc: Buffer): Promise<void>;
   /** Produces the next round (shard blocks then the masterchain block), in chain order. */
   produceRound(): Promise<ProducedBlock[]>;
 }
@@ -101,6 +103,7 @@ export async function createDevnet(opts: { seed?: number | bigint | string; star
     devnet,
     scenarios,
     sendMessage: (boc) => devnet.submitExternal(boc),
+    checkMessage: (boc) => devnet.checkExternal(boc),
     produceRound: () => devnet.produceRound(),
   };
 }

@@ -303,10 +303,9 @@ function wrap(o: {
       return read(sql, format, params, settings);
     },
     queryStream(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) {
-      return again(async (client) => {
-        const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
-        return rs.stream() as unknown as Readable;
-      });
+      if (!/^[A-Za-z]+$/.test(format)) throw new Error(`invalid format "${format}"`);
+      // the raw bytes of the answer (exec; `query` parses rows, and Parquet has none it can cut)
+      return again(async (client) => (await client.exec({ query: `${sql}\nFORMAT ${format}`, query_params: params, clickhouse_settings: settings as never })).stream as Readable);
     },
     async command(sql: string, params?: QueryParams) {
       await again((client) => client.command({ query: sql, query_params: params }));

@@ -2,7 +2,7 @@ import type { Row } from '../../util/index.ts';
 
 /**
  * Rows -> one block of ClickHouse's Native format (columnar binary), typed by the table's own column
- * types. Measured on chdb (bench/README.md): the engine reads a Native block of `transactions` about 4x
+ * types. Measured on the embedded engine (bench/README.md): the engine reads a Native block of `transactions` about 4x
  * faster than the same rows as JSONCompactEachRow. Building it in JS costs about what JSON.stringify does
  * over a whole batch (more for the wide `transactions` rows, less for the narrow tables), and the writer
  * as a whole runs faster on Native (bench:store prints the three formats side by side).

@@ -125,8 +125,9 @@ function paramValue(v: unknown, type: string): unknown {
 }
 
 /**
- * Rows per select. A server takes query parameters in the URL (`http_max_uri_size`, 1 MiB by default): 2,000
- * values of the widest key column (a 64-character hash) are about 140 KB; chdb binds them in process.
+ * Rows per select. A server takes query parameters in the URL (`http_max_uri_size`, 1 MiB by default, and
+ * `http_max_field_value_size`, 128 KiB a parameter): 2,000 values of the widest key column (a 64-character hash) are
+ * about 140 KB; the embedded engine's profile raises both to 64 MiB (src/engine/config.ts).
  */
 const CHUNK = { embedded: 20_000, server: 2_000 } as const;
 

@@ -67,9 +67,10 @@ function withoutLiterals(canonical: string): string {
 }
 
 /**
- * Refuses what the engine's readonly mode lets through: `INTO OUTFILE` (the client layer of chdb writes the file
- * whatever `readonly` says) and the `file()` function (clickhouse-local reads any path with it; readonly blocks
- * the file/url/remote/s3/... table functions, not this scalar function). Checked on the canonical text, where a
+ * Refuses what a readonly session may let through: `INTO OUTFILE` (written by a client layer, whatever `readonly`
+ * says: chdb's in-process one did) and the `file()` function (clickhouse-local reads any path with it; readonly blocks
+ * the file/url/remote/s3/... table functions, not this scalar function). The embedded engine's `reader` user lacks the
+ * grants for both anyway; the check stays for servers. Checked on the canonical text, where a
  * quoted or commented spelling has become the plain one.
  */
 export function checkCanonical(canonical: string): void {
@@ -81,6 +82,17 @@ export function checkCanonical(canonical: string): void {
 
 function engineMessage(err: unknown): string {
   return String((err as Error).message ?? err).split('\n')[0].trim();
+}
+
+/**
+ * One read-only statement as the engine canonicalizes it (exactly one statement, a read keyword first, no INTO
+ * OUTFILE, no file()), or ReadOnlyQueryError. What runs is this text, never the caller's.
+ */
+export async function canonicalReadOnly(store: StoreClient, sql: string): Promise<string> {
+  assertReadOnly(sql);
+  const canonical = await canonicalStatement(store, sql);
+  checkCanonical(canonical);
+  return canonical;
 }
 
 export const SQL_FORMATS = ['JSONEachRow', 'CSV', 'CSVWithNames', 'TSV', 'TabSeparated', 'Pretty', 'PrettyCompact', 'JSON'] as const;
@@ -97,9 +109,7 @@ export async function runReadOnlySql(store: StoreClient, sql: string, format = '
   if (!(SQL_FORMATS as readonly string[]).includes(format)) {
     throw new ReadOnlyQueryError(`unknown format "${format}" (one of ${SQL_FORMATS.join(', ')})`);
   }
-  assertReadOnly(sql);
-  const canonical = await canonicalStatement(store, sql);
-  checkCanonical(canonical);
+  const canonical = await canonicalReadOnly(store, sql);
   try {
     return await store.queryText(canonical, format, undefined, store.readonly ? undefined : { readonly: '1' });
   } catch (err) {

@@ -341,8 +341,10 @@ export class StoreWriter {
     const markerTxs = (s: Segment) => rows.ingested_blocks.slice(s.from[m], s.to[m]).reduce((n, r) => n + Number(r.tx_count ?? 0), 0);
     const written = plan.keep.length === segments.length ? { blocks, txs } : { blocks: plan.keep.length, txs: plan.keep.reduce((n, s) => n + markerTxs(s), 0) };
     let total = 0;
-    // Data tables go in parallel (independent tables); markers strictly after them.
-    await Promise.all(
+    // Data tables go in parallel (independent tables); markers strictly after them. A failure waits for the other
+    // tables' inserts to end: the engine runs statements side by side, so one still in flight would land after the
+    // write that replays this batch had looked for what is stored, and be stored twice.
+    const inserted = await Promise.allSettled(
       DATA_TABLES.map(async (t) => {
         // documents live in the key-value store alone where it serves point reads (clickhouse/0017)
         if (t === 'transaction_docs_kv' && this.store.pointReads === 'kv') return;
@@ -352,6 +354,8 @@ export class StoreWriter {
         this.remember(t, list);
       }),
     );
+    const failed = inserted.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     await kvDone;
     for (const t of MARKER_TABLES) {
       const list = await this.rowsFor(t, rows, plan, segments.length);

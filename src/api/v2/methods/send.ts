@@ -10,6 +10,7 @@ import { defineMethod, LITE_SERVER_STATUS, toV2Error, type V2Context } from '../
 import { LiteServerError } from '../node.ts';
 import { destinationFees, storagePrices, type Fees } from '../fees.ts';
 import { explainSendError } from '../send-errors.ts';
+import { EmulationBusy, EmulationRejected, type EmulatedRows, type EmulationService } from '../../../emulate/index.ts';
 
 /** The cells of a BoC parameter; bytes that do not parse are a 422 naming it, in our words (the parser's are about its offsets). */
 function bocCells(param: string, boc: Buffer): Cell[] {
@@ -58,15 +59,42 @@ export function normalizedHash(msg: Message): Buffer {
   return c.hash();
 }
 
-async function send(ctx: V2Context, boc: Buffer): Promise<void> {
+/**
+ * Sends an external message through the liteservers. Where the network emulates (src/emulate, `services.emulation`),
+ * its trace is emulated meanwhile and held as pending once the liteserver took the message; past the emulation queue's
+ * bound the message is refused with 429 before anything is sent. An emulation that fails never fails the send (the
+ * liteserver decides), but a refusal by the liteserver carries the emulator's reason too.
+ */
+async function send(ctx: V2Context, boc: Buffer, cell: Cell): Promise<void> {
+  const emulation = ctx.network.services.emulation as EmulationService | undefined;
+  let emulated: Promise<EmulatedRows> | null = null;
+  if (emulation) {
+    try {
+      emulated = emulation.emulate(cell);
+    } catch (err) {
+      if (err instanceof EmulationBusy) throw new ApiError(429, err.message);
+      throw err;
+    }
+    emulated.catch(() => undefined);
+  }
   try {
     await ctx.node().query({ _: 'liteServer.sendMessage', body: boc });
   } catch (err) {
     if (err instanceof LiteServerError) {
       const f = explainSendError(err.message);
-      throw new ApiError(LITE_SERVER_STATUS, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}`);
+      const why = emulated ? await emulated.then(() => '', (e: unknown) => (e instanceof EmulationRejected ? `; emulation: ${e.message}` : '')) : '';
+      throw new ApiError(LITE_SERVER_STATUS, `LITE_SERVER_UNKNOWN: ${err.message}${f.exitCode !== null ? ` (exit code ${f.exitCode}: ${f.hint})` : ` (${f.hint})`}${why}`);
     }
     throw err;
+  }
+  if (emulation && emulated) {
+    // answered once the trace is held, so the caller's next /pendingTraces has it
+    await emulated.then(
+      (rows) => {
+        emulation.track(rows);
+      },
+      (e: unknown) => ctx.request?.log.info({ err: (e as Error).message }, 'emulation: the sent message was not emulated'),
+    );
   }
 }
 
@@ -75,8 +103,8 @@ export const sendBoc = defineMethod({
   post_only: true,
   params: sendBocParams,
   async run(ctx, p) {
-    parseExternal(p.boc);
-    await send(ctx, p.boc);
+    const { cell } = parseExternal(p.boc);
+    await send(ctx, p.boc, cell);
     return { '@type': 'ok' };
   },
 });
@@ -87,7 +115,7 @@ export const sendBocReturnHash = defineMethod({
   params: sendBocParams,
   async run(ctx, p) {
     const { cell, msg } = parseExternal(p.boc);
-    await send(ctx, p.boc);
+    await send(ctx, p.boc, cell);
     return { '@type': 'raw.extMessageInfo', hash: hashToBase64(cell.hash()), hash_norm: hashToBase64(normalizedHash(msg)) };
   },
 });
@@ -124,7 +152,8 @@ export const sendQuery = defineMethod({
     const code = p.init_code ? oneCell('init_code', p.init_code) : null;
     const data = p.init_data ? oneCell('init_data', p.init_data) : null;
     const msg = externalTo(p.address, body, code, data);
-    await send(ctx, beginCell().store(storeMessage(msg)).endCell().toBoc());
+    const cell = beginCell().store(storeMessage(msg)).endCell();
+    await send(ctx, cell.toBoc(), cell);
     return { '@type': 'ok' };
   },
 });

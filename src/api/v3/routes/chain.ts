@@ -266,16 +266,27 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     tags,
     summary: 'Transactions of traces still in flight',
     description:
-      'This gateway has no mempool emulator. "Pending" here means: finalized transactions that belong to traces whose messages are still in flight ' +
-      'between finalized blocks (trace state pending). Once every message of a trace has been received the trace is complete and its transactions leave this list.',
+      'Emulated transactions first (emulated: true, finality pending): those of the traces of the external messages sent through this gateway, ' +
+      'run in the TVM emulator, until the chain shows them. Then finalized transactions that belong to traces whose messages are still in flight ' +
+      'between finalized blocks (trace state pending); once every message of a trace has been received they leave this list.',
     params: { account: { kind: 'address[]' }, trace_id: { kind: 'hash[]' }, ...PAGE },
     response: S.TransactionsResponse,
     async handler(ctx) {
       const { q, db } = ctx;
       if (!q.account?.length && !q.trace_id?.length) throw new ApiError(422, 'at least 1 account address or trace_id required');
-      const keys = await pendingTxKeys(db, q, pageOf(q));
-      if (keys.length === 0) throw new ApiError(404, 'pending traces not found');
-      return txResponse(ctx, await renderByKeys(db, keys, 'given'));
+      // emulated transactions of these accounts first (upstream's FilterTransactionsByAccounts), then indexed ones
+      const pg = pageOf(q);
+      const emulated: Record<string, unknown>[] = [];
+      if (ctx.deps.emulation && q.account?.length) {
+        const want = new Set(q.account);
+        const { rendered } = await ctx.deps.emulation.page(db, { accounts: q.account }, { ...pg, offset: 0, limit: Number.MAX_SAFE_INTEGER }, new Set());
+        for (const r of rendered) for (const t of [...r.txs].reverse()) if (want.has(String(t.account))) emulated.push(t);
+      }
+      const mine = emulated.slice(pg.offset, pg.offset + pg.limit);
+      const rest = { ...pg, offset: Math.max(0, pg.offset - emulated.length), limit: pg.limit - mine.length };
+      const keys = rest.limit > 0 ? await pendingTxKeys(db, q, rest) : [];
+      if (keys.length === 0 && mine.length === 0) throw new ApiError(404, 'pending traces not found');
+      return txResponse(ctx, [...mine, ...(keys.length ? await renderByKeys(db, keys, 'given') : [])]);
     },
   });
 }

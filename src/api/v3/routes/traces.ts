@@ -16,8 +16,9 @@ import { accountsOfActions, findActions, transactionsOfActions, type ActionsCurs
 /** Traces with more transactions render without them (`is_incomplete`), as the reference does. */
 export const MAX_TRACE_TXS = 4000;
 const PENDING_DOC =
-  'This gateway has no mempool emulator: "pending" means traces whose messages are still in flight between finalized blocks ' +
-  '(trace_state pending: some internal message was sent but not yet received). They become complete once every message is received.';
+  'Emulated traces first (emulated: true): the traces of the external messages sent through this gateway, run in the TVM emulator against ' +
+  'the newest indexed state, until the chain shows them. Then indexed traces whose messages are still in flight between finalized blocks ' +
+  '(trace_state pending: some internal message was sent but not yet received). One page over both, newest first.';
 
 /** The traces rendered (traceJson) with their transactions (those of at most MAX_TRACE_TXS) and, when asked, actions. */
 async function renderTraces(ctx: Ctx<unknown>, traces: Row[], includeActions: boolean, types: string[]) {
@@ -224,10 +225,13 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       const { q } = ctx;
       if (q.account === undefined && !q.ext_msg_hash?.length) throw new ApiError(422, 'account or ext_msg_hash should be specified');
       const types = supportedTypes(q.supported_action_types, header(ctx));
-      const traces = await findTraces(ctx.db, { account: q.account, msgHashes: q.ext_msg_hash, state: 'pending' }, pageOf(q));
+      const { rendered: emulated, rest } = await emulatedPage(ctx, q, types);
+      const traces = rest.limit > 0 ? await findTraces(ctx.db, { account: q.account, msgHashes: q.ext_msg_hash, state: 'pending' }, rest) : [];
       const { out, addrs } = await renderTraces(ctx, traces, true, types);
+      for (const e of emulated) addrs.push(...e.addrs, ...e.actionRows.flatMap(actionAddresses));
+      const pending = emulated.map((e) => ({ ...e.trace, actions: e.actionRows.map((a) => pendingAction(a)) }));
       const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
-      return { traces: out, address_book, metadata };
+      return { traces: [...pending, ...out], address_book, metadata };
     },
   });
 
@@ -242,13 +246,23 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       const { q } = ctx;
       if (q.account === undefined && !q.ext_msg_hash?.length) throw new ApiError(422, 'account or ext_msg_hash should be specified');
       const types = supportedTypes(q.supported_action_types, header(ctx));
-      const traces = await findTraces(ctx.db, { account: q.account, msgHashes: q.ext_msg_hash, state: 'pending' }, pageOf(q));
+      const { rendered: emulated, rest } = await emulatedPage(ctx, q, types);
+      const traces = rest.limit > 0 ? await findTraces(ctx.db, { account: q.account, msgHashes: q.ext_msg_hash, state: 'pending' }, rest) : [];
       const rows = await actionsOfTraces(ctx.db, traces.map((t) => t.trace_id as string), types);
       const full = q.include_transactions ? await transactionsOfActions(ctx.db, rows) : new Map<string, Record<string, unknown>>();
-      const actions = rows.map((r) =>
-        actionJson(r, { transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined }),
-      );
-      const addrs = rows.flatMap(actionAddresses);
+      const pending = emulated.flatMap((e) => {
+        const byHash = new Map(e.txs.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
+        return e.actionRows.map((a) =>
+          pendingAction(a, { transactionsFull: q.include_transactions ? ((a.tx_hashes as string[]) ?? []).map((h) => byHash.get(h)).filter(Boolean) : undefined }),
+        );
+      });
+      const actions = [
+        ...pending,
+        ...rows.map((r) =>
+          actionJson(r, { transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined }),
+        ),
+      ];
+      const addrs = [...emulated.flatMap((e) => e.actionRows.flatMap(actionAddresses)), ...rows.flatMap(actionAddresses)];
       const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
       return { actions, address_book, metadata };
     },
@@ -278,6 +292,21 @@ function decodeActionsCursor(s: string, utime: boolean, desc: boolean): ActionsC
   }
   if (t[0] !== utime || t[1] !== desc) throw new ApiError(422, 'invalid cursor: it was made for another sort or time window (send the same filters and sort)');
   return { traceEnd: BigInt(t[2] as string), traceId: t[3] as string, end: BigInt(t[4] as string), actionId: t[5] as string };
+}
+
+/** The emulated traces of a pending route's page and the page left for the indexed ones. */
+async function emulatedPage(ctx: Ctx<unknown>, q: { account?: string; ext_msg_hash?: string[]; limit?: number; offset?: number; sort?: 'asc' | 'desc' }, types: string[]) {
+  const pg = pageOf(q);
+  const e = ctx.deps.emulation;
+  if (!e || (q.account === undefined && !q.ext_msg_hash?.length)) return { rendered: [], rest: pg };
+  return e.page(ctx.db, { accounts: q.account ? [q.account] : undefined, hashes: q.ext_msg_hash }, pg, new Set(types));
+}
+
+/** An emulated action as /actions renders it, at upstream's `pending` finality, without a trace id (its root is not on chain). */
+function pendingAction(row: Row, opts: { transactionsFull?: unknown[] } = {}): Record<string, unknown> {
+  const o = { ...actionJson(row, opts), finality: 'pending' } as Record<string, unknown>;
+  if (o.trace_id === null) delete o.trace_id;
+  return o;
 }
 
 function header(ctx: Ctx<unknown>): string | undefined {

@@ -1,7 +1,8 @@
 /**
- * Engine-level measurements behind bench/README.md's "What bounds the figures" (npm run bench:chdb): how chdb
- * takes inserts (inline raw insert, file() of JSON, file() of Native), what a statement costs before it reads
- * anything, what a wide row costs, and a point read of `transactions` under other table layouts.
+ * Engine-level measurements behind bench/README.md's "What bounds the figures" (npm run bench:engine): how the
+ * embedded engine (src/engine: ClickHouse in a process of its own, over HTTP on loopback) takes inserts (JSON or
+ * Native bodies), what a statement costs before it reads anything, how statements share the engine when they run
+ * side by side, what a wide row costs, and a point read of `transactions` under other table layouts.
  *
  * Env: BENCH_TX synthetic transactions for the insert and layout parts (default 50000), BENCH_LAYOUT_TX for the
  * layout part (default 200000), BENCH_SAMPLES reads per figure (default 60).
@@ -9,7 +10,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Session } from 'chdb';
 import { BLOCK_TABLES, emptyRows } from '../src/decode/index.ts';
 import { encodeCompact, openStore, type StoreClient } from '../src/store/client/index.ts';
 import { type Row } from '../src/util/index.ts';
@@ -37,16 +37,15 @@ async function p50(fn: (i: number) => Promise<unknown>): Promise<number> {
 
 const line = (label: string, v: number, unit = 'ms') => console.log(`  ${label.padEnd(62)} ${v.toFixed(1).padStart(8)} ${unit}`);
 
-async function inserts(store: StoreClient, session: Session, rows: Row[]) {
+async function inserts(store: StoreClient, rows: Row[]) {
   console.log(`\ninsert of ${rows.length} transactions rows into a Null-engine copy of transactions (parsing only)`);
   await store.command('CREATE TABLE tx_null AS transactions ENGINE = Null');
   let json = encodeCompact(rows);
   line('JS: encode JSONCompactEachRow', await ms(() => (json = encodeCompact(rows))));
   const schema = new Map((await store.query<{ name: string; type: string }>("SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'transactions'")).map((c) => [c.name, c.type]));
   line('JS: encode Native', await ms(() => encodeNative(rows, schema, 'transactions')));
-  line('engine: chdb inline raw insert, JSONCompactEachRow', await ms(() => session.insert({ table: 'tx_null', values: Buffer.from(json.body), format: 'JSONCompactEachRow', columns: [...json.columns], settings: { input_format_parallel_parsing: 0 } })));
-  line('file() of JSONCompactEachRow (insertFormatted), incl. write', await ms(() => store.insertFormatted('tx_null', json.body, 'JSONCompactEachRow', json.columns)));
-  line('file() of Native (insertRows), incl. encode + write', await ms(() => store.insertRows('tx_null', rows, Object.keys(rows[0]))));
+  line('HTTP body of JSONCompactEachRow (insertFormatted)', await ms(() => store.insertFormatted('tx_null', json.body, 'JSONCompactEachRow', json.columns)));
+  line('HTTP body of Native (insertRows), incl. encode', await ms(() => store.insertRows('tx_null', rows, Object.keys(rows[0]))));
 }
 
 /**
@@ -89,20 +88,29 @@ engine only: every table's rows of ${transactions} transactions, pre-encoded Nat
   }
 }
 
-async function statements(store: StoreClient, session: Session) {
+async function statements(store: StoreClient) {
   console.log(`\nstatement cost before reading anything (p50 of ${SAMPLES})`);
-  line('chdb session: SELECT 1', await p50(() => session.queryAsync('SELECT 1', { format: 'JSONEachRow' })));
-  // the store turns parallel output formatting off at connect (src/store/client.ts): both ways, as a clause
+  line('store.query: SELECT 1', await p50(() => store.query('SELECT 1')));
+  // the engine's profiles turn parallel output formatting off (src/engine/config.ts): both ways, as a setting
   for (const on of [1, 0]) {
-    line(`SELECT 1, output_format_parallel_formatting=${on}`, await p50(() => session.queryAsync(`SELECT 1 SETTINGS output_format_parallel_formatting=${on}`, { format: 'JSONEachRow' })));
+    line(`SELECT 1, output_format_parallel_formatting=${on}`, await p50(() => store.query('SELECT 1', undefined, { output_format_parallel_formatting: on })));
   }
-  line('@clickhouse/client on chdb: bound SELECT, 4 settings', await p50(() =>
-    store.client.query({ query: 'SELECT {a:UInt32} AS x', query_params: { a: 1 }, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 1, output_format_json_quote_decimals: 1, max_execution_time: 3, timeout_overflow_mode: 'throw' } }).then((r) => r.json())));
-  line('store.query: the same via the session, SETTINGS clause', await p50(() => store.query('SELECT {a:UInt32} AS x', { a: 1 }, { max_execution_time: 3, timeout_overflow_mode: 'throw' })));
+  line('store.query: bound SELECT, 2 more settings', await p50(() => store.query('SELECT {a:UInt32} AS x', { a: 1 }, { max_execution_time: 3, timeout_overflow_mode: 'throw' })));
   await store.command('CREATE TABLE tx_mem AS transactions ENGINE = Memory');
   await store.command('INSERT INTO tx_mem SELECT * FROM transactions LIMIT 100');
   line('SELECT * LIMIT 1 from a 100-row Memory copy of transactions', await p50(() => store.query('SELECT * FROM tx_mem LIMIT 1')));
   line('the same, 10 columns', await p50(() => store.query('SELECT hash, account, lt, now, orig_status, end_status, total_fees, descr, aborted, destroyed FROM tx_mem LIMIT 1')));
+}
+
+/** Statements side by side: the engine runs them at the same time (the in-process engine of earlier versions ran one at a time). */
+async function concurrency(store: StoreClient) {
+  const heavy = 'SELECT count() FROM numbers(60000000) WHERE cityHash64(number) % 7 = 1';
+  console.log('\na CPU-bound statement alone and side by side (wall time of the batch, median of 3)');
+  for (const n of [1, 2, 4]) {
+    const t: number[] = [];
+    for (let k = 0; k < 3; k++) t.push(await ms(() => Promise.all(Array.from({ length: n }, () => store.query(heavy)))));
+    line(`${n} at once`, t.sort((a, b) => a - b)[1]);
+  }
 }
 
 async function layouts(store: StoreClient) {
@@ -131,21 +139,20 @@ async function layouts(store: StoreClient) {
 }
 
 async function main() {
-  console.log(`bench:chdb  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`bench:engine  ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const templates = templatesFromBlocks(fixtureBlocks());
-  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-chdb-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-engine-'));
   const store = await openStore({ dataDir: dir });
-  const session = new Session(join(dir, 'clickhouse'));
   try {
     const all = emptyRows();
     for (const b of syntheticBlocks(templates, { transactions: TX })) for (const t of BLOCK_TABLES) for (const r of b.rows[t]) all[t].push(r);
-    await inserts(store, session, all.transactions);
+    await inserts(store, all.transactions);
     await fillSyntheticStore(store, templates, { transactions: LAYOUT_TX, firstCopy: 1000 });
-    await statements(store, session);
+    await statements(store);
+    await concurrency(store);
     await layouts(store);
     await engineInserts(store, all, all.transactions.length);
   } finally {
-    session.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
