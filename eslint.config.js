@@ -15,7 +15,7 @@ const FLOORS = [
   ['store', 'actions'],
   ['entities', 'metadata'],
   ['traces'],
-  ['streaming', 'emulate'],
+  ['feed', 'emulate'],
   ['api', 'devnet'],
   ['pipelines'],
   ['cli'],

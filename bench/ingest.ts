@@ -19,7 +19,7 @@ import { runIndexer, newStats } from '../pipelines/index.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
 import { openStore } from '../src/store/client/index.ts';
-import { DEFAULT_CLASSIFY_WORKERS } from '../src/cli/commands/index-chain.ts';
+import { DEFAULT_CLASSIFY_WORKERS } from '../pipelines/index.ts';
 import { stealSeconds, stealSince, threadCpuSeconds, threadCpuSince } from './steal.ts';
 
 const args = process.argv.slice(2);

@@ -6,9 +6,10 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Bus } from '../src/bus/index.ts';
+import type { DedustPoolList } from '../src/actions/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
-import type { PipelineNotifications } from '../src/streaming/index.ts';
+import type { PipelineNotifications } from '../src/feed/index.ts';
 import { getCheckpoint, INGEST_CHECKPOINT, type StoreClient } from '../src/store/client/index.ts';
 import { tracesResumePoint } from '../src/store/traces/index.ts';
 import { newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
@@ -17,9 +18,10 @@ import { SharedDecode, type SharedDecodeStats } from '../src/decode/index.ts';
 import { startTracesStage, type TracesStage } from './traces.ts';
 import { IngestBook, planRange } from './ingest-book.ts';
 
-export { metrics, metricsRegistry } from './metrics.ts';
-export { startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
-/** The seqno the traces stage has saved its state at: what the checkpoint stage waits on (src/store/assembler-state.ts). */
+export { createPipelineMetrics, type PipelineMetrics } from './metrics.ts';
+import { createPipelineMetrics, type PipelineMetrics } from './metrics.ts';
+export { DEFAULT_CLASSIFY_WORKERS, startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
+/** The seqno the traces stage has saved its state at: what the checkpoint stage waits on (src/store/traces/state.ts). */
 export { tracesResumePoint } from '../src/store/traces/index.ts';
 export * from './stages.ts';
 export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
@@ -57,6 +59,10 @@ export interface IndexerOptions {
   notifications?: PipelineNotifications;
   /** Worker threads classifying traces and deriving entity states in the traces stage (`--workers`); 0 or unset: on the stage's thread. */
   classifyWorkers?: number;
+  /** This process's metrics (the API serves their registry at /metrics); default: a set of its own. */
+  metrics?: PipelineMetrics;
+  /** The DeDust pool list the traces stage's classifier falls back on (`--dedust-pools-api`); default: none. */
+  dedustPools?: DedustPoolList;
 }
 
 export interface IndexerHandle {
@@ -114,8 +120,9 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   // decode and traces both decode raw blocks; in one process they share the work (src/decode/shared.ts)
   const decoders = (roles.has('decode') ? 1 : 0) + (roles.has('traces') ? 1 : 0);
   const shared = new SharedDecode(decoders);
-  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats }));
-  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, shared }));
+  const metrics = opts.metrics ?? createPipelineMetrics();
+  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats, metrics }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, shared, metrics }));
   if (roles.has('checkpoint')) {
     const store = opts.store!;
     const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
@@ -124,6 +131,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       await startCheckpointStage(opts.bus, store, {
         logger: log,
         stats,
+        metrics,
         tracedUpTo,
         onCheckpoint: (s) => {
           checkpointReached?.(s);
@@ -139,7 +147,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, shared, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
@@ -169,7 +177,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
     }
     if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, shared, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
       subs.push(traces);
     }
     const until = untilSeqno;
@@ -180,6 +188,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       logger: log,
       signal: abort.signal,
       stats,
+      metrics,
       shared: decoders > 0 ? shared : undefined,
       onStall: book ? (stall) => void book!.stall(stall) : undefined,
       // a bounded range fails once a seqno cannot be had for giveUpMs; following the tip waits it out

@@ -15,7 +15,7 @@ import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type Fo
 import { blockToRows, PriorStates, rowsOfMessage, SharedDecode } from '../src/decode/index.ts';
 import { getCheckpoint, INGEST_CHECKPOINT, setCheckpoint, type StoreClient } from '../src/store/client/index.ts';
 import { StoreWriter, type WriterOptions } from '../src/store/write/index.ts';
-import { metrics } from './metrics.ts';
+import { createPipelineMetrics, type PipelineMetrics } from './metrics.ts';
 
 /** Group names: one consumer group per stage. */
 export const GROUPS = { decode: 'decode', store: 'store', checkpoint: 'checkpoint' } as const;
@@ -66,11 +66,14 @@ export interface IngestOptions {
   /** the follower's stalls (a seqno no liteserver gives valid), and its bound (follower.ts) */
   onStall?: FollowOptions['onStall'];
   giveUpMs?: number;
+  /** this process's pipeline metrics (default: a set of its own) */
+  metrics?: PipelineMetrics;
 }
 
 /** Follows the masterchain and publishes every verified block; resolves at untilSeqno (or on abort). */
 export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptions): Promise<void> {
   const stats = opts.stats ?? newStats();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   let t = performance.now();
   for await (const step of followMasterchain(source, {
     fromSeqno: opts.fromSeqno,
@@ -112,6 +115,7 @@ export interface DecodeStageOptions {
   tracesWriteRows?: boolean;
   /** The decodes this process shares (with a traces stage beside, and ingest's parses: src/decode/shared.ts); default: its own. */
   shared?: SharedDecode;
+  metrics?: PipelineMetrics;
 }
 
 /** decode: raw block -> rows of every store table (pure CPU work; run N of these with Kafka). */
@@ -120,6 +124,7 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
   const stats = opts.stats ?? newStats();
   const priorStates = new PriorStates();
   const shared = opts.shared ?? new SharedDecode();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   return bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
@@ -144,9 +149,10 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
 export async function startStoreStage(
   bus: Bus,
   store: StoreClient,
-  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions } = {},
+  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions; metrics?: PipelineMetrics } = {},
 ): Promise<Stoppable & { writer: StoreWriter }> {
   const stats = opts.stats ?? newStats();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   // gate: the key-value store's entries become visible with the checkpoint (src/kv)
   const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, gate: true, ...opts.writer });
   let writer = newWriter();
@@ -220,9 +226,11 @@ export async function startCheckpointStage(
     tracedUpTo?: () => Promise<number | null>;
     /** markers kept before pausing (default 10,000) */
     maxWaiting?: number;
+    metrics?: PipelineMetrics;
   } = {},
 ): Promise<CheckpointStage> {
   const stats = opts.stats ?? newStats();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
   const pollMs = opts.pollMs ?? 500;
   const maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;

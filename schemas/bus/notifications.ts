@@ -1,5 +1,5 @@
 /**
- * The streaming API's feed (`ton.notifications`, src/streaming): what the traces stage and the checkpoint publish for
+ * The streaming API's feed (`ton.notifications`, src/feed): what the traces stage and the checkpoint publish for
  * the API processes that push notifications to subscribers (src/api/streaming). One key ("mc") keeps the messages in
  * masterchain order. Rows are in the store's JSON form (64-bit values as decimal strings, hashes lower-case hex,
  * addresses raw upper-case), so the API renders them with the same functions as rows read from ClickHouse.

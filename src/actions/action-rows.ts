@@ -3,7 +3,7 @@
  * traces stage writes, and what API v3 reads back and renders (api.ts renderAction). Pure.
  */
 import { parseHash } from '../format/index.ts';
-import { actionDetails, toJson } from './api.ts';
+import { actionDetails, toJson } from './details.ts';
 import type { Row } from '../util/index.ts';
 import type { ActionRow } from './model.ts';
 

@@ -191,15 +191,29 @@ export function stringifyTxDoc(doc: TxDoc): string {
  * layout (TX_FIELDS), within the first 170 characters, so a short key finds a transaction's document without hashing
  * a text of up to 256 KB on every read. A hit is only a hit when the whole text is the same (a document rewritten
  * with its trace id is another text): nothing to invalidate. Point reads of the API parse the same documents over and
- * over (a message's two transactions, a trace's, an account's latest page), and parsing was most of their CPU.
+ * over (a message's two transactions, a trace's, an account's latest page), and parsing was most of their CPU. The
+ * API makes one per network it serves (src/api/v3/caches.ts) and its requests share it.
  *
  * Bounded by the texts' total length (8 Mi characters, about 20 MB with the parsed rows), not their count:
  * documents run from 1 KB to 256 KB. Held by count (4,096), the bench's message sample kept about 80 MB more on
  * the JS heap, and routes that never read a document ran slower beside it (bench/README.md, "The parsed-document
  * cache bounded by size").
  */
-const parsedDocs = new BoundedMap<string, { text: string; doc: TxDoc }>(Infinity, { weigh: (e) => e.text.length, maxWeight: 8 * 2 ** 20 });
-/** Characters of a text that identify its transaction (see parsedDocs). */
+export class TxDocCache {
+  private readonly parsed = new BoundedMap<string, { text: string; doc: TxDoc }>(Infinity, { weigh: (e) => e.text.length, maxWeight: 8 * 2 ** 20 });
+
+  /** parseTxDoc, the result shared with every caller of this cache that reads the same text. */
+  parse(text: string): TxDoc {
+    const key = text.slice(0, KEY_CHARS);
+    const hit = this.parsed.get(key);
+    if (hit && hit.text === text) return hit.doc;
+    const doc = parseTxDoc(text);
+    if (text.length <= MAX_CACHED_DOC_CHARS) this.parsed.set(key, { text, doc });
+    return doc;
+  }
+}
+
+/** Characters of a text that identify its transaction (see TxDocCache). */
 const KEY_CHARS = 192;
 /**
  * Longer documents (a transaction with dozens or hundreds of messages: in the bench's 1M store 1 in 400 of all, but
@@ -209,16 +223,11 @@ const KEY_CHARS = 192;
 const MAX_CACHED_DOC_CHARS = 16 * 1024;
 
 /**
- * A stored document back as rows (the shapes the flattened tables read as). The result is shared between callers
- * (parsedDocs) and frozen: render from it, never change it.
+ * A stored document back as rows (the shapes the flattened tables read as), frozen: a reader that caches it
+ * (TxDocCache) shares it between its callers, who render from it and never change it.
  */
 export function parseTxDoc(text: string): TxDoc {
-  const key = text.slice(0, KEY_CHARS);
-  const hit = parsedDocs.get(key);
-  if (hit && hit.text === text) return hit.doc;
-  const doc = freezeDoc(parseTxDocText(text));
-  if (text.length <= MAX_CACHED_DOC_CHARS) parsedDocs.set(key, { text, doc });
-  return doc;
+  return freezeDoc(parseTxDocText(text));
 }
 
 function parseTxDocText(text: string): TxDoc {

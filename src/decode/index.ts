@@ -4,6 +4,6 @@
  * stage builds its traced rows (transactions and messages with their trace_id) here too. See README.md.
  */
 export { appendBlockRows, BLOCK_TABLES, blockToRows, emptyRows, shardToBigint, statesBeforeRows, TRACED_TABLES, type BlockTable, type BlockToRowsOptions, type StoreRows } from './rows.ts';
-export { blockDocRows, contentHashes, parseTxDoc, PriorStates, stringifyTxDoc, type TxDoc } from './docs.ts';
+export { blockDocRows, contentHashes, parseTxDoc, PriorStates, stringifyTxDoc, TxDocCache, type TxDoc } from './docs.ts';
 export { rowsOfMessage } from './message.ts';
 export { SharedDecode, type SharedDecodeStats } from './shared.ts';

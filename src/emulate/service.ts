@@ -33,7 +33,7 @@ export type PendingEvent =
 
 export type PendingListener = (event: PendingEvent) => void;
 
-/** The consuming half of the notification feed (src/streaming's NotificationFeed, structurally). */
+/** The consuming half of the notification feed (src/feed's NotificationFeed, structurally). */
 export interface FeedSource {
   subscribe(handler: (event: FeedEvent) => void): Promise<{ close(): Promise<void> }>;
 }

@@ -1,6 +1,6 @@
 /**
  * What the API reads by key, as one interface with two implementations: the key-value store here (embedded: many
- * reader processes, no engine statement), and ClickHouse's own tables (a server, src/store/point-reads.ts). Rows come
+ * reader processes, no engine statement), and ClickHouse's own tables (a server, src/store/read/table-point-reads.ts). Rows come
  * back as the store's JSON gives them (64-bit and wider integers as decimal strings); hashes lower-case hex,
  * addresses raw `wc:HEX`.
  */

@@ -65,7 +65,7 @@ function ltWindow<T>(db: Database, prefix: Buffer, page: LtPage, visible: number
 /**
  * `everything`: entries past the checkpoint too (the writer's own process reading back what it wrote: the streaming
  * publisher after a restart, the traces stage's context reading the states the store stage wrote ahead of the
- * checkpoint, src/store/trace-context-reads.ts); readers serving clients never set it.
+ * checkpoint, src/store/traces/context.ts); readers serving clients never set it.
  */
 export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): PointReads {
   const db = kv.db;

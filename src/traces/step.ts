@@ -2,7 +2,7 @@
  * The traces stage's step: one masterchain batch folded into the assembler, the traces it completes classified,
  * its jetton / NFT events derived, its transactions and messages given their trace_id. It takes the batch's context
  * as plain data (read before it: read-context.ts `readBatchContext`) and returns rows (written after it: stage.ts
- * `writeMcBatch`, src/store/traces-write.ts); no store handle. Its state is in memory: the assembler, and the end
+ * `writeMcBatch`, src/store/traces/write.ts); no store handle. Its state is in memory: the assembler, and the end
  * states of the blocks it has seen (the documents' states before).
  */
 import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
@@ -100,7 +100,7 @@ export function finishTraces(folded: FoldedTraces, classified: readonly Classifi
 /** Assemble one masterchain batch's transactions and classify what it completes on this thread (`context`: records.ts). */
 export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
   const folded = foldTraces(asm, mcSeqno, txs, context);
-  return finishTraces(folded, folded.traces.map(classifyOne));
+  return finishTraces(folded, folded.traces.map((t) => classifyOne(t)));
 }
 
 /** End states of the blocks an assembler's stage has seen, for the documents' states before (src/decode/docs.ts). */

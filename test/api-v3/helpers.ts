@@ -11,7 +11,8 @@ import { importBlocks } from '../../pipelines/index.ts';
 import { parseTxDoc } from '../../src/decode/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
 import { Db } from '../../src/api/v3/db.ts';
-import { renderByKeys, renderTransactions, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
+import { loadByKeys, loadRows, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
+import { transactionsJson } from '../../src/api/v3/render.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -126,8 +127,8 @@ export async function bothWays(store: StoreClient): Promise<{ docs: Record<strin
   const keys = (await store.query<{ account: string; lt: string; hash: string }>('SELECT DISTINCT account, lt, hash FROM transactions ORDER BY lt, account')).map(
     (k): TxKey => [k.account, k.lt, k.hash],
   );
-  const docs = await renderByKeys(db, keys, 'ASC');
-  const flat = await renderTransactions(db, await transactionsByKeys(db, keys.map(([a, l]) => [a, l]), 'ASC'));
+  const docs = transactionsJson(await loadByKeys(db, keys, 'ASC'));
+  const flat = transactionsJson(await loadRows(db, await transactionsByKeys(db, keys.map(([a, l]) => [a, l]), 'ASC')));
   return { docs, flat };
 }
 

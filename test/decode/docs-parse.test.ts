@@ -1,7 +1,7 @@
 // Reading a transaction document back (src/decode/docs.ts): rows with every field in its layout order, shared
 // between readers of the same text and frozen, and a changed document (its trace id added) read as the new one.
 import { describe, expect, it } from 'vitest';
-import { parseTxDoc, stringifyTxDoc } from '../../src/decode/index.ts';
+import { parseTxDoc, stringifyTxDoc, TxDocCache } from '../../src/decode/index.ts';
 import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/decode/docs.ts';
 
 const hex = (c: string) => c.repeat(64);
@@ -29,41 +29,56 @@ describe('parseTxDoc', () => {
     expect(d.absent).toEqual([hex('2')]);
   });
 
-  it('shares one frozen result per text; another text (trace id added) is read as itself', () => {
+  it('a cache shares one frozen result per text; another text (trace id added) is read as itself', () => {
+    const cache = new TxDocCache();
     const text = doc(null);
-    const a = parseTxDoc(text);
+    const a = cache.parse(text);
     // a copy of the text (another string object) finds the same result
-    expect(parseTxDoc((' ' + text).slice(1))).toBe(a);
+    expect(cache.parse((' ' + text).slice(1))).toBe(a);
     expect(Object.isFrozen(a.tx) && Object.isFrozen(a.msgs[0]) && Object.isFrozen(a.msgs) && Object.isFrozen(a.states[hex('3')])).toBe(true);
     expect(() => {
       (a.tx as Record<string, unknown>).trace_id = hex('9');
     }).toThrow(TypeError);
-    const traced = parseTxDoc(doc(hex('9')));
+    const traced = cache.parse(doc(hex('9')));
     expect(traced).not.toBe(a);
     expect(traced.tx.trace_id).toBe(hex('9'));
     expect(traced.msgs[0].trace_id).toBe(hex('9'));
-    expect(parseTxDoc(text).tx.trace_id).toBeNull();
+    expect(cache.parse(text).tx.trace_id).toBeNull();
   });
 
   it('two texts of one transaction that differ only past their beginning are each read as themselves, alternately', () => {
+    const cache = new TxDocCache();
     const a = doc(hex('7'));
     const b = a.replace('te6cc', 'te6cd'); // a content changed: the same account, lt, hash and every leading field
     expect(b).not.toBe(a);
     expect(a.slice(0, 400)).toBe(b.slice(0, 400));
     for (let i = 0; i < 3; i++) {
-      expect(parseTxDoc(a).contents[hex('4')]).toBe('te6cc');
-      expect(parseTxDoc(b).contents[hex('4')]).toBe('te6cd');
+      expect(cache.parse(a).contents[hex('4')]).toBe('te6cc');
+      expect(cache.parse(b).contents[hex('4')]).toBe('te6cd');
     }
   });
 
-  it('holds no document longer than 16 Ki characters: each read of one parses it again', () => {
+  it('a cache holds no document longer than 16 Ki characters: each read of one parses it again', () => {
+    const cache = new TxDocCache();
     const small = doc(hex('5'));
-    expect(parseTxDoc(small)).toBe(parseTxDoc(small));
+    expect(cache.parse(small)).toBe(cache.parse(small));
     const big = doc(hex('6')).replace('te6cc', 'te6cc' + 'A'.repeat(16 * 1024));
-    const first = parseTxDoc(big);
+    const first = cache.parse(big);
     expect(first.contents[hex('4')]).toHaveLength(5 + 16 * 1024);
-    expect(parseTxDoc(big)).not.toBe(first);
-    expect(parseTxDoc(big)).toEqual(first);
+    expect(cache.parse(big)).not.toBe(first);
+    expect(cache.parse(big)).toEqual(first);
+  });
+
+  it('parseTxDoc alone caches nothing, and two caches share nothing', () => {
+    const text = doc(hex('8'));
+    const a = parseTxDoc(text);
+    expect(Object.isFrozen(a.tx)).toBe(true);
+    expect(parseTxDoc(text)).not.toBe(a);
+    expect(parseTxDoc(text)).toEqual(a);
+    const one = new TxDocCache();
+    const two = new TxDocCache();
+    expect(one.parse(text)).toBe(one.parse(text));
+    expect(two.parse(text)).not.toBe(one.parse(text));
   });
 
   it('refuses a layout it does not know', () => {

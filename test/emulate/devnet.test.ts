@@ -25,7 +25,7 @@ import { Db } from '../../src/api/v3/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { parseTxDoc, stringifyTxDoc, type TxDoc } from '../../src/decode/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
-import { InProcessFeed, NotificationPublisher } from '../../src/streaming/index.ts';
+import { InProcessFeed, NotificationPublisher } from '../../src/feed/index.ts';
 import { until } from '../helpers/until.ts';
 import { openWs, type WsClient } from '../streaming/clients.ts';
 

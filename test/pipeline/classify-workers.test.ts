@@ -16,7 +16,8 @@ import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
 import type { StoreClient } from '../../src/store/client/index.ts';
 import { withStoreAndPool } from '../helpers/store.ts';
 import { classifierPool } from '../../src/traces/classify-pool.ts';
-import { DEFAULT_CLASSIFY_WORKERS, parseIndexArgs } from '../../src/cli/commands/index-chain.ts';
+import { parseIndexArgs } from '../../src/cli/commands/index-chain.ts';
+import { DEFAULT_CLASSIFY_WORKERS } from '../../pipelines/index.ts';
 
 let dir: string;
 let tip: number;

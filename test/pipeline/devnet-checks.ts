@@ -197,7 +197,7 @@ export async function physicalCounts(store: StoreClient): Promise<Record<string,
 
 /**
  * Rows several blocks may carry (bodies, account states): each writer stores them once, but a body another process
- * stored before a restart may be stored again until a merge (src/store/writer.ts MEMO_TABLES). Checked apart.
+ * stored before a restart may be stored again until a merge (src/store/write/writer.ts MEMO_TABLES). Checked apart.
  */
 export const CONTENT = ['message_contents', 'account_states', 'latest_account_states'];
 

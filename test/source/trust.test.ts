@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { metricsRegistry, runIndexer } from '../../pipelines/index.ts';
+import { createPipelineMetrics, runIndexer } from '../../pipelines/index.ts';
 import * as S from '../../schemas/api/v3/entities.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { buildServer } from '../../src/api/server.ts';
@@ -338,7 +338,8 @@ describe('follower and pool hygiene', { timeout: 120_000 }, () => {
   });
 
   it('ton_liteservers_up counts the servers the pools use', async () => {
-    const value = async () => (await metricsRegistry.getSingleMetric('ton_liteservers_up')!.get()).values[0]?.value;
+    const registry = createPipelineMetrics().registry;
+    const value = async () => (await registry.getSingleMetric('ton_liteservers_up')!.get()).values[0]?.value;
     expect(await value()).toBe(0);
     const dead = { host: '127.0.0.1:1', publicKey: honest.publicKey };
     const pool = new LiteserverPool([endpoint(honest), dead], { timeoutMs: 2000, healthIntervalMs: 60_000 });

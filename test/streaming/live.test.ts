@@ -21,7 +21,7 @@ import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/in
 import { hashToBase64, toRawUpper } from '../../src/format/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
-import { InProcessFeed, NotificationPublisher } from '../../src/streaming/index.ts';
+import { InProcessFeed, NotificationPublisher } from '../../src/feed/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { Notification } from '../../schemas/api/streaming/notifications.ts';
 import { until } from '../helpers/until.ts';

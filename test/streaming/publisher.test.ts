@@ -15,7 +15,7 @@ import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/in
 import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { parseTxDoc } from '../../src/decode/index.ts';
-import { NotificationPublisher } from '../../src/streaming/index.ts';
+import { NotificationPublisher } from '../../src/feed/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
 
 let dir: string;

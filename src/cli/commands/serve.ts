@@ -14,12 +14,12 @@ import YAML from 'yaml';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import type { NetworkContext } from '../../api/index.ts';
 import { buildGateway } from '../../api/index.ts';
-import { metricsRegistry } from '../../../pipelines/metrics.ts';
+import { createPipelineMetrics } from '../../../pipelines/metrics.ts';
 import { MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/index.ts';
 import { LiteNode } from '../../api/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
-import { KafkaNotificationFeed } from '../../streaming/index.ts';
+import { KafkaNotificationFeed } from '../../feed/index.ts';
 import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { loadKeyStore } from '../key-store.ts';
 import type { StoreConfig } from '../../store/client/index.ts';
@@ -189,7 +189,7 @@ export const serveCommand: Command = {
         }),
       ),
     );
-    const app = await buildGateway({ networks, keys, limiter, trustProxy: parseTrustedProxies(config.trust_proxy), logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: metricsRegistry });
+    const app = await buildGateway({ networks, keys, limiter, trustProxy: parseTrustedProxies(config.trust_proxy), logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: createPipelineMetrics().registry });
     const listenPort = port ?? config.port;
     const listenHost = host ?? config.host;
     try {

@@ -11,6 +11,6 @@ export { DataDirLockedError, lockDataDir } from './lock.ts';
 export { loadMigrations, migrate, type MigrateResult } from './migrate.ts';
 export { MIGRATIONS_DIR } from './clickhouse-dir.ts';
 export { encodeCompact, encodeJsonLines, type InsertFormat } from './encode.ts';
-export { RowEncodeError } from './native.ts';
+export { encodeNative, RowEncodeError } from './native.ts';
 export { clearIntent, dedupRows, duplicateReport, nextIntentVersion, openIntents, recordIntent, tableIdentity, withoutStored, type TableDuplicates } from './replay.ts';
 export { getCheckpoint, INGEST_CHECKPOINT, setCheckpoint } from './checkpoint.ts';

@@ -10,7 +10,7 @@ export interface Migration {
   statements: string[];
   /**
    * Which stores it applies to, from a first line `-- applies to: kv`: `kv`, only stores whose point reads are the
-   * key-value store alone (src/store/client.ts PointReadsMode); `all` otherwise. A migration that does not apply is
+   * key-value store alone (src/store/client/client.ts PointReadsMode); `all` otherwise. A migration that does not apply is
    * not recorded, so a store opened later in that mode gets it.
    */
   appliesTo: 'all' | 'kv';

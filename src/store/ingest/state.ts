@@ -61,7 +61,12 @@ export interface IngestState {
 }
 
 const NAME = 'ingest';
-let lastVersion = 0n;
+
+/** The version of a write after one at `last`: the time in µs, past `last` when the clock has not moved on. */
+export function nextIngestVersion(last: bigint): bigint {
+  const version = BigInt(Date.now()) * 1000n;
+  return version <= last ? last + 1n : version;
+}
 
 export async function readIngestState(store: StoreClient): Promise<IngestState | null> {
   const rows = await store.query<{
@@ -88,11 +93,11 @@ export async function readIngestState(store: StoreClient): Promise<IngestState |
   };
 }
 
-/** Writes the whole row (one writer: the ingest process); the version orders writes within a millisecond too. */
-export async function writeIngestState(store: StoreClient, s: IngestState): Promise<void> {
-  let version = BigInt(Date.now()) * 1000n;
-  if (version <= lastVersion) version = lastVersion + 1n;
-  lastVersion = version;
+/**
+ * Writes the whole row (one writer: the ingest process's IngestBook, pipelines/ingest-book.ts). The version orders
+ * the writes, within a millisecond too: the writer passes each write the one after its last (`nextIngestVersion`).
+ */
+export async function writeIngestState(store: StoreClient, s: IngestState, version = nextIngestVersion(0n)): Promise<void> {
   await store.command(
     `INSERT INTO ingest_state (name, range_from, range_until, first_requested, checkpoint_at_request, stalled_seqno, stall_reason, stalled_since, version)
      VALUES ({name:String}, {from:UInt32}, {until:UInt32}, {first:UInt32}, {cp:Int64}, {stalled:UInt32}, {reason:String}, fromUnixTimestamp64Milli({since:Int64}), {version:UInt64})`,

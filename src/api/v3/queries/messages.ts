@@ -115,7 +115,7 @@ export interface MessagesFromDocs {
 export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Page): Promise<MessagesFromDocs | null> {
   const wanted = new Set(hashes);
   const keys = await db.points.messageTxs(hashes);
-  const docs = docsByTxKey(await db.points.docs([...new Set(keys.map((k) => k.tx_hash))]));
+  const docs = docsByTxKey(db, await db.points.docs([...new Set(keys.map((k) => k.tx_hash))]));
   for (const k of keys) if (!docs.has(`${k.tx_account}|${k.tx_lt}`)) return null;
   const merged = new Map<string, Row>();
   const contents = new Map<string, string>();

@@ -105,5 +105,5 @@ export async function traceTransactions(
 ): Promise<{ txKeys: TraceTx[]; docs: Map<string, TxDoc> }> {
   if (traceIds.length === 0) return { txKeys: [], docs: new Map() };
   const keys = await db.points.traceTxs(traceIds);
-  return { txKeys: keys, docs: docsByTxKey(await db.points.docs([...new Set(keys.map((k) => k.hash))])) };
+  return { txKeys: keys, docs: docsByTxKey(db, await db.points.docs([...new Set(keys.map((k) => k.hash))])) };
 }

@@ -52,7 +52,7 @@ function decode(opcodes: string[], bodies: string[]) {
   };
 }
 
-export function utilityRoutes(app: FastifyInstance, deps: V3Deps): void {
+export function decodeRoutes(app: FastifyInstance, deps: V3Deps): void {
   const tags = ['utils'];
   addRoute(app, deps, {
     url: '/decode',

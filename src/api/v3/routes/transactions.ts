@@ -1,21 +1,15 @@
-/** Blocks, transactions and messages (reference §2.1-2.3) plus indexStatus. */
+/** Transactions and messages (reference §2.2-2.3); the blocks and indexStatus are blocks.ts. */
 import type { FastifyInstance } from 'fastify';
 import * as S from '../../../../schemas/api/v3/entities.ts';
 import { ApiError } from '../../errors.ts';
 import { bookAndMetadata, bookOf } from '../address-book.ts';
 import type { Row } from '../db.ts';
-import { LT_WINDOW, PAGE, PAGE_SORT, pageOf, type ParamsOf, type ParamSpec } from '../params.ts';
-import { b64, blockJson, messageJson, transactionAddresses } from '../render.ts';
+import { LT_WINDOW, PAGE, PAGE_SORT, PAGING_DOC, pageOf, type ParamsOf, type ParamSpec } from '../params.ts';
+import { b64, messageJson, transactionAddresses, transactionsJson } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { findTransactions, mcBlockExists, renderByKeys, type MessageFilter } from '../queries/transactions.ts';
-import { indexStatus } from '../queries/status.ts';
+import { findTransactions, loadByKeys, mcBlockExists, type MessageFilter } from '../queries/transactions.ts';
 import { findMessages } from '../queries/messages.ts';
-import { blocksOfMcBlock, blocksPage, firstLastMcBlocks, shardStateBlocks } from '../queries/blocks.ts';
 import { adjacentTxKeys, pendingTxKeys } from '../queries/transaction-keys.ts';
-
-const PAGING_DOC =
-  'Paging: offset over a total, stable order (lt, then account, then hash; utime filters sort by now first). ' +
-  'Pages never skip or repeat rows while the window is unchanged; for deep history prefer start_lt/end_lt (or utime) windows over large offsets.';
 
 export async function txResponse(ctx: Ctx<unknown>, transactions: Record<string, unknown>[]): Promise<{ transactions: Record<string, unknown>[]; address_book: Record<string, unknown> }> {
   const address_book = ctx.noBook ? {} : await bookOf(ctx.db, transactionAddresses(transactions), ctx.testnet);
@@ -56,7 +50,7 @@ async function transactionsOf(ctx: Ctx<TxParams>): Promise<Record<string, unknow
     [q.msg_hash, q.body_hash, q.opcode, q.direction, q.source, q.destination].some((v) => v !== undefined) || externals
       ? { hashes: q.msg_hash, bodyHash: q.body_hash, opcode: q.opcode, direction: q.direction, source: q.source, destination: q.destination, externals }
       : undefined;
-  return findTransactions(
+  const loaded = await findTransactions(
     ctx.db,
     {
       account: q.account,
@@ -77,87 +71,15 @@ async function transactionsOf(ctx: Ctx<TxParams>): Promise<Record<string, unknow
     },
     pageOf(q),
   );
+  return transactionsJson(loaded);
 }
 
 async function requireMc(ctx: Ctx<unknown>, seqno: number): Promise<void> {
   if (!(await mcBlockExists(ctx.db, seqno))) throw new ApiError(404, `masterchain block ${seqno} not found`);
 }
 
-export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
+export function transactionRoutes(app: FastifyInstance, deps: V3Deps): void {
   const tags = ['blockchain'];
-
-  addRoute(app, deps, {
-    url: '/masterchainInfo',
-    tags,
-    summary: 'First and last indexed masterchain blocks',
-    response: S.MasterchainInfo,
-    async handler(ctx) {
-      const mc = await firstLastMcBlocks(ctx.db);
-      if (!mc) throw new ApiError(404, 'no masterchain blocks indexed yet');
-      return { first: blockJson(mc.first), last: blockJson(mc.last) };
-    },
-  });
-
-  addRoute(app, deps, {
-    url: '/indexStatus',
-    tags,
-    summary: 'Indexing progress: first/last indexed masterchain seqno, gaps, lag',
-    description: 'gaps = masterchain seqnos missing between first and last indexed blocks; lag vs network when the node layer is configured.',
-    response: S.IndexStatus,
-    async handler(ctx) {
-      return indexStatus(ctx.db, ctx.deps.node);
-    },
-  });
-
-  addRoute(app, deps, {
-    url: '/blocks',
-    tags,
-    summary: 'Blocks by id, hash, masterchain seqno, utime or lt window',
-    description: 'Order: gen_utime, then workchain, shard, seqno (sort default desc). start_lt/end_lt filter on block start_lt. ' + PAGING_DOC,
-    params: {
-      workchain: { kind: 'int32' },
-      shard: { kind: 'shard' },
-      seqno: { kind: 'uint32' },
-      root_hash: { kind: 'hash' },
-      file_hash: { kind: 'hash' },
-      mc_seqno: { kind: 'uint32', description: 'blocks committed by this masterchain block (incl. itself)' },
-      ...LT_WINDOW,
-      ...PAGE_SORT,
-    },
-    response: S.BlocksResponse,
-    async handler({ q, db }) {
-      const rows = await blocksPage(db, q, pageOf(q));
-      return { blocks: rows.map(blockJson) };
-    },
-  });
-
-  addRoute(app, deps, {
-    url: '/masterchainBlockShardState',
-    tags,
-    summary: 'Shard state registered in a masterchain block (the block and the top block of every shard)',
-    params: { seqno: { kind: 'uint32', required: true } },
-    response: S.BlocksResponse,
-    async handler({ q, db }) {
-      const rows = await shardStateBlocks(db, q.seqno);
-      if (rows.length === 0) throw new ApiError(404, 'blocks not found');
-      return { blocks: rows.map(blockJson) };
-    },
-  });
-
-  addRoute(app, deps, {
-    url: '/masterchainBlockShards',
-    tags,
-    summary: 'Every block committed by a masterchain block (mc_block_seqno = seqno)',
-    description: 'Order: workchain, shard, seqno; with sort: gen_utime (then workchain, shard, seqno) in that direction, as the reference orders /blocks. ' + PAGING_DOC,
-    params: { seqno: { kind: 'uint32', required: true }, ...PAGE_SORT },
-    response: S.BlocksResponse,
-    async handler({ q, db }) {
-      const pg = pageOf(q, 'asc');
-      const rows = await blocksOfMcBlock(db, q.seqno, q.sort !== undefined, pg);
-      if (rows.length === 0 && pg.offset === 0) throw new ApiError(404, 'blocks not found');
-      return { blocks: rows.map(blockJson) };
-    },
-  });
 
   addRoute(app, deps, {
     url: '/transactions',
@@ -184,7 +106,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
     response: S.TransactionsResponse,
     async handler(ctx) {
       await requireMc(ctx, ctx.q.seqno);
-      const rows = await findTransactions(ctx.db, { mcSeqno: ctx.q.seqno }, pageOf(ctx.q));
+      const rows = transactionsJson(await findTransactions(ctx.db, { mcSeqno: ctx.q.seqno }, pageOf(ctx.q)));
       return txResponse(ctx, rows);
     },
   });
@@ -224,7 +146,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       const pg = pageOf(q, 'asc');
       const keys = await adjacentTxKeys(db, q.hash, q.direction);
       if (!keys) throw new ApiError(404, 'transaction not found');
-      const rows = (await renderByKeys(db, keys, 'ASC')).slice(pg.offset, pg.offset + pg.limit);
+      const rows = transactionsJson((await loadByKeys(db, keys, 'ASC')).slice(pg.offset, pg.offset + pg.limit));
       if (rows.length === 0) throw new ApiError(404, 'adjacent transactions not found');
       return txResponse(ctx, rows);
     },
@@ -286,7 +208,7 @@ export function chainRoutes(app: FastifyInstance, deps: V3Deps): void {
       const rest = { ...pg, offset: Math.max(0, pg.offset - emulated.length), limit: pg.limit - mine.length };
       const keys = rest.limit > 0 ? await pendingTxKeys(db, q, rest) : [];
       if (keys.length === 0 && mine.length === 0) throw new ApiError(404, 'pending traces not found');
-      return txResponse(ctx, [...mine, ...(keys.length ? await renderByKeys(db, keys, 'given') : [])]);
+      return txResponse(ctx, [...mine, ...(keys.length ? transactionsJson(await loadByKeys(db, keys, 'given')) : [])]);
     },
   });
 }
@@ -299,7 +221,7 @@ async function messagesResponse(ctx: Ctx<unknown>, rows: Row[], contents: Map<st
     const outTx = b64(m.out_tx);
     if (inTx) extraFields.in_msg_tx_hash = inTx;
     if (outTx) extraFields.out_msg_tx_hash = outTx;
-    return messageJson(m, contents, extraFields);
+    return messageJson(m, contents, extraFields, ctx.db.caches.bodies);
   });
   const addrs = messages.flatMap((m) => [m.source as string | null, m.destination as string | null]);
   const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
