@@ -1,5 +1,6 @@
 // The boundary rules of eslint.config.js (`npx eslint .` keeps them): another stage only through its index.ts,
-// no upward or sideways import between floors. Probes linted as if they sat in the tree; the tree itself lints clean.
+// no upward or sideways import between floors, the same inside src/ton, src/store and src/api (SUB_FLOORS). Probes
+// linted as if they sat in the tree; the tree itself lints clean.
 import { ESLint } from 'eslint';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,13 @@ async function restricted(file: string, code: string): Promise<string[]> {
   const [r] = await eslint.lintText(code, { filePath: resolve(ROOT, file) });
   return r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
+
+async function messagesOf(rule: string, file: string, code: string): Promise<string[]> {
+  const [r] = await eslint.lintText(code, { filePath: resolve(ROOT, file) });
+  return r.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
+}
+const subFloors = (file: string, code: string) => messagesOf('house/sub-floors', file, code);
+
 
 describe('import boundaries', () => {
   it('another stage only through its index.ts', async () => {
@@ -31,6 +39,50 @@ describe('import boundaries', () => {
   });
 
   it('an import within a stage is free', async () => {
-    expect(await restricted('src/store/probe.ts', "import { parseTxDoc } from './docs.ts';\nexport const a = parseTxDoc;\n")).toEqual([]);
+    expect(await restricted('src/store/read/probe.ts', "import { tableCounts } from './read.ts';\nexport const a = tableCounts;\n")).toEqual([]);
+    expect(await subFloors('src/store/read/probe.ts', "import { tableCounts } from './read.ts';\nexport const a = tableCounts;\n")).toEqual([]);
+  });
+
+  it('bench/ stands on the top floor: the stages only through their index.ts', async () => {
+    expect(await restricted('bench/probe.ts', "import { encodeNative } from '../src/store/client/native.ts';\nexport const a = encodeNative;\n")).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
+    expect(await restricted('bench/probe.ts', "import { encodeNative } from '../src/store/client/index.ts';\nexport const a = encodeNative;\n")).toEqual([]);
+    expect(await restricted('src/cli/probe.ts', "import { x } from '../../bench/api.ts';\nexport const a = x;\n")).toEqual([expect.stringMatching(/no upward or sideways import: cli .* bench/)]);
+  });
+});
+
+describe('floors inside src/ton, src/store, src/api', () => {
+  it('src/ton: the TL-B readers stand below the block decoder', async () => {
+    expect(await subFloors('src/ton/tlb/probe.ts', "import type { DecodedBlock } from '../block/types.ts';\nexport type A = DecodedBlock;\n")).toEqual([
+      expect.stringMatching(/no upward or sideways import in src\/ton: tlb .* block/),
+    ]);
+    expect(await subFloors('src/ton/block/probe.ts', "import { rawAddress } from '../tlb/common.ts';\nexport const a = rawAddress;\n")).toEqual([]);
+  });
+
+  it('src/store: its parts by floor, each through its index.ts', async () => {
+    expect(await subFloors('src/store/client/probe.ts', "import { tableCounts } from '../read/index.ts';\nexport const a = tableCounts;\n")).toEqual([
+      expect.stringMatching(/no upward or sideways import in src\/store: client .* read/),
+    ]);
+    expect(await subFloors('src/store/write/probe.ts', "import { readStates } from '../traces/index.ts';\nexport const a = readStates;\n")).toEqual([
+      expect.stringMatching(/no upward or sideways import in src\/store: write .* traces/),
+    ]);
+    expect(await subFloors('src/store/read/probe.ts', "import { openClient } from '../client/client.ts';\nexport const a = openClient;\n")).toEqual([
+      expect.stringMatching(/another part of src\/store only through its index\.ts/),
+    ]);
+    expect(await subFloors('src/store/read/probe.ts', "import { openClient } from '../client/index.ts';\nexport const a = openClient;\n")).toEqual([]);
+  });
+
+  it('src/api/v3: queries return rows, render.ts renders them, the routes call both', async () => {
+    expect(await subFloors('src/api/v3/queries/probe.ts', "import { transactionsJson } from '../render.ts';\nexport const a = transactionsJson;\n")).toEqual([
+      expect.stringMatching(/no upward or sideways import in src\/api\/v3: queries .* render\.ts/),
+    ]);
+    expect(await subFloors('src/api/v3/routes/probe.ts', "import { transactionsJson } from '../render.ts';\nimport { findTransactions } from '../queries/transactions.ts';\nexport const a = [transactionsJson, findTransactions];\n")).toEqual([]);
+  });
+
+  it('a part that has no floor yet is named', async () => {
+    expect(await subFloors('src/ton/probe.ts', "import { DecodeError } from './errors.ts';\nexport const a = DecodeError;\n")).toEqual([
+      expect.stringMatching(/src\/ton\/probe\.ts has no floor/),
+    ]);
   });
 });
