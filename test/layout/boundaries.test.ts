@@ -1,6 +1,7 @@
 // The boundary rules of eslint.config.js (`npx eslint .` keeps them): another stage only through its index.ts,
-// no upward or sideways import between floors, the same inside src/ton, src/store and src/api (SUB_FLOORS). Probes
-// linted as if they sat in the tree; the tree itself lints clean.
+// no upward or sideways import between floors, the same inside src/ton, src/store and src/api (SUB_FLOORS), and the
+// function-length rule with its list of the functions longer today. Probes linted as if they sat in the tree; the
+// tree itself lints clean.
 import { ESLint } from 'eslint';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,10 @@ async function messagesOf(rule: string, file: string, code: string): Promise<str
   return r.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 const subFloors = (file: string, code: string) => messagesOf('house/sub-floors', file, code);
+const length = (file: string, code: string) => messagesOf('house/function-length', file, code);
 
+/** A function of `n` counted lines (blank and comment lines between them are not counted). */
+const fn = (name: string, n: number) => `export function ${name}(): number {\n  let x = 0;\n${Array.from({ length: n - 4 }, (_, i) => `  x += ${i};\n\n  // ${i}\n`).join('')}  return x;\n}\n`;
 
 describe('import boundaries', () => {
   it('another stage only through its index.ts', async () => {
@@ -84,5 +88,22 @@ describe('floors inside src/ton, src/store, src/api', () => {
     expect(await subFloors('src/ton/probe.ts', "import { DecodeError } from './errors.ts';\nexport const a = DecodeError;\n")).toEqual([
       expect.stringMatching(/src\/ton\/probe\.ts has no floor/),
     ]);
+  });
+});
+
+describe('function length', () => {
+  it(`a function of more than 100 counted lines is refused; blank and comment lines do not count`, async () => {
+    expect(await length('src/util/probe.ts', fn('short', 100))).toEqual([]);
+    expect(await length('src/util/probe.ts', fn('long', 101))).toEqual([expect.stringMatching(/^long has 101 lines \(at most 100\)/)]);
+  });
+
+  it('a listed function may shrink, never grow; the list says when an entry is stale', async () => {
+    // src/kv/reads.ts:kvPointReads is listed at its length today
+    const [r] = await eslint.lintFiles([resolve(ROOT, 'src/kv/reads.ts')]);
+    expect(r.messages).toEqual([]);
+    expect(await length('src/kv/reads.ts', fn('kvPointReads', 500))).toEqual([expect.stringMatching(/^kvPointReads has 500 lines: it is listed at \d+ .* may only get shorter/)]);
+    expect(await length('src/kv/reads.ts', fn('kvPointReads', 120))).toEqual([expect.stringMatching(/kvPointReads has 120 lines now: lower its entry/)]);
+    expect(await length('src/kv/reads.ts', fn('kvPointReads', 60))).toEqual([expect.stringMatching(/kvPointReads has 60 lines now: take it off LONG_FUNCTIONS/)]);
+    expect(await length('src/kv/reads.ts', fn('other', 60))).toEqual([expect.stringMatching(/kvPointReads is listed in LONG_FUNCTIONS but not found/)]);
   });
 });
