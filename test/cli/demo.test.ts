@@ -34,7 +34,7 @@ interface Demo {
   port: number;
   logs: () => Record<string, unknown>[];
   stderr: () => string;
-  exited: Promise<number | null>;
+  exited: Promise<number | string>;
 }
 
 async function startDemo(): Promise<Demo> {
@@ -48,7 +48,8 @@ async function startDemo(): Promise<Demo> {
   let err = '';
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   proc.stdout!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  // a signal's name where the process died of one (a native crash shows as SIGSEGV / SIGABRT)
+  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? `${signal}: ${err.slice(-1500)}`)));
   const logs = () =>
     err
       .split('\n')
@@ -80,7 +81,7 @@ async function waitIndexed(d: Demo, seqno: number): Promise<number> {
   throw new Error(`demo did not index masterchain block ${seqno}: ${d.stderr().slice(-2000)}`);
 }
 
-async function stop(d: Demo): Promise<number | null> {
+async function stop(d: Demo): Promise<number | string> {
   d.proc.kill('SIGINT');
   return d.exited;
 }
