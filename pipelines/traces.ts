@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { DedustPoolList } from '../src/actions/index.ts';
 import type { Bus, Subscription } from '../src/bus/index.ts';
-import { emptyStateStats, addStateStats, LiteserverCodeFetcher, NominatorPoolReplayer, type AccountStateSource, type CodeFetchOptions, type PoolChainSource, type StateStats } from '../src/entities/index.ts';
+import { emptyStateStats, addStateStats, ElectorReader, LiteserverCodeFetcher, NominatorPoolReplayer, type AccountStateSource, type CodeFetchOptions, type PoolChainSource, type StateStats } from '../src/entities/index.ts';
 import type { StoreClient } from '../src/store/client/index.ts';
 import { SharedDecode } from '../src/decode/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
@@ -146,6 +146,8 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
   // nominator pools need whole states and the transactions' cells: a liteserver pool answers both
   const ls = opts.liteservers as Partial<PoolChainSource> | undefined;
   const pools = ls && typeof ls.getTransactions === 'function' && typeof ls.getConfigAllProof === 'function' ? new NominatorPoolReplayer(ls as PoolChainSource) : undefined;
+  // the elector's get-methods need its whole state and the block's config: the same pool answers both
+  const elector = ls && typeof ls.getConfigAllProof === 'function' && typeof ls.getAccountStateBoc === 'function' ? new ElectorReader(ls as PoolChainSource, { log: (msg) => opts.logger?.warn(msg) }) : undefined;
   // The first seqno to process: after the saved state, or where ingest starts when nothing was saved yet.
   // Where ingest starts above the saved state (an explicit --from-seqno), the seqnos between are never published:
   // jump there, keeping the open traces (their messages may still arrive). Below it, a replay: skip what is done.
@@ -212,7 +214,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
         }
       };
       for (const r of ready) {
-        const started = await startMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, pools, prefetched, classifier });
+        const started = await startMcBatch(store, asm, r.seqno, r.blocks, unwritten, { codes, pools, elector, prefetched, classifier });
         rememberEntities(unwritten, started);
         const p = { r, done: started.done, settled: false };
         const mark = () => void (p.settled = true);

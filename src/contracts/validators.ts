@@ -14,6 +14,11 @@ export const ELECTOR_OP = {
   recoverStake: 0x47657424,
   recoverStakeOk: 0xf96f7324,
   recoverStakeError: 0xfffffffe,
+  /** the config contract's answers to the elector's validator set (the worker's ELECTOR_CONFIG_SET_OK / _ERROR) */
+  configSetOk: 0xee764f4b,
+  configSetError: 0xee764f6f,
+  newComplaint: 0x52674370,
+  voteComplaint: 0x56744370,
 } as const;
 
 /** The elector keeps 1 TON of each stake (process_new_stake): the worker reports value - 1 TON, at least 0. */

@@ -38,9 +38,14 @@ export interface EventTables {
   nominator_pools: Row[];
   nominator_pool_events: Row[];
   nominator_pool_validator_events: Row[];
+  /** elector.ts / elector-reader.ts: filled by the traces stage from the elector's get-methods */
+  validator_elections: Row[];
+  validator_election_participants: Row[];
+  validator_complaints: Row[];
 }
 
-export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers', 'validator_events', 'validator_cycles', 'validator_cycle_members', 'nominator_pools', 'nominator_pool_events', 'nominator_pool_validator_events'] as const;
+export const EVENT_TABLES = ['jetton_wallets', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers', 'validator_events', 'validator_cycles', 'validator_cycle_members', 'nominator_pools', 'nominator_pool_events', 'nominator_pool_validator_events',
+  'validator_elections', 'validator_election_participants', 'validator_complaints'] as const;
 
 /** Everything the traces stage writes for entities: these events and the entity-state rows (state-rows.ts). */
 export type EntityTables = EventTables & StateTables;
@@ -73,6 +78,7 @@ export function entityEvents(txs: readonly BatchTx[], states: readonly AccountSt
   const out: EntityTables = {
     jetton_wallets: [], nft_items: [], jetton_transfers: [], jetton_burns: [], nft_transfers: [], validator_events: [], validator_cycles: [], validator_cycle_members: [],
     nominator_pools: [], nominator_pool_events: [], nominator_pool_validator_events: [],
+    validator_elections: [], validator_election_participants: [], validator_complaints: [],
     ...emptyStateTables(),
   };
   const cand = candidates(txs);

@@ -11,3 +11,5 @@ export { STATE_TABLES, type StateTable } from './family.ts';
 export { ContractReader } from './contract-reader.ts';
 export { blockConfigParam, electorOf, validatorCycleRows, validatorEventOf, validatorEventRows } from './validators.ts';
 export { NominatorPoolReplayer, addPoolStats, emptyPoolStats, type PoolChainSource, type PoolReplayStats, type PoolTables } from './nominator-pool-replay.ts';
+export { activeElection, complaintElectionId, configDictCell, electorDataChanged, configParamReader, cycleComplaints, ELECTOR_TABLES, electorCycles, electorSnapshot, electorTriggers, pastElectionsByVsetHash, type ElectorGetMethod, type ElectorSnapshot, type ElectorTables, type ElectorTriggers } from './elector.ts';
+export { ElectorReader, electorGetMethod, emptyElectorStats, type ElectorChainSource, type ElectorReadStats } from './elector-reader.ts';

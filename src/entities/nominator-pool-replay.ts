@@ -132,7 +132,7 @@ function poolStorage(account: Cell): { storage: NominatorPoolStorage; dataHash: 
  * `masterchain_state_extra#cc26 shard_hashes:ShardHashes config:ConfigParams ...`,
  * `_ config_addr:bits256 config:^(Hashmap 32 ^Cell) = ConfigParams` (as src/api/v2/tlb.ts configFromProof reads it).
  */
-function configOfProof(boc: Buffer): Cell {
+export function configOfProof(boc: Buffer): Cell {
   const proof = Cell.fromBoc(boc)[0];
   const state = proof.isExotic ? proof.refs[0] : proof;
   if (state.beginParse(true).loadUint(32) !== 0x9023afe2) throw new Error('config proof does not hold a ShardStateUnsplit');

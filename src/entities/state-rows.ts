@@ -67,12 +67,19 @@ export interface StateStats {
   pool_unavailable: number;
   pool_mismatch: number;
   pool_unparsed: number;
+  /** masterchain batches that asked the elector (elector-reader.ts): read / no elector state in the block / a liteserver gave no state or config / gave another state; get-methods that failed */
+  elector_read: number;
+  elector_no_state: number;
+  elector_unavailable: number;
+  elector_mismatch: number;
+  elector_failed: number;
 }
 
 export function emptyStateStats(): StateStats {
   return {
     accounts: 0, rows: 0, no_code: 0, failed: 0, incomplete: 0, code_fetched: 0, code_mismatch: 0, code_fetch_failed: 0, code_fetch_skipped: 0,
     pool_replayed: 0, pool_unavailable: 0, pool_mismatch: 0, pool_unparsed: 0,
+    elector_read: 0, elector_no_state: 0, elector_unavailable: 0, elector_mismatch: 0, elector_failed: 0,
   };
 }
 

@@ -6,9 +6,8 @@
  *   elector's recover answers, each from a transaction whose compute phase succeeded;
  * - cycles (`parse_validator_cycle`, `fill_validator_cycle_params`), on key blocks: the validator sets of config 34,
  *   36 and 32 (the first of each utime_since), with config 15 / 16 / 17 of the same block.
- * Not derived here, because they read the elector's whole data (participant_list_extended, past_elections,
- * list_complaints) and a block carries only its changed cells: a cycle's election_id and total_stake, a member's
- * stake, elections and their participants, complaints (src/entities/README.md).
+ * What the elector's whole data gives (a cycle's election_id and total_stake, a member's stake, elections and their
+ * participants, complaints) is elector.ts's: its get-methods on its state from a liteserver.
  */
 import { Cell, type Slice } from '@ton/core';
 import { cycleParams, ELECTOR_OP, ELECTOR_STAKE_FEE, opAndQuery, parseNewStakeRest, readValidatorSet } from '../contracts/index.ts';

@@ -3,7 +3,7 @@
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
  * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces/write.ts).
  */
-import { addPoolStats, completeEntityStates, type NominatorPoolReplayer, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { addPoolStats, completeEntityStates, type ElectorReader, type NominatorPoolReplayer, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreContextRows, type TracesWriteProgress } from '../store/traces/index.ts';
 import { type StoreClient } from '../store/client/index.ts';
@@ -40,6 +40,8 @@ export interface McBatchOptions {
   codes?: LiteserverCodeFetcher;
   /** replays the official nominator pools' transactions from a liteserver's states (src/entities/nominator-pool-replay.ts) */
   pools?: NominatorPoolReplayer;
+  /** reads the elector's state and runs its get-methods: elections, complaints, what cycles gain (src/entities/elector-reader.ts) */
+  elector?: ElectorReader;
   prefetched?: StoreContextRows;
   /** classifies the completed traces and derives the entity-state rows (classify-pool.ts); default: on this thread */
   classifier?: Classifier;
@@ -119,8 +121,27 @@ export async function startMcBatch(
   const mc = blocks.find((b) => b.id.workchain === -1);
   const pools = opts.pools && mc ? opts.pools.batchRows(blocks, mc, blocks.flatMap((b) => b.transactions).map((tx) => ({ tx, mcSeqno, traceId: null }))) : null;
   pools?.catch(() => undefined);
-  const done = Promise.all([classified, completed, pools]).then(([cls, entityState, pooled]) => {
+  // the elector: its state at the batch's masterchain block from a liteserver, its get-methods in the emulator
+  // (the address: the last key block's config param 1, as the step just updated it)
+  const elector = opts.elector ? opts.elector.batchRows(blocks, asm.elector, mcSeqno) : null;
+  elector?.catch(() => undefined);
+  const done = Promise.all([classified, completed, pools, elector]).then(([cls, entityState, pooled, elected]) => {
     const out = started.finish(cls, entityState);
+    if (elected) {
+      const { snapshot, stats } = elected;
+      if (snapshot) {
+        out.entities.validator_elections = snapshot.validator_elections;
+        out.entities.validator_election_participants = snapshot.validator_election_participants;
+        out.entities.validator_complaints = snapshot.validator_complaints;
+        // a key block's cycles with election_id / total_stake / stakes, in place of the config's alone
+        if (snapshot.cycles) Object.assign(out.entities, snapshot.cycles);
+      }
+      out.entityStats.elector_read += stats.read;
+      out.entityStats.elector_no_state += stats.no_state;
+      out.entityStats.elector_unavailable += stats.unavailable;
+      out.entityStats.elector_mismatch += stats.mismatch;
+      out.entityStats.elector_failed += stats.failed;
+    }
     if (pooled) {
       for (const r of pooled.tables.nominator_pool_events) r.trace_id = out.traceIds.get(String(r.tx_hash)) ?? null;
       Object.assign(out.entities, pooled.tables);

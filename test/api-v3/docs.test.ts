@@ -12,7 +12,7 @@ const ENDPOINTS = [
   'accountStates', 'addressBook', 'metadata', 'walletStates', 'topAccountsByBalance', 'actions', 'traces', 'pendingActions', 'pendingTraces',
   'adjacentTransactions', 'blocks', 'masterchainBlockShardState', 'masterchainBlockShards', 'masterchainInfo', 'messages', 'pendingTransactions',
   'transactions', 'transactionsByMasterchainBlock', 'transactionsByMessage', 'jetton/burns', 'jetton/masters', 'jetton/transfers', 'jetton/wallets',
-  'nft/collections', 'nft/items', 'nft/transfers', 'dns/records', 'dns/activeAuctions', 'validators/events', 'validators/cycles', 'multisig/orders', 'multisig/wallets', 'vesting', 'decode', 'addressInformation',
+  'nft/collections', 'nft/items', 'nft/transfers', 'dns/records', 'dns/activeAuctions', 'validators/events', 'validators/elections', 'validators/cycles', 'validators/complaints', 'multisig/orders', 'multisig/wallets', 'vesting', 'decode', 'addressInformation',
   'walletInformation', 'runGetMethod', 'estimateFee', 'message', 'indexStatus', 'balanceChanges',
 ];
 

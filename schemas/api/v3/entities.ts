@@ -148,9 +148,23 @@ export const ValidatorEvent = z.object({
   query_id: s.optional(), amount: s, reason: n.optional(),
 });
 export const ValidatorEventsResponse = z.object({ start_utime: n.optional(), end_utime: n.optional(), events: z.array(ValidatorEvent), address_book: AddressBook });
+export const ValidatorComplaintVote = z.object({ validator_index: n, validator_pubkey: s.optional(), adnl_addr: s.optional(), weight: s.optional() });
+export const ValidatorComplaint = z.object({
+  cycle_start: n, election_id: n, complaint_hash: s, validator_pubkey: s, adnl_addr: s.nullable(), stake_holder_address: s.optional(), description_boc: s,
+  created_at: n, severity: n, reward_address: s, paid: s, suggested_fine: s, suggested_fine_part: n, voted_validators: z.array(ValidatorComplaintVote),
+  vset_id: s, weight_remaining: s, approved_percent: n, is_passed: b,
+});
+export const ValidatorComplaintsResponse = z.object({ complaints: z.array(ValidatorComplaint), address_book: AddressBook });
+export const ValidatorElectionParticipant = z.object({
+  validator_pubkey: s, validator_index: n.optional(), stake: s, max_factor: n, stake_holder_address: s, adnl_addr: s,
+});
+export const ValidatorElection = z.object({
+  election_id: n, elect_close: n, min_stake: s, total_stake: s, total_participants: n, failed: b, finished: b, participants: z.array(ValidatorElectionParticipant).optional(),
+});
+export const ValidatorElectionsResponse = z.object({ elections: z.array(ValidatorElection), address_book: AddressBook });
 export const ValidatorCycleValidator = z.object({
   validator_index: n, validator_pubkey: s, adnl_addr: s, weight: s, stake_holder_address: s.optional(), stake: s.optional(), max_factor: n.optional(),
-  complaints: z.array(z.record(z.string(), z.unknown())),
+  complaints: z.array(ValidatorComplaint),
 });
 export const ValidatorCycle = z.object({
   election_id: n.optional(), cycle_start: n, cycle_end: n, total: n, main: n, total_weight: s, total_stake: s.optional(), validators_elected_for: n,

@@ -5,14 +5,18 @@ import type { LtWindow, Page } from '../params.ts';
 /** ClickHouse type of an address list parameter. */
 export const ADDRESSES = 'Array(String)';
 
-/** Collects WHERE conditions with bound parameters (named w0, w1, ...); absent values and empty lists add nothing. */
+/**
+ * Collects WHERE conditions with bound parameters (named w0, w1, ...; another `prefix` for a second clause of the same
+ * statement); absent values and empty lists add nothing.
+ */
 export class Where {
   readonly c: string[] = [];
   readonly p: Record<string, unknown> = {};
   private n = 0;
+  constructor(private readonly prefix = 'w') {}
   add(sqlWithQ: (name: string) => string, v: unknown, type: string): this {
     if (v === undefined || (Array.isArray(v) && v.length === 0)) return this;
-    const name = `w${this.n++}`;
+    const name = `${this.prefix}${this.n++}`;
     this.p[name] = v;
     this.c.push(sqlWithQ(`{${name}:${type}}`));
     return this;

@@ -1,8 +1,8 @@
 /**
- * Validators (ton-indexer v1.3: main.go GetValidatorEvents / GetValidatorCycles, crud_validators.go): stake events
- * and validation cycles, with the reference's parameters, defaults (limit 10), checks and texts. Elections and
- * complaints are not served: their rows come from the elector's get-methods, which read data a block does not carry
- * (src/entities/validators.ts, README "Differences from toncenter").
+ * Validators (ton-indexer v1.3: main.go GetValidatorEvents / GetValidatorElections / GetValidatorCycles /
+ * GetValidatorComplaints, crud_validators.go): stake events, elections, validation cycles and complaints, with the
+ * reference's parameters, defaults (limit 10), checks and texts. Elections, complaints and the elector's part of
+ * cycles come from the elector's get-methods on its state from a liteserver (src/entities/elector.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import * as S from '../../../../schemas/api/v3/entities.ts';
@@ -10,7 +10,7 @@ import { tryParseHash } from '../../../format/index.ts';
 import { ApiError } from '../../errors.ts';
 import { bookOf } from '../address-book.ts';
 import { type Page, type ParamSpec } from '../params.ts';
-import { validatorCycleMembers, validatorCycles, validatorEvents, type UtimeRange } from '../queries/validators.ts';
+import { validatorComplaints, validatorCycleComplaints, validatorCycleMembers, validatorCycles, validatorElectionParticipants, validatorElections, validatorEvents, type UtimeRange } from '../queries/validators.ts';
 import { b64, num, str } from '../render.ts';
 import type { Row } from '../db.ts';
 import { addRoute, type V3Deps } from '../route.ts';
@@ -103,10 +103,46 @@ function cycleJson(r: Row, validators: Record<string, unknown>[] | null): Record
   return o;
 }
 
-function memberJson(r: Row): Record<string, unknown> {
+function memberJson(r: Row, complaints: Record<string, unknown>[]): Record<string, unknown> {
   const o: Record<string, unknown> = { validator_index: num(r.validator_index), validator_pubkey: r.validator_pubkey, adnl_addr: r.adnl_addr, weight: str(r.weight) };
+  opt(o, 'stake_holder_address', r.stake_holder_address);
   opt(o, 'stake', str(r.stake));
-  o.complaints = [];
+  opt(o, 'max_factor', num(r.max_factor));
+  o.complaints = complaints;
+  return o;
+}
+
+/** Hex hashes as the API's base64 (scanValidatorComplaint); a value that is not hex stays as stored. */
+const b64OrSelf = (h: unknown): string => b64(h) ?? String(h);
+
+function complaintJson(r: Row): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    cycle_start: num(r.cycle_start), election_id: num(r.election_id), complaint_hash: b64OrSelf(r.complaint_hash), validator_pubkey: r.validator_pubkey,
+    adnl_addr: r.adnl_addr ?? null,
+  };
+  opt(o, 'stake_holder_address', r.stake_holder_address);
+  Object.assign(o, {
+    description_boc: r.description_boc, created_at: num(r.created_at), severity: num(r.severity), reward_address: r.reward_address, paid: str(r.paid),
+    suggested_fine: str(r.suggested_fine), suggested_fine_part: num(r.suggested_fine_part), voted_validators: JSON.parse(String(r.voted_validators || '[]')) as unknown,
+    vset_id: b64OrSelf(r.vset_id), weight_remaining: str(r.weight_remaining), approved_percent: Number(r.approved_percent), is_passed: Boolean(r.is_passed),
+  });
+  return o;
+}
+
+function electionJson(r: Row, participants: Record<string, unknown>[] | null): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    election_id: num(r.election_id), elect_close: num(r.elect_close), min_stake: str(r.min_stake), total_stake: str(r.total_stake),
+    total_participants: num(r.total_participants), failed: Boolean(r.failed), finished: Boolean(r.finished),
+  };
+  // `participants,omitempty`
+  if (participants?.length) o.participants = participants;
+  return o;
+}
+
+function participantJson(r: Row): Record<string, unknown> {
+  const o: Record<string, unknown> = { validator_pubkey: r.validator_pubkey };
+  opt(o, 'validator_index', num(r.validator_index));
+  Object.assign(o, { stake: str(r.stake), max_factor: num(r.max_factor), stake_holder_address: r.stake_holder_address, adnl_addr: r.adnl_addr });
   return o;
 }
 
@@ -138,8 +174,9 @@ export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
     summary: 'Validation cycles',
     description:
       'Validator sets of config 34 / 36 / 32 as key blocks carried them, with config 15 / 16 / 17 of the latest key block that carried each. ' +
-      'min_stake_limit / max_stake_limit are config 17\'s; election_id, total_stake, min_stake / max_stake and each validator\'s stake, stake holder, ' +
-      'max factor and complaints come from the elector\'s state, which this gateway does not read (absent, complaints empty). ' +
+      'min_stake_limit / max_stake_limit are config 17\'s; min_stake / max_stake the selected validators\' true stake bounds. election_id, total_stake and ' +
+      'each validator\'s stake come from the elector\'s past_elections at a key block, its stake holder and max_factor (the raw declared factor, ' +
+      '65536 = 1.0; the effective one is min(max_factor, max_stake_factor)) from its election\'s participants, its complaints from list_complaints. ' +
       'start_utime / end_utime bound cycle_start. Order: cycle_start (sort, default desc). limit default 10, at most 100 with return_validators.',
     params: {
       cycle_start: { kind: 'int32' },
@@ -155,17 +192,92 @@ export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
         ...c.range, cycle_start: q.cycle_start, election_id: q.election_id, stake_holder_address: q.stake_holder_address, adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey,
       }, c.page);
       let members = new Map<number, Record<string, unknown>[]>();
+      const addrs: (string | undefined)[] = [q.stake_holder_address];
       if (q.return_validators) {
-        const found = await validatorCycleMembers(ctx.db, rows.map((r) => Number(r.utime_since)), { adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey, stake_holder_address: q.stake_holder_address });
+        const starts = rows.map((r) => Number(r.utime_since));
+        const found = await validatorCycleMembers(ctx.db, starts, { adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey, stake_holder_address: q.stake_holder_address });
+        // every complaint of the cycle's election, by its validator (not narrowed by the member filter, as the reference)
+        const complaints = new Map<string, Record<string, unknown>[]>();
+        for (const r of await validatorCycleComplaints(ctx.db, starts)) {
+          const k = `${String(r.cycle_start)}/${String(r.validator_pubkey)}`;
+          complaints.set(k, [...(complaints.get(k) ?? []), complaintJson(r)]);
+        }
         members = new Map();
         for (const m of found) {
           const k = Number(m.utime_since);
-          members.set(k, [...(members.get(k) ?? []), memberJson(m)]);
+          const mine = complaints.get(`${k}/${String(m.validator_pubkey)}`) ?? [];
+          members.set(k, [...(members.get(k) ?? []), memberJson(m, mine)]);
+          addrs.push((m.stake_holder_address as string | null) ?? undefined);
+          for (const x of mine) addrs.push((x.stake_holder_address as string | undefined) ?? undefined, x.reward_address as string);
         }
       }
       const cycles = rows.map((r) => cycleJson(r, q.return_validators ? (members.get(Number(r.utime_since)) ?? []) : null));
-      const address_book = ctx.noBook ? {} : await bookOf(ctx.db, [q.stake_holder_address], ctx.testnet);
+      const address_book = ctx.noBook ? {} : await bookOf(ctx.db, addrs, ctx.testnet);
       return { cycles, address_book };
+    },
+  });
+  addRoute(app, deps, {
+    url: '/validators/elections',
+    tags,
+    summary: 'Validator elections',
+    description:
+      'Elections as the elector\'s participant_list_extended answered at the masterchain blocks that changed them (the latest answer). A participant ' +
+      'the elector stops listing keeps its last row, as the reference\'s upsert. start_utime / end_utime bound election_id, not elect_close. ' +
+      'Order: election_id (sort, default desc). limit default 10, at most 100 with return_participants; with a participant filter, return_participants ' +
+      'gives only the matching participants.',
+    params: {
+      election_id: { kind: 'int32' },
+      ...COMMON,
+      return_participants: { kind: 'bool', default: false },
+      finished: { kind: 'bool', description: 'filter by finished flag' },
+    },
+    response: S.ValidatorElectionsResponse,
+    async handler(ctx) {
+      const { q } = ctx;
+      const c = common(q, { on: q.return_participants, param: 'return_participants' });
+      const member = { stake_holder_address: q.stake_holder_address, adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey };
+      const rows = await validatorElections(ctx.db, { ...c.range, ...member, election_id: q.election_id, finished: q.finished }, c.page);
+      const byElection = new Map<number, Record<string, unknown>[]>();
+      const addrs: (string | undefined)[] = [q.stake_holder_address];
+      if (q.return_participants) {
+        for (const p of await validatorElectionParticipants(ctx.db, rows.map((r) => Number(r.election_id)), member)) {
+          const k = Number(p.election_id);
+          byElection.set(k, [...(byElection.get(k) ?? []), participantJson(p)]);
+          addrs.push(p.stake_holder_address as string);
+        }
+      }
+      const elections = rows.map((r) => electionJson(r, q.return_participants ? (byElection.get(Number(r.election_id)) ?? []) : null));
+      const address_book = ctx.noBook ? {} : await bookOf(ctx.db, addrs, ctx.testnet);
+      return { elections, address_book };
+    },
+  });
+
+  addRoute(app, deps, {
+    url: '/validators/complaints',
+    tags,
+    summary: 'Validator complaints',
+    description:
+      'Complaints as the elector\'s list_complaints answered for the elections of config 34 and 32, at key blocks and blocks that carried a complaint ' +
+      'or a vote (the latest answer), each with the cycle its election produced. complaint_hash and vset_id are base64; voted_validators carry the ' +
+      'voting set\'s keys where it is config 34 / 36 / 32. start_utime / end_utime bound created_at. Order: created_at (sort, default desc), then ' +
+      'complaint hash. limit default 10.',
+    params: {
+      cycle_start: { kind: 'int32' },
+      election_id: { kind: 'int32' },
+      ...COMMON,
+    },
+    response: S.ValidatorComplaintsResponse,
+    async handler(ctx) {
+      const { q } = ctx;
+      const c = common(q, null);
+      const rows = await validatorComplaints(ctx.db, {
+        ...c.range, cycle_start: q.cycle_start, election_id: q.election_id, stake_holder_address: q.stake_holder_address, adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey,
+      }, c.page);
+      const complaints = rows.map(complaintJson);
+      const addrs: (string | undefined)[] = [q.stake_holder_address];
+      for (const x of complaints) addrs.push((x.stake_holder_address as string | undefined) ?? undefined, x.reward_address as string);
+      const address_book = ctx.noBook ? {} : await bookOf(ctx.db, addrs, ctx.testnet);
+      return { complaints, address_book };
     },
   });
 }
