@@ -10,9 +10,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOCK_TABLES, emptyRows, encodeCompact, openStore, type Row, type StoreClient } from '../src/store/index.ts';
+import { BLOCK_TABLES, emptyRows } from '../src/decode/index.ts';
+import { encodeCompact, encodeNative, openStore, type StoreClient } from '../src/store/client/index.ts';
+import { type Row } from '../src/util/index.ts';
 import { fillSyntheticStore, syntheticBlocks, templatesFromBlocks } from './synthetic.ts';
-import { encodeNative } from '../src/store/native.ts';
 import { fixtureBlocks } from './fixtures.ts';
 
 const TX = Number(process.env.BENCH_TX ?? 50_000);

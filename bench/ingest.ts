@@ -16,11 +16,10 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay, PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { runIndexer, newStats } from '../pipelines/index.ts';
-import { sharedDecodeStats } from '../pipelines/shared-decode.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
-import { openStore } from '../src/store/index.ts';
-import { DEFAULT_CLASSIFY_WORKERS } from '../src/cli/commands/index-chain.ts';
+import { openStore } from '../src/store/client/index.ts';
+import { DEFAULT_CLASSIFY_WORKERS } from '../pipelines/index.ts';
 import { stealSeconds, stealSince, threadCpuSeconds, threadCpuSince } from './steal.ts';
 
 const args = process.argv.slice(2);
@@ -177,7 +176,7 @@ if (process.env.BENCH_SQL_DETAIL) {
   for (const [k, v] of [...byQuery].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`  ${(v.ms / 1000).toFixed(2).padStart(6)} s ${String(v.n).padStart(5)}x  ${k}`);
   console.log(`  engine counters: ${events.map((e) => `${e.event} ${Number(e.value).toLocaleString('en')}`).join(', ')}`);
 }
-console.log(`decodes: ${sharedDecodeStats.decoded} (${sharedDecodeStats.parsedReused} reused ingest's parse), ${sharedDecodeStats.shared} shared between decode and traces`);
+console.log(`decodes: ${h.decodes.decoded} (${h.decodes.parsedReused} reused ingest's parse), ${h.decodes.shared} shared between decode and traces`);
 const ownCpu = (cpu.user + cpu.system) / 1e6;
 console.log(
   `CPU: indexer process ${ownCpu.toFixed(1)} s, engine process ${engineCpu.toFixed(1)} s, together ${(ownCpu + engineCpu).toFixed(1)} s ` +

@@ -16,16 +16,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { runIndexer } from '../pipelines/index.ts';
-import { buildGateway } from '../src/api/gateway.ts';
-import { buildServer } from '../src/api/server.ts';
-import { hashApiKey, KeyStore, MemoryRateLimiter } from '../src/api/auth/index.ts';
-import { ALL_METHODS, LiteNode, v2Group } from '../src/api/v2/index.ts';
+import { ALL_METHODS, buildGateway, buildServer, hashApiKey, KeyStore, LiteNode, MemoryRateLimiter, v2Group } from '../src/api/index.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { loadChainDir } from '../src/devnet/chain/index.ts';
 import { generateDevnet } from '../src/devnet/generate/index.ts';
 import { startLiteServer } from '../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../src/source/index.ts';
-import { openStore, runReadOnlySql, type StoreClient } from '../src/store/index.ts';
+import { openStore, type StoreClient } from '../src/store/client/index.ts';
+import { runReadOnlySql } from '../src/store/read/index.ts';
 
 const BAD_VALUES = [
   '', ' ', 'x', '%00', '-1', '0', '1.5', 'NaN', '1e999', '99999999999999999999999999', '4294967297', '-9223372036854775809',

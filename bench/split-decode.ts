@@ -99,7 +99,7 @@ class ForwardingBus implements Bus {
 if (!isMainThread) {
   const port = parentPort!;
   const bus = new ForwardingBus(port);
-  await startDecodeStage(bus, { maxBatch: 64, tracesWriteRows: true, decoders: 1 });
+  await startDecodeStage(bus, { maxBatch: 64, tracesWriteRows: true });
   const cpu0 = threadCpu();
   const elu0 = performance.eventLoopUtilization();
   port.postMessage({ t: 'ready' } satisfies ToMain);

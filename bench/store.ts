@@ -10,18 +10,8 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import {
-  blockById,
-  latestAccountState,
-  messagesByHash,
-  openStore,
-  transactionsByAccount,
-  transactionsByHash,
-  transactionDocsByHash,
-  transactionsByMcSeqno,
-  type InsertFormat,
-  type StoreClient,
-} from '../src/store/index.ts';
+import { blockById, latestAccountState, messagesByHash, transactionsByAccount, transactionsByHash, transactionDocsByHash, transactionsByMcSeqno } from '../src/store/read/index.ts';
+import { openStore, type InsertFormat, type StoreClient } from '../src/store/client/index.ts';
 import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
 import { fixtureBlocks } from './fixtures.ts';
 import { stealSeconds, stealSince } from './steal.ts';

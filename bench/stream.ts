@@ -22,13 +22,12 @@ import { createInterface, type Interface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import { TOPICS, type FeedEvent } from '../schemas/bus/index.ts';
 import { runIndexer } from '../pipelines/index.ts';
-import { KeyStore } from '../src/api/auth/index.ts';
-import { buildGateway, streamingHub } from '../src/api/gateway.ts';
+import { buildGateway, KeyStore, streamingHub } from '../src/api/index.ts';
 import { MemoryBus } from '../src/bus/index.ts';
 import { toRawUpper } from '../src/format/index.ts';
 import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
-import { openStore, type StoreClient } from '../src/store/index.ts';
-import { InProcessFeed, NotificationPublisher } from '../src/streaming/index.ts';
+import { openStore, type StoreClient } from '../src/store/client/index.ts';
+import { InProcessFeed, NotificationPublisher } from '../src/feed/index.ts';
 import { stealSeconds, stealSince } from './steal.ts';
 
 const args = process.argv.slice(2);

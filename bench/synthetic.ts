@@ -1,4 +1,7 @@
-import { blockDocRows, blockToRows, BLOCK_TABLES, emptyRows, StoreWriter, type FlushStats, type Row, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
+import { blockDocRows, blockToRows, BLOCK_TABLES, emptyRows, type StoreRows } from '../src/decode/index.ts';
+import { StoreWriter, type FlushStats, type WriterOptions } from '../src/store/write/index.ts';
+import { type StoreClient } from '../src/store/client/index.ts';
+import { type Row } from '../src/util/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
 
 /**

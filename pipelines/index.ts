@@ -6,21 +6,26 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Bus } from '../src/bus/index.ts';
+import type { DedustPoolList } from '../src/actions/index.ts';
 import type { AccountStateSource } from '../src/entities/index.ts';
 import type { BlockSource } from '../src/source/index.ts';
-import type { PipelineNotifications } from '../src/streaming/index.ts';
-import { getCheckpoint, tracesResumePoint, type StoreClient } from '../src/store/index.ts';
-import { CHECKPOINT_NAME, newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
+import type { PipelineNotifications } from '../src/feed/index.ts';
+import { getCheckpoint, INGEST_CHECKPOINT, type StoreClient } from '../src/store/client/index.ts';
+import { tracesResumePoint } from '../src/store/traces/index.ts';
+import { newStats, runIngest, startCheckpointStage, startDecodeStage, startStoreStage, type PipelineStats, type Stoppable } from './stages.ts';
 import { TOPICS } from '../schemas/bus/index.ts';
+import { SharedDecode, type SharedDecodeStats } from '../src/decode/index.ts';
 import { startTracesStage, type TracesStage } from './traces.ts';
 import { IngestBook, planRange } from './ingest-book.ts';
 
-export { metrics, metricsRegistry } from './metrics.ts';
-export { startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
-/** The seqno the traces stage has saved its state at: what the checkpoint stage waits on (src/store/assembler-state.ts). */
-export { tracesResumePoint } from '../src/store/index.ts';
+export { createPipelineMetrics, type PipelineMetrics } from './metrics.ts';
+import { createPipelineMetrics, type PipelineMetrics } from './metrics.ts';
+export { DEFAULT_CLASSIFY_WORKERS, startTracesStage, TRACES_GROUP, TRACES_MARKERS_GROUP, type TracesStage } from './traces.ts';
+/** The seqno the traces stage has saved its state at: what the checkpoint stage waits on (src/store/traces/state.ts). */
+export { tracesResumePoint } from '../src/store/traces/index.ts';
 export * from './stages.ts';
 export { IngestBook, planRange, type PlannedRange, type RangeRequest } from './ingest-book.ts';
+export { assignMcSeqnos, importBlocks, type ImportResult } from './import.ts';
 
 export type Role = 'ingest' | 'decode' | 'store' | 'checkpoint' | 'traces';
 export const ROLES: Role[] = ['ingest', 'decode', 'store', 'checkpoint', 'traces'];
@@ -54,12 +59,18 @@ export interface IndexerOptions {
   notifications?: PipelineNotifications;
   /** Worker threads classifying traces and deriving entity states in the traces stage (`--workers`); 0 or unset: on the stage's thread. */
   classifyWorkers?: number;
+  /** This process's metrics (the API serves their registry at /metrics); default: a set of its own. */
+  metrics?: PipelineMetrics;
+  /** The DeDust pool list the traces stage's classifier falls back on (`--dedust-pools-api`); default: none. */
+  dedustPools?: DedustPoolList;
 }
 
 export interface IndexerHandle {
   stats: PipelineStats;
   /** The traces stage, when this process runs it. */
   traces: TracesStage | null;
+  /** The decodes its stages shared (src/decode/shared.ts). */
+  decodes: SharedDecodeStats;
   fromSeqno: number | null;
   /** Where ingest stops (the request's, or the stored range's when it continues one); undefined: never. */
   untilSeqno?: number;
@@ -74,7 +85,7 @@ export interface IndexerHandle {
 
 /** Where to resume: the stored checkpoint + 1, or null when nothing was indexed yet. */
 export async function resumeSeqno(store: StoreClient, opts: { traces?: boolean } = {}): Promise<number | null> {
-  const cp = await getCheckpoint(store, CHECKPOINT_NAME);
+  const cp = await getCheckpoint(store, INGEST_CHECKPOINT);
   if (cp === null) return null;
   // The traces stage saves its state on its own schedule; resume where both stages have everything.
   const traced = opts.traces ? await tracesResumePoint(store) : null;
@@ -103,13 +114,15 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
 
   if (roles.has('store') || roles.has('checkpoint')) {
     if (!opts.store) throw new Error('the store and checkpoint roles need a store');
-    stats.checkpoint = await getCheckpoint(opts.store, CHECKPOINT_NAME);
+    stats.checkpoint = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
   }
   let checkpointReached: ((seqno: number) => void) | null = null;
-  // decode and traces both decode raw blocks; in one process they share the work (shared-decode.ts)
+  // decode and traces both decode raw blocks; in one process they share the work (src/decode/shared.ts)
   const decoders = (roles.has('decode') ? 1 : 0) + (roles.has('traces') ? 1 : 0);
-  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats }));
-  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, decoders }));
+  const shared = new SharedDecode(decoders);
+  const metrics = opts.metrics ?? createPipelineMetrics();
+  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats, metrics }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, shared, metrics }));
   if (roles.has('checkpoint')) {
     const store = opts.store!;
     const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
@@ -118,6 +131,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       await startCheckpointStage(opts.bus, store, {
         logger: log,
         stats,
+        metrics,
         tracedUpTo,
         onCheckpoint: (s) => {
           checkpointReached?.(s);
@@ -133,7 +147,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
   if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
+    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
     subs.push(traces);
   }
   let done: Promise<void> = new Promise<void>(() => undefined);
@@ -153,7 +167,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     if (opts.store) {
       // the requested range is the store's state: a restart without --from-seqno continues it
       const saved = await IngestBook.read(opts.store);
-      const cp = await getCheckpoint(opts.store, CHECKPOINT_NAME);
+      const cp = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
       const plan = planRange(opts, saved, cp, await resumeSeqno(opts.store, { traces: roles.has('traces') }));
       fromSeqno = plan.from ?? (await opts.source.getMasterchainTip()).seqno;
       untilSeqno = plan.until;
@@ -163,7 +177,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
     }
     if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, decoders, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
+      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
       subs.push(traces);
     }
     const until = untilSeqno;
@@ -174,7 +188,8 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       logger: log,
       signal: abort.signal,
       stats,
-      shareParsed: decoders > 0,
+      metrics,
+      shared: decoders > 0 ? shared : undefined,
       onStall: book ? (stall) => void book!.stall(stall) : undefined,
       // a bounded range fails once a seqno cannot be had for giveUpMs; following the tip waits it out
       giveUpMs: until !== undefined ? opts.giveUpMs : undefined,
@@ -210,6 +225,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   return {
     stats,
     traces,
+    decodes: shared.stats,
     fromSeqno,
     untilSeqno,
     done,

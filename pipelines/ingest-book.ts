@@ -5,7 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { Stall } from '../src/source/index.ts';
-import { readIngestState, writeIngestState, type IngestState, type StoreClient } from '../src/store/index.ts';
+import { nextIngestVersion, readIngestState, writeIngestState, type IngestState } from '../src/store/ingest/index.ts';
+import { type StoreClient } from '../src/store/client/index.ts';
 
 export interface RangeRequest {
   fromSeqno?: number;
@@ -42,13 +43,17 @@ export function planRange(req: RangeRequest, saved: IngestState | null, checkpoi
 export class IngestBook {
   private state: IngestState;
   private writing: Promise<void> = Promise.resolve();
+  /** the version of the last write: each write's is past it (store/ingest nextIngestVersion) */
+  private version: bigint;
 
   private constructor(
     private readonly store: StoreClient,
     state: IngestState,
+    version: bigint,
     private readonly log?: Logger,
   ) {
     this.state = state;
+    this.version = version;
   }
 
   /** Reads the saved state (for planRange). */
@@ -66,15 +71,17 @@ export class IngestBook {
       checkpointAtRequest: kept ? kept.checkpointAtRequest : checkpoint,
       stall: null,
     };
-    await writeIngestState(store, state);
-    return new IngestBook(store, state, log);
+    const version = nextIngestVersion(0n);
+    await writeIngestState(store, state, version);
+    return new IngestBook(store, state, version, log);
   }
 
   private write(next: IngestState): Promise<void> {
     this.state = next;
+    const version = (this.version = nextIngestVersion(this.version));
     this.writing = this.writing.then(
-      () => writeIngestState(this.store, next),
-      () => writeIngestState(this.store, next),
+      () => writeIngestState(this.store, next, version),
+      () => writeIngestState(this.store, next, version),
     );
     this.writing.catch((err: Error) => this.log?.warn({ err: err.message }, 'cannot record the ingest state in the store'));
     return this.writing;

@@ -12,11 +12,10 @@ import type { Logger } from 'pino';
 import { TOPICS, rawBlockMessageSchema, mcCompleteMessageSchema, type BlockIdJson, type DecodedBlockMessage, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
 import type { Bus, Delivery, Subscription } from '../src/bus/index.ts';
 import { followMasterchain, shardHex, type BlockIdExt, type BlockSource, type FollowOptions, type McStep } from '../src/source/index.ts';
-import { blockToRows, PriorStates, getCheckpoint, setCheckpoint, StoreWriter, type StoreClient, type StoreRows, type WriterOptions } from '../src/store/index.ts';
-import { decodeShared, shareParsed } from './shared-decode.ts';
-import { metrics } from './metrics.ts';
-
-export const CHECKPOINT_NAME = 'ingest';
+import { blockToRows, PriorStates, rowsOfMessage, SharedDecode } from '../src/decode/index.ts';
+import { getCheckpoint, INGEST_CHECKPOINT, setCheckpoint, type StoreClient } from '../src/store/client/index.ts';
+import { StoreWriter, type WriterOptions } from '../src/store/write/index.ts';
+import { createPipelineMetrics, type PipelineMetrics } from './metrics.ts';
 
 /** Group names: one consumer group per stage. */
 export const GROUPS = { decode: 'decode', store: 'store', checkpoint: 'checkpoint' } as const;
@@ -62,16 +61,19 @@ export interface IngestOptions {
   logger?: Logger;
   signal?: AbortSignal;
   stats?: PipelineStats;
-  /** a decoder runs in this process: hand it the parsed BoCs (shared-decode.ts) */
-  shareParsed?: boolean;
+  /** the decoders of this process: ingest hands them the BoCs it parsed to verify them (src/decode/shared.ts) */
+  shared?: SharedDecode;
   /** the follower's stalls (a seqno no liteserver gives valid), and its bound (follower.ts) */
   onStall?: FollowOptions['onStall'];
   giveUpMs?: number;
+  /** this process's pipeline metrics (default: a set of its own) */
+  metrics?: PipelineMetrics;
 }
 
 /** Follows the masterchain and publishes every verified block; resolves at untilSeqno (or on abort). */
 export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptions): Promise<void> {
   const stats = opts.stats ?? newStats();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   let t = performance.now();
   for await (const step of followMasterchain(source, {
     fromSeqno: opts.fromSeqno,
@@ -88,7 +90,7 @@ export async function runIngest(bus: Bus, source: BlockSource, opts: IngestOptio
   })) {
     stats.stageMs.fetch += performance.now() - t;
     const { raw, marker } = stepMessages(step);
-    if (opts.shareParsed) for (const b of [...step.shardBlocks, step.mc]) if (b.cells) shareParsed(blockIdJson(b.id), b.cells);
+    if (opts.shared) for (const b of [...step.shardBlocks, step.mc]) if (b.cells) opts.shared.shareParsed(blockIdJson(b.id), b.cells);
     await bus.publish(TOPICS.rawBlocks, raw);
     await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: marker }]);
     stats.mcFetched++;
@@ -111,8 +113,9 @@ export interface DecodeStageOptions {
    * each row is written once instead of twice (default true; false when no traces stage runs: `--no-traces`).
    */
   tracesWriteRows?: boolean;
-  /** Stages of this process that decode raw blocks (2 with a traces stage beside): see shared-decode.ts. */
-  decoders?: number;
+  /** The decodes this process shares (with a traces stage beside, and ingest's parses: src/decode/shared.ts); default: its own. */
+  shared?: SharedDecode;
+  metrics?: PipelineMetrics;
 }
 
 /** decode: raw block -> rows of every store table (pure CPU work; run N of these with Kafka). */
@@ -120,6 +123,8 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
   const omitTraced = opts.tracesWriteRows ?? true;
   const stats = opts.stats ?? newStats();
   const priorStates = new PriorStates();
+  const shared = opts.shared ?? new SharedDecode();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   return bus.subscribe<RawBlockMessage>(
     TOPICS.rawBlocks,
     async (batch) => {
@@ -127,9 +132,9 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
       const out: { key: string; value: DecodedBlockMessage & { tx_count: number } }[] = [];
       for (const d of batch) {
         const msg = rawBlockMessageSchema.parse(d.value);
-        const block = decodeShared(msg, opts.decoders ?? 1);
+        const block = shared.decode(msg);
         const rows = blockToRows(block, { mcSeqno: msg.mc_seqno, tables: omitTraced ? 'untraced' : 'all', priorStates });
-        out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows: rows as unknown as DecodedBlockMessage['rows'], tx_count: block.transactions.length } });
+        out.push({ key: d.key, value: { mc_seqno: msg.mc_seqno, id: msg.id, rows, tx_count: block.transactions.length } });
       }
       const ms = performance.now() - t0;
       stats.stageMs.decode += ms;
@@ -144,9 +149,10 @@ export async function startDecodeStage(bus: Bus, opts: DecodeStageOptions = {}):
 export async function startStoreStage(
   bus: Bus,
   store: StoreClient,
-  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions } = {},
+  opts: { logger?: Logger; stats?: PipelineStats; maxBatch?: number; lingerMs?: number; writer?: WriterOptions; metrics?: PipelineMetrics } = {},
 ): Promise<Stoppable & { writer: StoreWriter }> {
   const stats = opts.stats ?? newStats();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   // gate: the key-value store's entries become visible with the checkpoint (src/kv)
   const newWriter = () => new StoreWriter(store, { maxRows: 500_000, maxDelayMs: 60_000, gate: true, ...opts.writer });
   let writer = newWriter();
@@ -159,7 +165,7 @@ export async function startStoreStage(
         for (const d of batch) {
           const tx = d.value.tx_count ?? (d.value.rows.transactions?.length ?? 0);
           txs += tx;
-          await writer.writeRows(d.value.rows as unknown as StoreRows, { blocks: 1, txs: tx });
+          await writer.writeRows(rowsOfMessage(d.value), { blocks: 1, txs: tx });
         }
         await writer.flush();
       } catch (err) {
@@ -220,13 +226,15 @@ export async function startCheckpointStage(
     tracedUpTo?: () => Promise<number | null>;
     /** markers kept before pausing (default 10,000) */
     maxWaiting?: number;
+    metrics?: PipelineMetrics;
   } = {},
 ): Promise<CheckpointStage> {
   const stats = opts.stats ?? newStats();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
   const pollMs = opts.pollMs ?? 500;
   const maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;
-  stats.checkpoint ??= await getCheckpoint(store, CHECKPOINT_NAME);
+  stats.checkpoint ??= await getCheckpoint(store, INGEST_CHECKPOINT);
   // a restart on an indexed store reports where it stands at once, not 0 until the next seqno is stored
   if (stats.checkpoint !== null) metrics.checkpoint.set(stats.checkpoint);
   const waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
@@ -258,7 +266,7 @@ export async function startCheckpointStage(
     if (last !== null) {
       // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
       if (last > (stats.checkpoint ?? -1)) {
-        await setCheckpoint(store, CHECKPOINT_NAME, last);
+        await setCheckpoint(store, INGEST_CHECKPOINT, last);
         stats.checkpoint = last;
         metrics.checkpoint.set(last);
         opts.onCheckpoint?.(last);

@@ -11,15 +11,23 @@
  * With `liteservers`, the contract codes neither the blocks nor the store have are read from them (bounded, see
  * src/entities/liteserver-codes.ts); the entity counts are in `stats.entities` and the Prometheus counters.
  */
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { mcCompleteMessageSchema, rawBlockMessageSchema, TOPICS, type McCompleteMessage, type RawBlockMessage } from '../schemas/bus/index.ts';
+import type { DedustPoolList } from '../src/actions/index.ts';
 import type { Bus, Subscription } from '../src/bus/index.ts';
 import { emptyStateStats, addStateStats, ElectorReader, LiteserverCodeFetcher, NominatorPoolReplayer, type AccountStateSource, type CodeFetchOptions, type PoolChainSource, type StateStats } from '../src/entities/index.ts';
-import type { StoreClient } from '../src/store/index.ts';
+import type { StoreClient } from '../src/store/client/index.ts';
+import { SharedDecode } from '../src/decode/index.ts';
 import type { DecodedBlock } from '../src/ton/index.ts';
-import { decodeShared } from './shared-decode.ts';
 import { createClassifier, loadAssembler, mergeMcBatches, prefetchForBatches, rememberEntities, startMcBatch, writeMcBatch, type Classifier, type ClassifierStats, type McBatchOutput, type UnwrittenEntities } from '../src/traces/index.ts';
-import { recordEntityStats } from './metrics.ts';
+import { createPipelineMetrics, recordEntityStats, type PipelineMetrics } from './metrics.ts';
+
+/**
+ * `--workers` when not given: one classifier thread per core beyond the first (the stage's own thread folds, the
+ * engine runs its statements in its own process), at most 4.
+ */
+export const DEFAULT_CLASSIFY_WORKERS = (): number => Math.min(4, Math.max(0, availableParallelism() - 1));
 
 /** The group reading ton.blocks.raw. */
 export const TRACES_GROUP = 'traces';
@@ -34,7 +42,7 @@ export const TRACES_MARKERS_GROUP = 'traces.markers';
  * Decoded blocks buffered before the stage pauses the partitions that are ahead of the seqno it waits for (the
  * handlers never wait for the fold: a handler outliving the session timeout loses its member). A decoded mainnet
  * block is megabytes of objects: about what the fold held when its handler waited (the in-process bus's 256 plus a
- * batch), and what shared-decode.ts keeps.
+ * batch), and what src/decode/shared.ts keeps.
  */
 const MAX_BUFFERED_BLOCKS = 512;
 /** Markers buffered before the marker subscription pauses (they come in order: the next one is among them). */
@@ -98,8 +106,8 @@ export interface TracesStageOptions {
   liteservers?: AccountStateSource;
   /** bounds of those reads */
   codeFetch?: Omit<CodeFetchOptions, 'logger'>;
-  /** stages of this process that decode raw blocks (shared-decode.ts) */
-  decoders?: number;
+  /** the decodes this process shares with its decode stage (src/decode/shared.ts); default: its own */
+  shared?: SharedDecode;
   /** buffer bounds (tests) */
   maxBufferedBlocks?: number;
   maxBufferedMarkers?: number;
@@ -109,14 +117,20 @@ export interface TracesStageOptions {
    */
   workers?: number;
   classifier?: Classifier;
-  /** Called for each seqno once it is processed, before it is written (the streaming API's `confirmed`; src/streaming). */
+  /** the DeDust pool list its classifier falls back on (`--dedust-pools-api`); default: none */
+  dedustPools?: DedustPoolList;
+  /** this process's pipeline metrics (default: a set of its own) */
+  metrics?: PipelineMetrics;
+  /** Called for each seqno once it is processed, before it is written (the streaming API's `confirmed`; src/feed). */
   onSeqno?: (seqno: number, out: McBatchOutput, blocks: readonly DecodedBlock[]) => Promise<void>;
 }
 
 export async function startTracesStage(bus: Bus, store: StoreClient, opts: TracesStageOptions = {}): Promise<TracesStage> {
   const loaded = await loadAssembler(store);
   const asm = loaded.assembler;
-  const classifier = opts.classifier ?? createClassifier(opts.workers ?? 0);
+  const classifier = opts.classifier ?? createClassifier(opts.workers ?? 0, { dedustPools: opts.dedustPools });
+  const shared = opts.shared ?? new SharedDecode();
+  const metrics = opts.metrics ?? createPipelineMetrics();
   const stats: TracesStageStats = {
     mcProcessed: 0,
     traces: 0,
@@ -224,7 +238,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
       stats.traces += out.traces.length;
       stats.actions += out.actions.length;
       addStateStats(stats.entities, out.entityStats);
-      recordEntityStats(out.entityStats);
+      recordEntityStats(metrics, out.entityStats);
       stats.lastSeqno = last;
       next = seqno;
       // written: the bus may commit past these seqnos (and past any below them that will never be processed)
@@ -326,7 +340,7 @@ export async function startTracesStage(bus: Bus, store: StoreClient, opts: Trace
         lastSeqnoOf.set(d.partition, msg.mc_seqno);
         // blocks below the resume point were processed before a restart
         if (next !== null && msg.mc_seqno < next) continue;
-        blocks.set(blockKey(msg.id), decodeShared(msg, opts.decoders ?? 1));
+        blocks.set(blockKey(msg.id), shared.decode(msg));
         holdFor(msg.mc_seqno, d.hold());
       }
       flow();

@@ -1,5 +1,5 @@
 /**
- * The streaming API's feed (`ton.notifications`, src/streaming): what the traces stage and the checkpoint publish for
+ * The streaming API's feed (`ton.notifications`, src/feed): what the traces stage and the checkpoint publish for
  * the API processes that push notifications to subscribers (src/api/streaming). One key ("mc") keeps the messages in
  * masterchain order. Rows are in the store's JSON form (64-bit values as decimal strings, hashes lower-case hex,
  * addresses raw upper-case), so the API renders them with the same functions as rows read from ClickHouse.
@@ -19,7 +19,7 @@ export const feedTraceSchema = z.object({
   trace: row,
   /** trace_external_hash_norm (hex): the normalized hash of the root's external message, else its in-message hash, else the trace id */
   norm: hex256,
-  /** transaction_docs_kv documents (src/store/docs.ts) of the trace's transactions in this seqno */
+  /** transaction_docs_kv documents (src/decode/docs.ts) of the trace's transactions in this seqno */
   docs: z.array(z.string()),
   /** the accounts of those transactions (raw): who subscribed is known without parsing the documents */
   accounts: z.array(z.string()),

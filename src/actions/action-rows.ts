@@ -3,16 +3,14 @@
  * traces stage writes, and what API v3 reads back and renders (api.ts renderAction). Pure.
  */
 import { parseHash } from '../format/index.ts';
-import { actionDetails, toJson } from './api.ts';
+import { actionDetails, toJson } from './details.ts';
+import type { Row } from '../util/index.ts';
 import type { ActionRow } from './model.ts';
 
-/** One stored row: column name -> value. */
-export type StoredRow = Record<string, unknown>;
-
-export function actionRows(a: ActionRow): { action: StoredRow; accounts: StoredRow[] } {
+export function actionRows(a: ActionRow): { action: Row; accounts: Row[] } {
   // stored as lower-case hex like every hash; the classifier gives action ids in base64
   const id = parseHash(a.action_id, 'action_id');
-  const action: StoredRow = {
+  const action: Row = {
     trace_id: a.trace_id,
     action_id: id,
     type: a.type,

@@ -7,6 +7,7 @@
  * - a failure anywhere in matching or serialising: the basic blocks' actions, state `failed`.
  */
 import { withTraceContext } from './context.ts';
+import type { DedustPoolAssets } from './dedust-pools.ts';
 import type { Block } from './core.ts';
 import type { ActionRow, Trace } from './model.ts';
 import { processEventWithPostprocessing, tryClassifyBasicActions, tryClassifyUnknownTrace } from './processing.ts';
@@ -23,7 +24,8 @@ export interface Classification {
   error?: Error;
 }
 
-export function classifyTrace(trace: Trace): Classification {
+/** `opts.dedustPools`: the DeDust pool list (dedust-pools.ts), the fallback for pools the trace's records do not describe. */
+export function classifyTrace(trace: Trace, opts: { dedustPools?: ReadonlyMap<string, DedustPoolAssets> } = {}): Classification {
   return withTraceContext(trace, () => {
     const txs = trace.transactions;
     if (txs.length === 1 && txs[0].descr === 'tick_tock') return { actions: [], blocks: [], state: 'ok' };
@@ -36,5 +38,5 @@ export function classifyTrace(trace: Trace): Classification {
     } catch (e) {
       return { actions: tryClassifyBasicActions(trace), blocks: [], state: 'failed', error: e instanceof Error ? e : new Error(String(e)) };
     }
-  });
+  }, opts.dedustPools);
 }

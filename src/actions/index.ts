@@ -9,14 +9,14 @@
  */
 export type { AccountInterfaces, AccountStateSnapshot, ActionRow, Trace, TraceMessage, TraceTransaction } from './model.ts';
 export { classifyTrace, type Classification } from './classify.ts';
-export { actionDetails, toJson } from './api.ts';
-export { actionRows, type StoredRow } from './action-rows.ts';
+export { actionDetails, toJson } from './details.ts';
+export { actionRows } from './action-rows.ts';
 export { actionAddresses, renderAction, toApiAction, type ApiAction } from './render.ts';
 export { ACTION_TYPES, actionTypesOf, expandActionTypes, RENAMED_BLOCK_TYPES, type ActionType, type ActionTypeVersion, type RenamedBlockType } from './action-types.ts';
 export { traceFromToncenterJson, parseJsonExact, TraceFormatError } from './adapters/toncenter-json.ts';
 export { MATCHER_ORDER } from './matcher-order.ts';
 export { FAMILY_MATCHERS } from './families/index.ts';
-export { dedustPools, fetchDedustPools, initDedustPools, setDedustPools, UPDATE_INTERVAL_S, type DedustPoolAssets } from './dedust-pools.ts';
+export { DedustPoolList, fetchDedustPools, initDedustPools, refreshDedustPools, UPDATE_INTERVAL_S, type DedustPoolAssets } from './dedust-pools.ts';
 export { DATA_BOC_REQUEST_OPCODES } from './address-selectors.ts';
 export { poolLockWallet } from './families/jvault.ts';
 export { addrStr } from './messages/common.ts';

@@ -8,7 +8,7 @@
  */
 import { hashToBase64 } from '../format/index.ts';
 import { extractExtraRequestsFromTrace } from './address-selectors.ts';
-import { dedustPool } from './dedust-pools.ts';
+import { dedustPool, type DedustPoolAssets } from './dedust-pools.ts';
 import type { AccountInterfaces, Trace } from './model.ts';
 
 /** Code hash of the official nominator pool (upstream's NOMINATOR_POOL_CODE_HASH). */
@@ -94,7 +94,11 @@ export class InterfaceRepository {
   /** `account|request` pairs of the extra data the trace's matchers may ask for (address-selectors.ts) */
   private readonly extraRequests: Set<string>;
 
-  constructor(trace: Pick<Trace, 'interfaces'> & Partial<Pick<Trace, 'transactions'>>) {
+  /** `pools`: the DeDust pool list (dedust-pools.ts) it falls back on for a pool no record describes. */
+  constructor(
+    trace: Pick<Trace, 'interfaces'> & Partial<Pick<Trace, 'transactions'>>,
+    private readonly pools: ReadonlyMap<string, DedustPoolAssets> = new Map(),
+  ) {
     this.records = trace.interfaces ?? {};
     const reqs = trace.transactions ? extractExtraRequestsFromTrace({ transactions: trace.transactions }) : [];
     this.extraRequests = new Set(reqs.map((r) => `${r.account.toUpperCase()}|${r.request}`));
@@ -179,8 +183,8 @@ export class InterfaceRepository {
     }
     const p = this.rec(address)?.dedustPool;
     if (p) return { address: address!.toUpperCase(), assets: p.assets.map((a) => ({ is_ton: a.isTon, address: a.address })) };
-    // the process-wide pool list (dedust-pools.ts), as upstream's repository answers from its shared list
-    const listed = dedustPool(address);
+    // the classifier's pool list (dedust-pools.ts), as upstream's repository answers from its shared list
+    const listed = dedustPool(this.pools, address);
     if (listed) return { address: address!.toUpperCase(), assets: listed.assets.map((a) => ({ ...a })) };
     return null;
   }

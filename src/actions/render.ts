@@ -6,7 +6,8 @@
  * through the same stored row.
  */
 import { hashToBase64 } from '../format/index.ts';
-import { actionRows, type StoredRow } from './action-rows.ts';
+import type { Row } from '../util/index.ts';
+import { actionRows } from './action-rows.ts';
 import type { ActionRow } from './model.ts';
 
 export interface ApiAction {
@@ -53,7 +54,7 @@ function storedDetails(v: unknown): Record<string, unknown> {
  * One stored `actions` row as API v3 serves it. `accounts`: the action's accounts (from `action_accounts`);
  * `transactionsFull`: the rendered transactions of `include_transactions`.
  */
-export function renderAction(r: StoredRow, opts: { accounts?: string[]; transactionsFull?: unknown[] } = {}): ApiAction {
+export function renderAction(r: Row, opts: { accounts?: string[]; transactionsFull?: unknown[] } = {}): ApiAction {
   const extraCur = r.value_extra_currencies && Object.keys(r.value_extra_currencies as object).length > 0;
   const type = (r.type === 'ton_transfer' || r.type === 'call_contract') && extraCur ? 'extra_currency_transfer' : String(r.type);
   const o: ApiAction = {
@@ -84,7 +85,7 @@ export function renderAction(r: StoredRow, opts: { accounts?: string[]; transact
 }
 
 /** Addresses a stored action names (address_book / metadata keys). */
-export function actionAddresses(r: StoredRow): string[] {
+export function actionAddresses(r: Row): string[] {
   return ['source', 'source_secondary', 'destination', 'destination_secondary', 'asset', 'asset_secondary', 'asset2', 'asset2_secondary']
     .map((k) => r[k])
     .filter((v): v is string => typeof v === 'string');

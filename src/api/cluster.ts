@@ -12,8 +12,8 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { Gauge, type Registry } from 'prom-client';
-import type { PointReadsMode, StoreClient } from '../store/index.ts';
-import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../streaming/index.ts';
+import type { PointReadsMode, StoreClient } from '../store/client/index.ts';
+import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../feed/index.ts';
 import type { RateLimiter, TakeResult } from './auth/index.ts';
 
 /** The environment variables a worker reads its slot (0..N-1) and the primary's store from. */
@@ -271,7 +271,7 @@ export function primaryStoreInfo(): PrimaryStoreInfo {
  */
 export async function prepareApiWorker(): Promise<void> {
   // loaded here, as the gateway loads API v3: not at all where no store is configured
-  const { decodeOpcode } = await import('./v3/decode/index.ts');
+  const { decodeOpcode } = await import('./v3/index.ts');
   decodeOpcode(0);
 }
 

@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { KeyStore, RateLimiter } from './auth/index.ts';
-import type { StoreClient } from '../store/index.ts';
-import type { NotificationFeed } from '../streaming/index.ts';
+import type { StoreClient } from '../store/client/index.ts';
+import type { NotificationFeed } from '../feed/index.ts';
 import { buildServer, type NetworkContext, type RouteGroup, type ServerOptions } from './server.ts';
 import type { HubOptions, StreamHub } from './streaming/index.ts';
 import { legacyNode, v2Group, type NodeClient } from './v2/index.ts';

@@ -33,7 +33,7 @@ export interface MemoryBusOptions {
    * return, Delivery.hold, are retained beyond it: the holder bounds those). Small on purpose:
    * ingest then stays within a few hundred blocks of the slowest stage, so raw blocks held in memory stay
    * bounded and the stages of one process that decode the same block share the work
-   * (pipelines/shared-decode.ts keeps that many); a larger lead buys nothing, the slowest stage sets the pace.
+   * (src/decode/shared.ts keeps that many); a larger lead buys nothing, the slowest stage sets the pace.
    * Infinity: publish never waits (as on Kafka).
    */
   capacity?: number;

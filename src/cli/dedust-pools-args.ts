@@ -9,7 +9,7 @@
  */
 import type pino from 'pino';
 import { writeFileSync } from 'node:fs';
-import { fetchDedustPools, initDedustPools, setDedustPools, UPDATE_INTERVAL_S } from '../actions/index.ts';
+import { DedustPoolList, fetchDedustPools, initDedustPools, UPDATE_INTERVAL_S } from '../actions/index.ts';
 import { CliError, optionValue } from './command.ts';
 
 export interface DedustPoolsArgs {
@@ -35,12 +35,16 @@ export function takeDedustPoolsArgs(argv: string[], env: NodeJS.ProcessEnv = pro
   return { dedust, rest };
 }
 
-/** Loads the list when enabled and keeps it fresh; returns the stop function (a no-op otherwise). */
-export async function startDedustPools(args: DedustPoolsArgs, log: pino.Logger, opts: { url?: string; intervalMs?: number } = {}): Promise<() => void> {
-  if (!args.enabled) return () => undefined;
+/**
+ * The list the traces stage's classifier falls back on (`runIndexer({ dedustPools })`): loaded when enabled and kept
+ * fresh (`stop` ends that), else empty.
+ */
+export async function startDedustPools(args: DedustPoolsArgs, log: pino.Logger, opts: { url?: string; intervalMs?: number } = {}): Promise<{ list: DedustPoolList; stop: () => void }> {
+  const list = new DedustPoolList();
+  if (!args.enabled) return { list, stop: () => undefined };
   const l = log.child({ component: 'dedust-pools' });
   try {
-    const n = await initDedustPools({ url: opts.url, fallbackFile: args.file });
+    const n = await initDedustPools(list, { url: opts.url, fallbackFile: args.file });
     l.info({ pools: n }, 'DeDust pool list loaded (a fallback for pools the chain has not told)');
   } catch (e) {
     l.warn({ err: (e as Error).message }, 'DeDust pool list not loaded: pools the chain has not told stay unknown until a refresh loads it');
@@ -51,15 +55,18 @@ export async function startDedustPools(args: DedustPoolsArgs, log: pino.Logger, 
       ({ raw, pools }) => {
         // a refresh still running when stopped changes nothing
         if (stopped) return;
-        setDedustPools(pools);
+        list.set(pools);
         if (args.file) writeFileSync(args.file, JSON.stringify(raw));
       },
       (e: Error) => l.warn({ err: e.message }, 'DeDust pool list refresh failed; the last list stays'),
     );
   }, opts.intervalMs ?? UPDATE_INTERVAL_S * 1000);
   timer.unref();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
+  return {
+    list,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
   };
 }

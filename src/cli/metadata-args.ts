@@ -4,7 +4,7 @@
  */
 import type pino from 'pino';
 import { MetadataFetcher } from '../metadata/index.ts';
-import type { StoreClient } from '../store/index.ts';
+import type { StoreClient } from '../store/client/index.ts';
 import { CliError, optionValue } from './command.ts';
 
 export interface MetadataArgs {

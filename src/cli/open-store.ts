@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError } from './command.ts';
 import { readEngineState, enginePaths } from '../engine/index.ts';
-import { DataDirLockedError, openStore, storeConfigFromEnv, type StoreClient } from '../store/index.ts';
+import { DataDirLockedError, openStore, storeConfigFromEnv, type StoreClient } from '../store/client/index.ts';
 
 /**
  * `lockedHint` is appended to the "in use by pid N" line (e.g. what to do about the other process). `readonly`:

@@ -4,9 +4,9 @@
  * must be the network's: a store holding another chain stops here with one line.
  */
 import type { Logger } from 'pino';
-import { CHECKPOINT_NAME } from '../../pipelines/index.ts';
 import { ChainTrust, loadTrustAnchor, MASTER_SHARD, NetworkConfigError, NoLiteserverError, TrustedSource, TrustError, type LiteserverPool, type NetworkName, type TrustedBlockStore } from '../source/index.ts';
-import { getCheckpoint, loadTrustedBlocks, saveTrustedBlocks, storedMcBlock, type StoreClient } from '../store/index.ts';
+import { getCheckpoint, INGEST_CHECKPOINT, type StoreClient } from '../store/client/index.ts';
+import { loadTrustedBlocks, saveTrustedBlocks, storedMcBlock } from '../store/ingest/index.ts';
 import { CliError } from './command.ts';
 
 function trustedBlockStore(store: StoreClient, anchor: string): TrustedBlockStore {
@@ -28,7 +28,7 @@ export async function trustedSource(pool: LiteserverPool, store: StoreClient | u
   const loaded = await trust.load();
   log?.info({ init_block: anchor.seqno, trusted_key_blocks: loaded, latest: trust.latest().seqno }, 'chain trust: every masterchain block is proved from the init block');
   const source = new TrustedSource(pool, trust, { logger: log });
-  const cp = store ? await getCheckpoint(store, CHECKPOINT_NAME) : null;
+  const cp = store ? await getCheckpoint(store, INGEST_CHECKPOINT) : null;
   const stored = cp !== null && store ? await storedMcBlock(store, cp) : null;
   if (stored) {
     try {

@@ -11,9 +11,10 @@
  * forward fees; bounce), and per out message its destination, value, opcode, body, init state, bounce flags.
  * Actions: same count and, in order, the same type, success and details but their transaction and lt / utime fields.
  */
-import { parseTxDoc, type Row } from '../store/index.ts';
+import { parseTxDoc } from '../decode/index.ts';
+import type { Row } from '../util/index.ts';
 
-/** Transaction fields the contracts decide (TX_FIELDS, src/store/docs.ts, less what time and place give). */
+/** Transaction fields the contracts decide (TX_FIELDS, src/decode/docs.ts, less what time and place give). */
 const TX_COMPARED = [
   'account', 'orig_status', 'end_status', 'descr', 'aborted', 'destroyed', 'credit_first', 'compute_skipped', 'skipped_reason',
   'compute_success', 'compute_msg_state_used', 'compute_account_activated', 'compute_gas_fees', 'compute_gas_used', 'compute_gas_limit',

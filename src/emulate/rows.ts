@@ -6,8 +6,9 @@
  * indexer would read for it (the store's, overlaid with the states the emulation produced).
  */
 import { Cell } from '@ton/core';
-import type { Row, StoreClient } from '../store/index.ts';
-import { blockToRows } from '../store/index.ts';
+import { blockToRows } from '../decode/index.ts';
+import type { StoreClient } from '../store/client/index.ts';
+import type { Row } from '../util/index.ts';
 import { ACCOUNT_NONE_HASH, decodeAccount, decodeTransaction, type AccountStateRow, type DecodedBlock, type TransactionRow, type TransactionStateRow } from '../ton/index.ts';
 import { assembleBatch, loadTraceContext, TraceAssembler, type AccountSnapshot, type TraceContextSource, type TraceRow } from '../traces/index.ts';
 import type { EmulatedTrace } from './trace.ts';

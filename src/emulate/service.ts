@@ -8,7 +8,7 @@
 import type { Cell } from '@ton/core';
 import type { Executor } from '@ton/sandbox';
 import type { FeedEvent } from '../../schemas/bus/index.ts';
-import type { StoreClient } from '../store/index.ts';
+import type { StoreClient } from '../store/client/index.ts';
 import { withExecutor } from '../tvm/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import { compareTraces, type TraceComparison } from './compare.ts';
@@ -33,7 +33,7 @@ export type PendingEvent =
 
 export type PendingListener = (event: PendingEvent) => void;
 
-/** The consuming half of the notification feed (src/streaming's NotificationFeed, structurally). */
+/** The consuming half of the notification feed (src/feed's NotificationFeed, structurally). */
 export interface FeedSource {
   subscribe(handler: (event: FeedEvent) => void): Promise<{ close(): Promise<void> }>;
 }

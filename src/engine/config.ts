@@ -32,7 +32,7 @@ const PROFILE_SETTINGS = {
 
 /**
  * How large a request's URL and each of its parameters may be. Query parameters travel in the URL, and the store
- * binds thousands of keys at once (the writer's replay checks, src/store/replay.ts; a page of transactions by key):
+ * binds thousands of keys at once (the writer's replay checks, src/store/client/replay.ts; a page of transactions by key):
  * past the 1 MiB URL and 128 KiB per parameter a server allows by default. Read before the user is known, so from
  * the `default` profile.
  */

@@ -12,7 +12,7 @@
  */
 import { beginCell, Cell, Dictionary, type Slice, type TupleItem } from '@ton/core';
 import { ELECTOR_OP, readValidatorSet } from '../contracts/index.ts';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { validatorCycleRows } from './validators.ts';
 

@@ -8,7 +8,7 @@
  * transfer the `transfer` an item receives; aborted transactions are kept with `tx_aborted`.
  */
 import { parseJettonBurn, parseJettonTransfer, parseNftTransfer, OP, cellOf, parseJettonWalletData, parseNftItemData, type JettonWalletData, type NftItemData } from '../contracts/index.ts';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
 import { STATE_TABLES } from './family.ts';
 import { emptyStateTables, type StateTables } from './state-rows.ts';

@@ -1,5 +1,5 @@
 /** What every entity-state family reader gets and gives back. */
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { AccountStateRow } from '../ton/index.ts';
 import type { ContractReader } from './contract-reader.ts';
 

@@ -19,7 +19,8 @@
 import { Address, Cell } from '@ton/core';
 import type { Logger } from 'pino';
 import type { BlockIdExt } from '../source/index.ts';
-import { writeFetchedCode, type StoreClient } from '../store/index.ts';
+import { writeFetchedCode } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import { decodeAccount, nodeBoc, type BlockId } from '../ton/index.ts';
 import { methodsOfCode } from '../contracts/index.ts';
 import { BoundedMap } from '../util/index.ts';

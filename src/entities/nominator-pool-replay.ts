@@ -23,7 +23,7 @@
 import { Address, beginCell, Cell } from '@ton/core';
 import type { Executor } from '@ton/sandbox';
 import type { BlockIdExt } from '../source/index.ts';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import { NOMINATOR_POOL_CODE_HASH_HEX, parseNominatorPoolStorage, type NominatorPoolStorage } from '../contracts/index.ts';
 import { decodeAccount, type BlockRefFull, type DecodedBlock, type TransactionRow } from '../ton/index.ts';
 import { withExecutor } from '../tvm/index.ts';

@@ -6,7 +6,7 @@
  */
 import { Cell } from '@ton/core';
 import { NOMINATOR_POOL_OP, type NominatorPoolStorage } from '../contracts/index.ts';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { TransactionRow } from '../ton/index.ts';
 
 /** The worker's nominator_pool::ELECTOR_ADDRESS and RECOVER_STAKE_OK_OPCODE (the reward / penalty message). */

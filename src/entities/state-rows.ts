@@ -19,7 +19,7 @@
  * Accounts whose data root the block does not carry have unchanged data: nothing to write.
  */
 import type { Cell } from '@ton/core';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { AccountStateRow } from '../ton/index.ts';
 import type { CodeFetchResult, CodeWanted } from './liteserver-codes.ts';
 import { deriveEntityStates, planEntityStates, type CodeBocs, type DerivedEntityStates, type EntityStatePlan } from './derive.ts';

@@ -6,7 +6,9 @@
  * seqnos before it writes them (a row remembered is never older than the store's: batches come in order).
  */
 import { Cell } from '@ton/core';
-import { readContractCodes, readLatestRows, type Row, type StoreClient } from '../store/index.ts';
+import { readContractCodes, readLatestRows } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
+import { type Row } from '../util/index.ts';
 import type { BlockIdExt } from '../source/index.ts';
 import { KEY_COLUMN, type StateTable } from './family.ts';
 import type { LiteserverCodeFetcher } from './liteserver-codes.ts';

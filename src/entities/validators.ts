@@ -11,7 +11,7 @@
  */
 import { Cell, type Slice } from '@ton/core';
 import { cycleParams, ELECTOR_OP, ELECTOR_STAKE_FEE, opAndQuery, parseNewStakeRest, readValidatorSet } from '../contracts/index.ts';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { BlockConfig, MessageRow, TransactionRow } from '../ton/index.ts';
 
 function bodyOf(m: MessageRow | null | undefined): Slice | null {

@@ -5,4 +5,4 @@
 export { Kv, KV_DBS, KV_FORMAT, type KvDbName, type KvOptions } from './kv.ts';
 export { factKey, METADATA_TYPES, MIRRORED_TABLES, mirrorRows, type MirrorInput } from './mirror.ts';
 export { kvPointReads } from './reads.ts';
-export type { FactRow, LtPage, MessageTx, PointReads, PointRow, TraceTx, TxKeyRow } from './point-reads.ts';
+export type { FactRow, LtPage, MessageTx, PointReads, TraceTx, TxKeyRow } from './point-reads.ts';

@@ -10,9 +10,8 @@
 import type { Database } from 'lmdb';
 import { jsonRow } from './json.ts';
 import { addrKey, hashKey, prefixEnd, u32, u64 } from './keys.ts';
+import type { Row } from '../util/index.ts';
 import type { Kv } from './kv.ts';
-
-type Row = Record<string, unknown>;
 
 /** Rows of one table and the tag of their entries (the masterchain seqno of their write; 0: visible at once). */
 export interface MirrorInput {

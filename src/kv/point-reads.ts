@@ -1,11 +1,10 @@
 /**
  * What the API reads by key, as one interface with two implementations: the key-value store here (embedded: many
- * reader processes, no engine statement), and ClickHouse's own tables (a server, src/store/point-reads.ts). Rows come
+ * reader processes, no engine statement), and ClickHouse's own tables (a server, src/store/read/table-point-reads.ts). Rows come
  * back as the store's JSON gives them (64-bit and wider integers as decimal strings); hashes lower-case hex,
  * addresses raw `wc:HEX`.
  */
-
-export type PointRow = Record<string, unknown>;
+import type { Row } from '../util/index.ts';
 
 /** A message's hash index row (message_hashes): one per (hash, direction, is_norm, transaction). */
 export interface MessageTx {
@@ -50,18 +49,18 @@ export interface LtPage {
 
 export interface PointReads {
   readonly kind: 'kv' | 'tables';
-  /** Documents (src/store/docs.ts, stored text) of the transactions with these hashes; unknown ones left out. */
+  /** Documents (src/decode/docs.ts, stored text) of the transactions with these hashes; unknown ones left out. */
   docs(hashes: readonly string[]): Promise<string[]>;
   /** account_states rows by state hash. */
-  statesByHash(hashes: readonly string[]): Promise<PointRow[]>;
+  statesByHash(hashes: readonly string[]): Promise<Row[]>;
   /** The transactions that sent or received messages whose own or normalized hash is one of `hashes`. */
   messageTxs(hashes: readonly string[]): Promise<MessageTx[]>;
   /** Latest traces rows by id. */
-  traces(ids: readonly string[]): Promise<PointRow[]>;
+  traces(ids: readonly string[]): Promise<Row[]>;
   /** The transactions of these traces. */
   traceTxs(ids: readonly string[]): Promise<TraceTx[]>;
   /** Latest account states (every latest_account_states column) of these accounts; unknown ones left out. */
-  latestStates(accounts: readonly string[]): Promise<PointRow[]>;
+  latestStates(accounts: readonly string[]): Promise<Row[]>;
   /** The code hash (null: none) of each account whose latest state is known: the address book's. */
   codeHashes(accounts: readonly string[]): Promise<Map<string, string | null>>;
   /** Code BoCs by code hash. */
@@ -73,9 +72,9 @@ export interface PointReads {
   /** The shortest domain of each wallet that a DNS item names while the wallet owns it. */
   domains(wallets: readonly string[]): Promise<Map<string, string>>;
   /** Latest jetton_wallets rows (address, owner, jetton, balance). */
-  jettonWallets(addresses: readonly string[]): Promise<PointRow[]>;
+  jettonWallets(addresses: readonly string[]): Promise<Row[]>;
   /** Latest address_metadata rows of these addresses, every type. */
-  addressMetadata(addresses: readonly string[]): Promise<PointRow[]>;
+  addressMetadata(addresses: readonly string[]): Promise<Row[]>;
   /**
    * Those of `keys` a reader may see: the key-value store's behind the checkpoint (a transaction found in the
    * flattened tables by hash, having no document, is shown only then); the tables see every stored row.
@@ -90,5 +89,5 @@ export interface PointReads {
    * Non-aborted jetton transfers whose source or destination (direction 'out' / 'in' / both) is one of `owners`, in
    * (tx_lt, tx_hash) order, one per transfer, paged; null when this implementation leaves lists to ClickHouse.
    */
-  jettonTransfers(owners: readonly string[], direction: 'in' | 'out' | 'both', page: LtPage): Promise<PointRow[] | null>;
+  jettonTransfers(owners: readonly string[], direction: 'in' | 'out' | 'both', page: LtPage): Promise<Row[] | null>;
 }

@@ -6,7 +6,8 @@ import type { Database } from 'lmdb';
 import { addrKey, hashKey, prefixEnd, readAddr, u64 } from './keys.ts';
 import type { Kv } from './kv.ts';
 import { METADATA_TYPES } from './mirror.ts';
-import type { FactRow, LtPage, MessageTx, PointReads, PointRow, TraceTx, TxKeyRow } from './point-reads.ts';
+import type { Row } from '../util/index.ts';
+import type { FactRow, LtPage, MessageTx, PointReads, TraceTx, TxKeyRow } from './point-reads.ts';
 
 const tagOf = (key: Buffer): number => key.readUInt32BE(key.length - 4);
 
@@ -21,11 +22,11 @@ export function newestVisible(db: Database, prefix: Buffer, visible: number): un
 type DocEntry = [tag: number, traced: number, text: string];
 
 /** Rows of a versioned db for keys of `addresses`, the newest visible version each. */
-function heads(db: Database, addresses: readonly string[], visible: number): PointRow[] {
-  const out: PointRow[] = [];
+function heads(db: Database, addresses: readonly string[], visible: number): Row[] {
+  const out: Row[] = [];
   for (const a of new Set(addresses)) {
     const v = newestVisible(db, addrKey(a), visible);
-    if (v !== undefined) out.push(v as PointRow);
+    if (v !== undefined) out.push(v as Row);
   }
   return out;
 }
@@ -64,7 +65,7 @@ function ltWindow<T>(db: Database, prefix: Buffer, page: LtPage, visible: number
 /**
  * `everything`: entries past the checkpoint too (the writer's own process reading back what it wrote: the streaming
  * publisher after a restart, the traces stage's context reading the states the store stage wrote ahead of the
- * checkpoint, src/store/trace-context-reads.ts); readers serving clients never set it.
+ * checkpoint, src/store/traces/context.ts); readers serving clients never set it.
  */
 export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): PointReads {
   const db = kv.db;
@@ -82,9 +83,9 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
     },
     async statesByHash(hashes) {
       const visible = visibleNow();
-      const out: PointRow[] = [];
+      const out: Row[] = [];
       for (const h of new Set(hashes)) {
-        const v = db.states.get(hashKey(h)) as [number, PointRow] | undefined;
+        const v = db.states.get(hashKey(h)) as [number, Row] | undefined;
         if (v && v[0] <= visible) out.push(v[1]);
       }
       return out;
@@ -103,10 +104,10 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
     },
     async traces(ids) {
       const visible = visibleNow();
-      const out: PointRow[] = [];
+      const out: Row[] = [];
       for (const id of new Set(ids)) {
         const v = newestVisible(db.traces, hashKey(id), visible);
-        if (v !== undefined) out.push(v as PointRow);
+        if (v !== undefined) out.push(v as Row);
       }
       return out;
     },
@@ -181,7 +182,7 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
     },
     async addressMetadata(addresses) {
       const visible = visibleNow();
-      const out: PointRow[] = [];
+      const out: Row[] = [];
       for (const a of new Set(addresses)) {
         const prefix = addrKey(a);
         const seen = new Set<number>();
@@ -190,7 +191,7 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
           const type = key[prefix.length];
           if (seen.has(type) || tagOf(key) > visible || type >= METADATA_TYPES.length) continue;
           seen.add(type);
-          out.push(value as PointRow);
+          out.push(value as Row);
         }
       }
       return out;
@@ -220,7 +221,7 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
       const visible = visibleNow();
       const flag = direction === 'in' ? 1 : direction === 'out' ? 2 : 3;
       const want = page.offset + page.limit;
-      const byKey = new Map<string, { lt: bigint; hash: string; row: PointRow }>();
+      const byKey = new Map<string, { lt: bigint; hash: string; row: Row }>();
       for (const owner of new Set(owners)) {
         const prefix = addrKey(owner);
         const rows = ltWindow(
@@ -230,7 +231,7 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
           visible,
           want,
           (key, value) => {
-            const [, flags, row] = value as [number, number, PointRow];
+            const [, flags, row] = value as [number, number, Row];
             return flags & flag ? { lt: key.readBigUInt64BE(prefix.length), hash: key.toString('hex', prefix.length + 8), row } : null;
           },
           (value) => (value as [number])[0],

@@ -8,7 +8,7 @@
  * exponential backoff before a row is written; the per-host rate limit spaces requests to one server.
  * Rows are what the API's `metadata` blocks read (src/api/v3/address-book.ts).
  */
-import type { StoreClient } from '../store/index.ts';
+import type { StoreClient } from '../store/client/index.ts';
 import { mirrorRows } from '../kv/index.ts';
 import { metadataFields, parseStoredContent, type TokenContent } from './content.ts';
 import { FetchError, fetchJsonObject, HostRateLimiter, realClock, resolveUri, type Clock } from './fetch.ts';

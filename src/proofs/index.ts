@@ -5,7 +5,8 @@
  * - `checkBlockLink` / `checkProofLinks` / `checkProofChain` / `checkPartialProof`: BlockProofLink and
  *   BlockProofChain validation (forward links: validator signatures over more than 2/3 of the weight).
  * - `checkShardBlockLinks`, `queueSizeFromProof`: shard block proofs and out queue size proofs.
- * - `tlb.ts`: the readers they use (block headers, shard hashes, config params, validator sets).
+ * - `tlb.ts`: the readers they use (block headers through src/ton's BlockInfo reader, shard hashes, config params,
+ *   validator sets), and beside them the writers of validator sets, block signatures and block proofs (the devnet's).
  */
 export { checkBlockLink, checkPartialProof, checkProofChain, checkProofLinks, headerOf, idStr, ProofCheckError, proofRoot, sameBlock, stateHashOf, type ProvenLinks } from './links.ts';
 export { checkShardBlockLinks, queueSizeFromProof } from './shard.ts';

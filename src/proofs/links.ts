@@ -5,9 +5,9 @@
  * Pure functions over decoded lite_api objects; they throw ProofCheckError naming the link that does not check.
  */
 import { Cell } from '@ton/core';
-import { checkBlockSignatures, computeValidatorSubset, validatorSetHashShort } from '../ton/index.ts';
+import { checkBlockSignatures, computeValidatorSubset, validatorSetHashShort, type BlockInfo } from '../ton/index.ts';
 import type { TlBlockIdExt, TlObject } from '../tl/index.ts';
-import { configParam, hashmapLookup, loadCatchainConfig, loadValidatorSet, readBlockInfo, type BlockInfo } from './tlb.ts';
+import { configParam, hashmapLookup, loadCatchainConfig, loadValidatorSet, readBlockInfo, shardOf } from './tlb.ts';
 
 const MASTER_SHARD = 1n << 63n;
 
@@ -57,7 +57,7 @@ export function headerOf(boc: Buffer | undefined, id: TlBlockIdExt, what: string
   } catch (e) {
     throw new ProofCheckError(`${what}: cannot unpack the block header (${(e as Error).message})`);
   }
-  if (info.workchain !== id.workchain || info.shard !== BigInt.asUintN(64, id.shard) || info.seqno !== id.seqno) {
+  if (info.workchain !== id.workchain || shardOf(info) !== BigInt.asUintN(64, id.shard) || info.seqno !== id.seqno) {
     throw new ProofCheckError(`${what} is the header of another block`);
   }
   return { root, info };
@@ -108,7 +108,7 @@ export function checkBlockLink(step: TlObject): void {
   let destInfo: BlockInfo | null = null;
   if (to.seqno > 0) {
     destInfo = headerOf(step.dest_proof as Buffer, to, `${where} destination proof`).info;
-    if (destInfo.keyBlock !== Boolean(step.to_key_block)) throw new ProofCheckError(`${where}: incorrect is_key_block value for the destination block`);
+    if (destInfo.key_block !== Boolean(step.to_key_block)) throw new ProofCheckError(`${where}: incorrect is_key_block value for the destination block`);
   }
   try {
     if (!fwd) {
@@ -144,13 +144,13 @@ export function checkBlockLink(step: TlObject): void {
     const p34 = configParam(config, 34);
     if (!p34) throw new Error('the source configuration has no current validator set (param 34)');
     const vset = loadValidatorSet(p34);
-    const nodes = computeValidatorSubset(loadCatchainConfig(configParam(config, 28)), { workchain: -1, shard: MASTER_SHARD }, vset, destInfo.genCatchainSeqno);
-    if (nodes.length === 0) throw new Error(`cannot compute the validator set of ${idStr(to)} (cc_seqno ${destInfo.genCatchainSeqno})`);
+    const nodes = computeValidatorSubset(loadCatchainConfig(configParam(config, 28)), { workchain: -1, shard: MASTER_SHARD }, vset, destInfo.gen_catchain_seqno);
+    if (nodes.length === 0) throw new Error(`cannot compute the validator set of ${idStr(to)} (cc_seqno ${destInfo.gen_catchain_seqno})`);
     // the hash is of the signature set's catchain seqno, as the node computes it: a set for another session fails here
-    const ccSeqno = Number(set?.catchain_seqno ?? destInfo.genCatchainSeqno);
+    const ccSeqno = Number(set?.catchain_seqno ?? destInfo.gen_catchain_seqno);
     const hash = validatorSetHashShort(ccSeqno, nodes);
-    if (hash !== destInfo.genValidatorListHashShort) {
-      throw new Error(`computed validator set hash ${hash} differs from ${destInfo.genValidatorListHashShort} stated in the header of ${idStr(to)}`);
+    if (hash !== destInfo.gen_validator_list_hash_short) {
+      throw new Error(`computed validator set hash ${hash} differs from ${destInfo.gen_validator_list_hash_short} stated in the header of ${idStr(to)}`);
     }
     const sigs = list.map((s) => ({ nodeIdShort: s.node_id_short as Buffer, signature: s.signature as Buffer }));
     checkBlockSignatures(nodes, sigs, to.root_hash, to.file_hash);

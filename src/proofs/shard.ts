@@ -34,8 +34,8 @@ export function checkShardBlockLinks(mcId: TlBlockIdExt, links: TlObject[], targ
       } else {
         const info = readBlockInfo(root);
         const shards = prevShards(info);
-        const ok = info.prev.some(
-          (p, i) => p.seqno === next.seqno && p.rootHash.equals(next.root_hash) && p.fileHash.equals(next.file_hash) && shards[i] === BigInt.asUintN(64, next.shard),
+        const ok = info.prev_ref.some(
+          (p, i) => p.seqno === next.seqno && p.root_hash === next.root_hash.toString('hex') && p.file_hash === next.file_hash.toString('hex') && shards[i] === BigInt.asUintN(64, next.shard),
         );
         if (!ok) throw new Error('prev block is not in prev blocks list');
       }

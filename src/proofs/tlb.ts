@@ -1,114 +1,37 @@
 /**
  * The TL-B readers proof checks need: block headers, shard descriptions, config params, validator sets.
- * They work on Merkle proof trees (only the cells on the path read are needed).
+ * They work on Merkle proof trees (only the cells on the path read are needed). Beside them, the writers of
+ * validator sets, block signatures and block proofs the devnet serves.
  * Schemas quoted from crypto/block/block.tlb (ton-blockchain/ton).
  */
-import { Dictionary, type Cell, type Slice } from '@ton/core';
+import { beginCell, convertToMerkleProof, Dictionary, type Builder, type Cell, type DictionaryValue, type Slice } from '@ton/core';
 import { shardChildren, shardParent } from '../format/index.ts';
-import type { CatchainConfig, ValidatorDescr, ValidatorSet } from '../ton/index.ts';
-
-export interface ExtBlkRef {
-  endLt: bigint;
-  seqno: number;
-  rootHash: Buffer;
-  fileHash: Buffer;
-}
-
-/** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
-function loadExtBlkRef(s: Slice): ExtBlkRef {
-  return { endLt: s.loadUintBig(64), seqno: s.loadUint(32), rootHash: s.loadBuffer(32), fileHash: s.loadBuffer(32) };
-}
-
-export interface BlockInfo {
-  globalId: number;
-  version: number;
-  notMaster: boolean;
-  afterMerge: boolean;
-  beforeSplit: boolean;
-  afterSplit: boolean;
-  wantSplit: boolean;
-  wantMerge: boolean;
-  keyBlock: boolean;
-  vertSeqnoIncr: boolean;
-  flags: number;
-  seqno: number;
-  vertSeqno: number;
-  workchain: number;
-  /** unsigned 64-bit shard id */
-  shard: bigint;
-  genUtime: number;
-  startLt: bigint;
-  endLt: bigint;
-  genValidatorListHashShort: number;
-  genCatchainSeqno: number;
-  minRefMcSeqno: number;
-  prevKeyBlockSeqno: number;
-  masterRef: ExtBlkRef | null;
-  prev: ExtBlkRef[];
-}
+import { prunedBranch, readBlockInfoCell, storeShardIdent, type BlockInfo, type CatchainConfig, type ValidatorDescr, type ValidatorSet } from '../ton/index.ts';
 
 /**
  * block#11ef55aa global_id:int32 info:^BlockInfo value_flow:^ValueFlow state_update:^(MERKLE_UPDATE ShardState) extra:^BlockExtra = Block;
- * block_info#9bc7a987 version:uint32 not_master:(## 1) after_merge:(## 1) before_split:(## 1) after_split:(## 1)
- *   want_split:Bool want_merge:Bool key_block:Bool vert_seqno_incr:(## 1) flags:(## 8) { flags <= 1 }
- *   seq_no:# vert_seq_no:# ... shard:ShardIdent gen_utime:uint32 start_lt:uint64 end_lt:uint64
- *   gen_validator_list_hash_short:uint32 gen_catchain_seqno:uint32 min_ref_mc_seqno:uint32 prev_key_block_seqno:uint32
- *   gen_software:flags . 0?GlobalVersion master_ref:not_master?^BlkMasterInfo prev_ref:^(BlkPrevInfo after_merge)
- *   prev_vert_ref:vert_seqno_incr?^(BlkPrevInfo 0) = BlockInfo;
- * shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64 = ShardIdent;
+ * The BlockInfo of a Block cell (in a header proof only the cells read need be there), read by src/ton's reader.
  */
 export function readBlockInfo(block: Cell): BlockInfo {
-  const bs = block.beginParse(true);
-  const tag = bs.loadUint(32);
+  const tag = block.beginParse(true).loadUint(32);
   if (tag !== 0x11ef55aa) throw new Error(`not a Block cell (tag 0x${tag.toString(16)})`);
-  const globalId = bs.loadInt(32);
-  const s = bs.loadRef().beginParse(true);
-  const itag = s.loadUint(32);
-  if (itag !== 0x9bc7a987) throw new Error(`not a BlockInfo cell (tag 0x${itag.toString(16)})`);
-  const version = s.loadUint(32);
-  const notMaster = s.loadBit();
-  const afterMerge = s.loadBit();
-  const beforeSplit = s.loadBit();
-  const afterSplit = s.loadBit();
-  const wantSplit = s.loadBit();
-  const wantMerge = s.loadBit();
-  const keyBlock = s.loadBit();
-  const vertSeqnoIncr = s.loadBit();
-  const flags = s.loadUint(8);
-  const seqno = s.loadUint(32);
-  const vertSeqno = s.loadUint(32);
-  s.loadUint(2); // shard_ident$00
-  const pfxBits = s.loadUint(6);
-  const workchain = s.loadInt(32);
-  // shard_prefix holds the prefix bits only; the shard id adds the terminating 1 bit.
-  const shardPrefix = s.loadUintBig(64) | (1n << BigInt(63 - pfxBits));
-  const genUtime = s.loadUint(32);
-  const startLt = s.loadUintBig(64);
-  const endLt = s.loadUintBig(64);
-  const genValidatorListHashShort = s.loadUint(32);
-  const genCatchainSeqno = s.loadUint(32);
-  const minRefMcSeqno = s.loadUint(32);
-  const prevKeyBlockSeqno = s.loadUint(32);
-  if (flags & 1) {
-    s.loadUint(8); // capabilities#c4
-    s.loadUint(32);
-    s.loadUintBig(64);
-  }
-  const masterRef = notMaster ? loadExtBlkRef(s.loadRef().beginParse(true)) : null;
-  const prevCell = s.loadRef();
-  const prev = afterMerge ? [loadExtBlkRef(prevCell.refs[0].beginParse(true)), loadExtBlkRef(prevCell.refs[1].beginParse(true))] : [loadExtBlkRef(prevCell.beginParse(true))];
-  return {
-    globalId, version, notMaster, afterMerge, beforeSplit, afterSplit, wantSplit, wantMerge, keyBlock, vertSeqnoIncr, flags,
-    seqno, vertSeqno, workchain, shard: shardPrefix, genUtime, startLt, endLt, genValidatorListHashShort, genCatchainSeqno,
-    minRefMcSeqno, prevKeyBlockSeqno, masterRef, prev,
-  };
+  return readBlockInfoCell(block.refs[0]);
 }
+
+/** The global_id of a Block cell. */
+export function readGlobalId(block: Cell): number {
+  return block.beginParse(true).skip(32).loadInt(32);
+}
+
+/** The shard of a BlockInfo (or a block reference) as the unsigned 64-bit id. */
+export const shardOf = (r: { shard: string }): bigint => BigInt('0x' + r.shard);
 
 /** Shards of the previous blocks: children after a merge, the parent after a split, else the same shard. */
 export function prevShards(info: BlockInfo): bigint[] {
-  if (info.afterMerge) return shardChildren(info.shard);
-  if (info.afterSplit) return [shardParent(info.shard)];
-  return [info.shard];
+  const shard = shardOf(info);
+  if (info.after_merge) return shardChildren(shard);
+  if (info.after_split) return [shardParent(shard)];
+  return [shard];
 }
 
 export interface ShardTop {
@@ -249,4 +172,102 @@ export function loadCatchainConfig(c: Cell | null): CatchainConfig {
   }
   s.skip(96);
   return { shuffleMcValidators, shardValidatorsNum: s.loadUint(32) };
+}
+
+/** Dictionary values the devnet only writes. */
+function writeOnly<V>(serialize: (v: V, b: Builder) => void): DictionaryValue<V> {
+  return {
+    serialize,
+    parse: () => {
+      throw new Error('write only');
+    },
+  };
+}
+
+export interface ValidatorEntry {
+  publicKey: Buffer;
+  weight: bigint;
+}
+
+/**
+ * ed25519_pubkey#8e81278a pubkey:bits256 = SigPubKey;
+ * validator#53 public_key:SigPubKey weight:uint64 = ValidatorDescr;
+ * validators_ext#12 utime_since:uint32 utime_until:uint32 total:(## 16) main:(## 16) { main <= total } { main >= 1 }
+ *   total_weight:uint64 list:(HashmapE 16 ValidatorDescr) = ValidatorSet;
+ */
+export function validatorSetCell(v: { utimeSince: number; utimeUntil: number; main: number; list: ValidatorEntry[] }): Cell {
+  const dict = Dictionary.empty(
+    Dictionary.Keys.Uint(16),
+    writeOnly((e: ValidatorEntry, b: Builder) => {
+      b.storeUint(0x53, 8).storeUint(0x8e81278a, 32).storeBuffer(e.publicKey, 32).storeUint(e.weight, 64);
+    }),
+  );
+  v.list.forEach((e, i) => dict.set(i, e));
+  const total = v.list.reduce((t, e) => t + e.weight, 0n);
+  return beginCell()
+    .storeUint(0x12, 8)
+    .storeUint(v.utimeSince, 32)
+    .storeUint(v.utimeUntil, 32)
+    .storeUint(v.list.length, 16)
+    .storeUint(v.main, 16)
+    .storeUint(total, 64)
+    .storeDict(dict)
+    .endCell();
+}
+
+export interface SignaturePair {
+  nodeIdShort: Buffer;
+  /** 64-byte ed25519 signature (R . s). */
+  signature: Buffer;
+}
+
+/**
+ * block_signatures#11 validator_info:ValidatorBaseInfo pure_signatures:BlockSignaturesPure = BlockSignatures;
+ * validator_base_info$_ validator_list_hash_short:uint32 catchain_seqno:uint32 = ValidatorBaseInfo;
+ * block_signatures_pure#_ sig_count:uint32 sig_weight:uint64 signatures:(HashmapE 16 CryptoSignaturePair) = BlockSignaturesPure;
+ * sig_pair$_ node_id_short:bits256 sign:CryptoSignature = CryptoSignaturePair;
+ * ed25519_signature#5 R:bits256 s:bits256 = CryptoSignatureSimple;
+ */
+export function blockSignaturesCell(s: { validatorListHashShort: number; catchainSeqno: number; weight: bigint; signatures: SignaturePair[] }): Cell {
+  const dict = Dictionary.empty(
+    Dictionary.Keys.Uint(16),
+    writeOnly((p: SignaturePair, b: Builder) => {
+      b.storeBuffer(p.nodeIdShort, 32).storeUint(5, 4).storeBuffer(p.signature, 64);
+    }),
+  );
+  s.signatures.forEach((p, i) => dict.set(i, p));
+  return beginCell()
+    .storeUint(0x11, 8)
+    .storeUint(s.validatorListHashShort, 32)
+    .storeUint(s.catchainSeqno, 32)
+    .storeUint(s.signatures.length, 32)
+    .storeUint(s.weight, 64)
+    .storeDict(dict)
+    .endCell();
+}
+
+/**
+ * block_proof#c3 proof_for:BlockIdExt root:^Cell signatures:(Maybe ^BlockSignatures) = BlockProof;
+ * block_id_ext$_ shard_id:ShardIdent seq_no:uint32 root_hash:bits256 file_hash:bits256 = BlockIdExt;
+ * `root` is a Merkle proof of the block keeping its header (BlockInfo), as the node's proof files do.
+ */
+export function blockProofCell(
+  id: { workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer },
+  block: Cell,
+  signatures: Cell | null,
+): Cell {
+  const header = beginCell()
+    .storeBits(block.bits)
+    .storeRef(block.refs[0])
+    .storeRef(prunedBranch(block.refs[1]))
+    .storeRef(prunedBranch(block.refs[2]))
+    .storeRef(prunedBranch(block.refs[3]))
+    .endCell();
+  const b = beginCell().storeUint(0xc3, 8);
+  storeShardIdent(b, id.workchain, id.shard);
+  b.storeUint(id.seqno, 32).storeBuffer(id.rootHash, 32).storeBuffer(id.fileHash, 32);
+  b.storeRef(convertToMerkleProof(header));
+  if (signatures) b.storeBit(1).storeRef(signatures);
+  else b.storeBit(0);
+  return b.endCell();
 }

@@ -5,16 +5,8 @@
  * the independent @ton/core readers that cross-check them are test/source/block-header-reader.ts.
  */
 import { createHash } from 'node:crypto';
-import { decodeBlock, decodeBlockHeader, parseBoc, type Cells, type BlockInfo as TonBlockInfo, type ExtBlkRef as TonExtBlkRef, type ShardDescr as TonShardDescr } from '../ton/index.ts';
-import type { BlockIdExt, BlockRef } from './block-id.ts';
-
-/** The follower's view of src/ton's ExtBlkRef (the master block a shard block refers to). */
-export interface MasterRef {
-  endLt: bigint;
-  seqno: number;
-  rootHash: string;
-  fileHash: string;
-}
+import { decodeBlock, decodeBlockHeader, parseBoc, type BlockRef, type Cells, type BlockInfo as TonBlockInfo, type ExtBlkRef, type ShardDescr as TonShardDescr } from '../ton/index.ts';
+import type { BlockIdExt } from './block-id.ts';
 
 export interface BlockHeader {
   globalId: number;
@@ -29,7 +21,7 @@ export interface BlockHeader {
   startLt: bigint;
   endLt: bigint;
   /** The master block this (shard) block refers to; null in the masterchain. */
-  masterRef: MasterRef | null;
+  masterRef: ExtBlkRef | null;
   /** One prev ref, or two after a merge (left, right child). Full ids, shards resolved. */
   prev: BlockIdExt[];
 }
@@ -56,10 +48,6 @@ export interface VerifiedBlock {
   cells?: Cells;
 }
 
-function extRef(r: TonExtBlkRef): MasterRef {
-  return { endLt: r.end_lt, seqno: r.seqno, rootHash: r.root_hash, fileHash: r.file_hash };
-}
-
 /** src/ton's BlockInfo -> the linking facts the follower uses. */
 function headerFromInfo(globalId: number, info: TonBlockInfo): BlockHeader {
   return {
@@ -74,7 +62,7 @@ function headerFromInfo(globalId: number, info: TonBlockInfo): BlockHeader {
     genUtime: info.gen_utime,
     startLt: info.start_lt,
     endLt: info.end_lt,
-    masterRef: info.master_ref ? extRef(info.master_ref) : null,
+    masterRef: info.master_ref ? { end_lt: info.master_ref.end_lt, seqno: info.master_ref.seqno, root_hash: info.master_ref.root_hash, file_hash: info.master_ref.file_hash } : null,
     prev: info.prev_ref.map((p) => ({ workchain: p.workchain, shard: BigInt('0x' + p.shard), seqno: p.seqno, rootHash: p.root_hash, fileHash: p.file_hash })),
   };
 }
@@ -118,6 +106,6 @@ export function verifyBlock(id: BlockIdExt, boc: Buffer): VerifiedBlock {
   return { id, boc, header, shardTops, cells };
 }
 
-function describe(id: BlockRef): string {
+function describe(id: BlockRef<bigint>): string {
   return `${id.workchain}:${id.shard.toString(16).toUpperCase().padStart(16, '0')}:${id.seqno}`;
 }

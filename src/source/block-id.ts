@@ -3,14 +3,10 @@
  * 64-bit bigint and hashes as lower-case hex. JSON form (bus messages): shard as 16 upper-case hex digits,
  * as API v3 renders it.
  */
-export interface BlockRef {
-  workchain: number;
-  /** Unsigned 64-bit shard id, e.g. 0x8000000000000000n for the whole workchain. */
-  shard: bigint;
-  seqno: number;
-}
+import type { BlockRef } from '../ton/index.ts';
 
-export interface BlockIdExt extends BlockRef {
+/** tonNode.blockIdExt: the short id (shard: unsigned 64-bit, e.g. 0x8000000000000000n for the whole workchain) and the hashes. */
+export interface BlockIdExt extends BlockRef<bigint> {
   rootHash: string;
   fileHash: string;
 }
@@ -37,11 +33,11 @@ export function shardFromHex(hex: string): bigint {
 }
 
 /** "wc:SHARDHEX:seqno", the usual short form in logs and keys. */
-export function refKey(id: BlockRef): string {
+export function refKey(id: BlockRef<bigint>): string {
   return `${id.workchain}:${shardHex(id.shard)}:${id.seqno}`;
 }
 
-export function sameRef(a: BlockRef, b: BlockRef): boolean {
+export function sameRef(a: BlockRef<bigint>, b: BlockRef<bigint>): boolean {
   return a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno;
 }
 

@@ -11,7 +11,7 @@
  *   src/proofs) from the config's init block (`loadTrustAnchor`), the key blocks reached kept in a TrustedBlockStore.
  */
 export * from './block-id.ts';
-export { verifyBlock, sha256Hex, BlockHashMismatch, type BlockHeader, type MasterRef, type ShardTop, type VerifiedBlock } from './block-header.ts';
+export { verifyBlock, sha256Hex, BlockHashMismatch, type BlockHeader, type ShardTop, type VerifiedBlock } from './block-header.ts';
 export { walkShardBlocks, followStep, differs, ChainLinkError, type FetchBlock, type McStep } from './walk.ts';
 export { followMasterchain, FollowAborted, FollowStalled, type BlockSource, type FollowOptions, type Stall } from './follower.ts';
 export { ChainTrust, TrustError, toTl, fromTl, type AskLiteserver, type TrustedBlockStore } from './trust.ts';

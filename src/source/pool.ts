@@ -13,7 +13,8 @@ import type { liteServer_masterchainInfo, tonNode_blockIdExt } from 'ton-lite-cl
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { installAdnlSpeedups } from './adnl-transport.ts';
-import { MASTER_SHARD, refKey, shardFromSigned, shardToSigned, type BlockIdExt, type BlockRef } from './block-id.ts';
+import type { BlockRef } from '../ton/index.ts';
+import { MASTER_SHARD, refKey, shardFromSigned, shardToSigned, type BlockIdExt } from './block-id.ts';
 import { BlockHashMismatch, verifyBlock, type VerifiedBlock } from './block-header.ts';
 import type { LiteserverEndpoint } from './network-config.ts';
 
@@ -386,7 +387,7 @@ export class LiteserverPool {
   }
 
   /** Full id of a block by (workchain, shard, seqno), as one server names it (not proved: see trust.ts). */
-  async lookupBlockOn(client: LiteClient, ref: BlockRef): Promise<BlockIdExt> {
+  async lookupBlockOn(client: LiteClient, ref: BlockRef<bigint>): Promise<BlockIdExt> {
     const res = await client.engine.query(
       Functions.liteServer_lookupBlock,
       { kind: 'liteServer.lookupBlock', mode: 1, id: { kind: 'tonNode.blockId', workchain: ref.workchain, shard: shardToSigned(ref.shard).toString(), seqno: ref.seqno }, lt: null, utime: null },
@@ -400,7 +401,7 @@ export class LiteserverPool {
   }
 
   /** Full id of a block by (workchain, shard, seqno). */
-  lookupBlock(ref: BlockRef): Promise<BlockIdExt> {
+  lookupBlock(ref: BlockRef<bigint>): Promise<BlockIdExt> {
     return this.call((c) => this.lookupBlockOn(c, ref), { what: `lookupBlock ${refKey(ref)}` });
   }
 

@@ -3,7 +3,8 @@
  * shard block the second one commits (walking prev links from its shard tops back to the first one's tops,
  * across splits and merges). No I/O of its own, so it runs on recorded blocks in tests.
  */
-import { refKey, shardsIntersect, type BlockIdExt, type BlockRef } from './block-id.ts';
+import type { BlockRef } from '../ton/index.ts';
+import { refKey, shardsIntersect, type BlockIdExt } from './block-id.ts';
 import type { ShardTop, VerifiedBlock } from './block-header.ts';
 
 export type FetchBlock = (id: BlockIdExt) => Promise<VerifiedBlock>;
@@ -31,7 +32,7 @@ export function differs(got: BlockIdExt, want: BlockIdExt): string {
 }
 
 /** Zero-state tops for the first masterchain block: every workchain starts at seqno 0. */
-function isZeroState(id: BlockRef): boolean {
+function isZeroState(id: BlockRef<bigint>): boolean {
   return id.seqno === 0;
 }
 

@@ -18,11 +18,15 @@ import { parseBoc } from './cell/boc.ts';
 import { serializeBoc, type BocMode } from './cell/std-boc.ts';
 import { DecodeError } from './errors.ts';
 import { readAccount, type AccountInfo } from './tlb/account.ts';
-import { readMessage } from './tlb/message.ts';
-import { readTransaction } from './tlb/transaction.ts';
-import type { MessageRow, TransactionRow } from './block/types.ts';
+import { readMessage, type MessageRow } from './tlb/message.ts';
+import { readTransaction, type TransactionRow } from './tlb/transaction.ts';
 
 export * from './block/types.ts';
+export type { BlockId, BlockInfo, BlockRef, BlockRefFull, ExtBlkRef, GlobalVersion } from './tlb/block-info.ts';
+export type { AccountStatus, AccStatusChange, ExtraCurrencies, MsgSize } from './tlb/common.ts';
+export type { BlockConfig, ConfigParamCell, FutureSplitMerge, ShardDescr, ValidatorSetSummary } from './tlb/mc-extra.ts';
+export type { MessageRow, MessageType } from './tlb/message.ts';
+export type { ActionPhase, BouncePhase, ComputePhase, CreditPhase, SplitMergeInfo, StoragePhase, TransactionDescr, TransactionRow } from './tlb/transaction.ts';
 export { DecodeError } from './errors.ts';
 export { decodeBlock, decodeBlockHeader, blockRootHash, fileHash, ACCOUNT_NONE_HASH } from './block/decode.ts';
 export { parseBoc, Cells, CELL_ORDINARY, CELL_PRUNED, CELL_LIBRARY, CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE } from './cell/boc.ts';
@@ -30,8 +34,37 @@ export { Slice } from './cell/slice.ts';
 export { serializeBoc, serializeCellTree, type BocMode, type CellTreeView } from './cell/std-boc.ts';
 export type { AccountInfo } from './tlb/account.ts';
 export { blockInfoCell, extBlkRefCell, loadExtBlkRef, readBlockInfo, readBlockInfoCell, storeExtBlkRef, storeGlobalVersion, storeShardIdent } from './tlb/block-info.ts';
-export { loadShardDescr, storeShardDescr } from './tlb/mc-extra.ts';
-export { storeCurrencyCollection } from './tlb/common.ts';
+export { loadShardDescr, mcBlockExtraCell, storeShardDescr, storeShardHashes, type McBlockExtra } from './tlb/mc-extra.ts';
+export { currencyAug, storeCurrencyCollection } from './tlb/common.ts';
+export { buildHashmapAug, hashmapAugECell, storeHashmapAug, storeHashmapAugE, storeHmLabel, type AugEntry, type AugKind } from './tlb/hashmap.ts';
+export {
+  depthBalanceAug,
+  mcStateExtraCell,
+  outMsgQueueInfoCell,
+  shardAccountsCell,
+  shardStateCell,
+  splitStateCell,
+  type McStateInfo,
+  type QueuedMsg,
+  type ShardStateInfo,
+  type StateAccount,
+} from './tlb/account.ts';
+export {
+  blockCell,
+  blockExtraCell,
+  inMsgDescrCell,
+  msgEnvelopeCell,
+  outMsgDescrCell,
+  shardAccountBlocksCell,
+  valueFlowCell,
+  type AccountBlock,
+  type AccountBlockTx,
+  type ImportFees,
+  type InMsg,
+  type OutMsg,
+  type ValueFlow,
+} from './block/encode.ts';
+export { collectHashes, merkleUpdate, prunedBranch, sharedCells } from './cell/merkle.ts';
 export {
   computeValidatorSubset,
   validatorSetHashShort,

@@ -17,7 +17,7 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { classifyTrace, dedustPools, type ActionRow, type DedustPoolAssets, type Trace } from '../actions/index.ts';
+import { classifyTrace, DedustPoolList, type ActionRow, type DedustPoolAssets, type Trace } from '../actions/index.ts';
 // derive.ts, not index.ts: this module is loaded by the workers too, which need no store
 import { deriveEntityStates, type DerivedEntityStates } from '../entities/derive.ts';
 import type { AccountStateRow } from '../ton/index.ts';
@@ -28,10 +28,13 @@ export interface Classified {
   state: 'ok' | 'broken' | 'failed';
 }
 
-/** One trace as the stage classifies it: the classifier's own state, or `failed` (no actions) when it throws. */
-export function classifyOne(trace: Trace): Classified {
+/**
+ * One trace as the stage classifies it: the classifier's own state, or `failed` (no actions) when it throws.
+ * `dedustPools`: the DeDust pool list (src/actions/dedust-pools.ts), the fallback for pools no record describes.
+ */
+export function classifyOne(trace: Trace, dedustPools?: ReadonlyMap<string, DedustPoolAssets>): Classified {
   try {
-    const cls = classifyTrace(trace);
+    const cls = classifyTrace(trace, { dedustPools });
     // the classifier's own state: ok, broken, or failed (then its actions are the basic fallback's)
     return { actions: cls.actions, state: cls.state };
   } catch {
@@ -71,14 +74,20 @@ function emptyStats(workers: number): ClassifierStats {
   return { workers, batches: 0, traces: 0, ms: 0, derive: { batches: 0, jobs: 0, accounts: 0, ms: 0 } };
 }
 
+/** What a classifier is made with: the DeDust pool list (`--dedust-pools-api`; default: an empty one). */
+export interface ClassifierOptions {
+  dedustPools?: DedustPoolList;
+}
+
 /** Classifies and derives on the calling thread, as the stage always did. */
-export function inlineClassifier(): Classifier {
+export function inlineClassifier(opts: ClassifierOptions = {}): Classifier {
+  const pools = opts.dedustPools ?? new DedustPoolList();
   const stats = emptyStats(0);
   return {
     stats,
     classify(traces) {
       const t0 = performance.now();
-      const out = traces.map(classifyOne);
+      const out = traces.map((t) => classifyOne(t, pools.pools));
       stats.ms += performance.now() - t0;
       stats.batches++;
       stats.traces += traces.length;
@@ -144,12 +153,13 @@ function spawn(resourceLimits: ResourceLimits | undefined): Worker {
  * `workers` worker threads classifying. `resourceLimits` bounds each worker's heaps (a worker over them dies, and
  * its batch fails).
  */
-export function classifierPool(workers: number, opts: { resourceLimits?: ResourceLimits } = {}): Classifier {
+export function classifierPool(workers: number, opts: ClassifierOptions & { resourceLimits?: ResourceLimits } = {}): Classifier {
   if (!Number.isInteger(workers) || workers < 1) throw new Error(`classifierPool: expected at least 1 worker, got ${workers}`);
   const stats = emptyStats(workers);
   const slots: (Slot | null)[] = new Array<Slot | null>(workers).fill(null);
   let nextId = 1;
   let closed = false;
+  const list = opts.dedustPools ?? new DedustPoolList();
 
   const kill = (slot: Slot, err: Error) => {
     if (slot.dead) return;
@@ -198,7 +208,7 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
       const slot = pick();
       const id = nextId++;
       const msg: ClassifyRequest = { kind: 'classify', id, traces };
-      const pools = dedustPools();
+      const pools = list.pools;
       if (slot.pools !== pools) msg.dedustPools = [...pools];
       // a trace that cannot be cloned throws here: the batch fails, the worker is untouched
       slot.worker.postMessage(msg);
@@ -266,6 +276,6 @@ export function classifierPool(workers: number, opts: { resourceLimits?: Resourc
 }
 
 /** `--workers`: 0 classifies and derives on the stage's thread; N >= 1 on N worker threads. */
-export function createClassifier(workers: number, opts: { resourceLimits?: ResourceLimits } = {}): Classifier {
-  return workers === 0 ? inlineClassifier() : classifierPool(workers, opts);
+export function createClassifier(workers: number, opts: ClassifierOptions & { resourceLimits?: ResourceLimits } = {}): Classifier {
+  return workers === 0 ? inlineClassifier(opts) : classifierPool(workers, opts);
 }

@@ -5,7 +5,7 @@
  * cannot be cloned) is the batch's error.
  */
 import { parentPort } from 'node:worker_threads';
-import { setDedustPools } from '../actions/index.ts';
+import type { DedustPoolAssets } from '../actions/index.ts';
 import { deriveEntityStates } from '../entities/derive.ts';
 import { classifyOne, type ClassifyReply, type ClassifyRequest } from './classify-pool.ts';
 
@@ -16,6 +16,9 @@ const fail = (id: number, e: unknown) => {
   const reply: ClassifyReply = { id, error: e instanceof Error ? e.message : String(e) };
   port.postMessage(reply);
 };
+
+/** The DeDust pool list the stage last sent this worker (classify-pool.ts sends it when it changed). */
+let pools: ReadonlyMap<string, DedustPoolAssets> = new Map();
 
 /** Derivations one after the other (get-methods are asynchronous): each one's `ms` is then its own. */
 let derives: Promise<void> = Promise.resolve();
@@ -35,9 +38,9 @@ port.on('message', (m: ClassifyRequest) => {
     return;
   }
   try {
-    if (m.dedustPools) setDedustPools(new Map(m.dedustPools));
+    if (m.dedustPools) pools = new Map(m.dedustPools);
     const t0 = performance.now();
-    const results = m.traces.map(classifyOne);
+    const results = m.traces.map((t) => classifyOne(t, pools));
     const reply: ClassifyReply = { id: m.id, results, ms: performance.now() - t0 };
     port.postMessage(reply);
   } catch (e) {

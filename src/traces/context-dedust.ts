@@ -17,7 +17,8 @@
 import { Cell, type Slice } from '@ton/core';
 import type { DedustPoolAssets } from '../actions/index.ts';
 import { ContractReader } from '../entities/index.ts';
-import { readFullData, readMessageBodies, type StoreClient } from '../store/index.ts';
+import { readFullData, readMessageBodies } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import { BoundedMap } from '../util/index.ts';
 
 export type { DedustPoolAssets };

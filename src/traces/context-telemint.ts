@@ -24,7 +24,8 @@
  */
 import { Cell } from '@ton/core';
 import { contentFromDeploy, contentFromItemData, deploysAccount, TELEITEM_DEPLOY_OPCODE, type ItemContent } from '../contracts/index.ts';
-import { readMessageBodies, type StoreClient } from '../store/index.ts';
+import { readMessageBodies } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import type { ContextMessage } from './context-dedust.ts';
 

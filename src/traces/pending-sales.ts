@@ -12,7 +12,7 @@
 import { Cell } from '@ton/core';
 import { detectInterfaces, type Interface } from '../contracts/index.ts';
 import type { CodeBocs, EntityStateRows } from '../entities/index.ts';
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { AccountStateRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import type { KnownSale, TraceContextSource } from './records.ts';
@@ -84,7 +84,7 @@ export class PendingSales {
   }
 }
 
-/** A derived `nft_sales` row as the context reads the store's (src/store/trace-context-reads.ts readSales). */
+/** A derived `nft_sales` row as the context reads the store's (src/store/traces/context.ts readSales). */
 function knownSale(r: Row): KnownSale {
   const details = typeof r.details === 'string' ? (JSON.parse(r.details) as Record<string, unknown>) : ((r.details as Record<string, unknown> | undefined) ?? {});
   return {

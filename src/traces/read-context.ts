@@ -3,7 +3,7 @@
  * traces name, the latest account state (the batch's own decoded states, else states of recent batches, else
  * `latest_account_states_kv`), contract code (the batch's blocks, else `contract_code`), and the jetton wallets,
  * NFT items and NFT sales the store knows (`jetton_wallets`, `nft_items`, `nft_sales`). One query per table
- * (src/store/trace-context-reads.ts). Then what upstream's repository gathers beyond the trace's own layouts, from
+ * (src/store/traces/context.ts). Then what upstream's repository gathers beyond the trace's own layouts, from
  * the chain: DeDust pools' assets (context-dedust.ts), Telegram items' content (context-telemint.ts), a jVault
  * unstake's pool and lock wallet (context-jvault.ts), a GetGems auction's NFT item. records.ts turns it into each
  * trace's interface records.
@@ -11,7 +11,8 @@
 import type { Cell } from '@ton/core';
 import { cellOf, detectInterfaces, isWalletCodeHash, TELEITEM_DEPLOY_OPCODE, type Interface, type ItemContent } from '../contracts/index.ts';
 import { blockIdExtOf, candidates, planEntityStates, planStats, readEntityCodes, storeEntityLookup, withFetchedCodes, type KnownEntities, type LiteserverCodeFetcher } from '../entities/index.ts';
-import { readJettonWallets, readMultisigOrders, readNftItems, readSales, readStates, type StoreClient, type StoreContextRows } from '../store/index.ts';
+import { readJettonWallets, readMultisigOrders, readNftItems, readSales, readStates, type StoreContextRows } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import { BoundedMap } from '../util/index.ts';
 import { loadDedustPools, type ContextMessage } from './context-dedust.ts';

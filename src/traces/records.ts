@@ -13,7 +13,7 @@
 import { Cell, loadStateInit } from '@ton/core';
 import type { AccountInterfaces, AccountStateSnapshot, Trace } from '../actions/index.ts';
 import { cellFromBoc, OP, cellOf, parseJettonWalletData, parseNftItemData, detectInterfaces, isWalletCodeHash, parseDnsItemData, parseTelemintItemData, parseOrderData, type Interface, type ItemContent } from '../contracts/index.ts';
-import type { AccountSnapshot, KnownJettonWallet, KnownMultisigOrder, KnownNftItem, KnownSale } from '../store/index.ts';
+import type { AccountSnapshot, KnownJettonWallet, KnownMultisigOrder, KnownNftItem, KnownSale } from '../store/traces/index.ts';
 import { traceAddresses, traceMessages } from './addresses.ts';
 import type { DedustPoolAssets } from './context-dedust.ts';
 import { dataRequestAccounts, jvaultReach } from './context-jvault.ts';

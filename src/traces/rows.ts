@@ -2,7 +2,7 @@
  * Trace edges -> rows of the `trace_transactions` table, and the four tables the stage writes
  * (clickhouse/0002_traces_entities.sql; action rows: src/actions action-rows.ts). Pure; the stage inserts them.
  */
-import type { Row } from '../store/index.ts';
+import type { Row } from '../util/index.ts';
 import type { TraceEdge } from './assembler.ts';
 
 export interface TraceTables {

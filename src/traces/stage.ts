@@ -1,11 +1,12 @@
 /**
  * The traces stage's I/O edges: its saved state (the assembler, loaded at start and saved with each write, so a
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
- * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces-write.ts).
+ * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces/write.ts).
  */
 import { addPoolStats, completeEntityStates, type ElectorReader, type NominatorPoolReplayer, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { inlineClassifier, type Classifier } from './classify-pool.ts';
-import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreClient, type StoreContextRows, type TracesWriteProgress } from '../store/index.ts';
+import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreContextRows, type TracesWriteProgress } from '../store/traces/index.ts';
+import { type StoreClient } from '../store/client/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
@@ -23,7 +24,7 @@ export async function saveAssemblerState(store: StoreClient, mcSeqno: number, as
   await saveTracesState(store, mcSeqno, encodeState(asm.snapshot()));
 }
 
-/** Assemblers from loadAssembler: the stage's own, written with the replay check (src/store/traces-write.ts). Others (tests, tools) write without it. */
+/** Assemblers from loadAssembler: the stage's own, written with the replay check (src/store/traces/write.ts). Others (tests, tools) write without it. */
 const progressOf = new WeakMap<TraceAssembler, TracesWriteProgress>();
 
 /** The saved assembler and the masterchain seqno it has folded up to (null: start empty). */
@@ -158,7 +159,7 @@ const INLINE = inlineClassifier();
 /**
  * Writes what the step produced (the seqnos after the last write up to `mcSeqno`), then the assembler state: after
  * this the batch is durable; rows a crashed earlier write of these seqnos stored are not written again
- * (src/store/traces-write.ts).
+ * (src/store/traces/write.ts).
  */
 export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
   await writeTracesBatch(

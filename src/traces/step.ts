@@ -2,13 +2,14 @@
  * The traces stage's step: one masterchain batch folded into the assembler, the traces it completes classified,
  * its jetton / NFT events derived, its transactions and messages given their trace_id. It takes the batch's context
  * as plain data (read before it: read-context.ts `readBatchContext`) and returns rows (written after it: stage.ts
- * `writeMcBatch`, src/store/traces-write.ts); no store handle. Its state is in memory: the assembler, and the end
+ * `writeMcBatch`, src/store/traces/write.ts); no store handle. Its state is in memory: the assembler, and the end
  * states of the blocks it has seen (the documents' states before).
  */
 import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
 import { classifyOne, type Classified } from './classify-pool.ts';
 import { addStateStats, blockConfigParam, emptyStateStats, ENTITY_TABLES, entityEvents, validatorCycleRows, validatorEventRows, type CodeBocs, type EntityStateRows, type EntityTables, type KnownEntities, type StateStats } from '../entities/index.ts';
-import { blockToRows, PriorStates, TRACED_TABLES, type Row } from '../store/index.ts';
+import { blockToRows, PriorStates, TRACED_TABLES } from '../decode/index.ts';
+import { type Row } from '../util/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
 import type { TraceAssembler, TraceRow } from './assembler.ts';
 import type { TraceContextSource } from './records.ts';
@@ -99,10 +100,10 @@ export function finishTraces(folded: FoldedTraces, classified: readonly Classifi
 /** Assemble one masterchain batch's transactions and classify what it completes on this thread (`context`: records.ts). */
 export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
   const folded = foldTraces(asm, mcSeqno, txs, context);
-  return finishTraces(folded, folded.traces.map(classifyOne));
+  return finishTraces(folded, folded.traces.map((t) => classifyOne(t)));
 }
 
-/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/store/docs.ts). */
+/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/decode/docs.ts). */
 const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
 /**

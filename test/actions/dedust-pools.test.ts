@@ -1,4 +1,4 @@
-// utils/dedust_pools.py: DeDust's pool list (the API's shape), the registry the interface repository falls back on,
+// utils/dedust_pools.py: DeDust's pool list (the API's shape), the list the interface repository falls back on,
 // and the fetch / fallback-file cycle, against a real local HTTP server.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address } from '@ton/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dedustPool, initDedustPools, parseRawPoolsData, refreshDedustPools, setDedustPools } from '../../src/actions/dedust-pools.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dedustPool, DedustPoolList, initDedustPools, parseRawPoolsData, refreshDedustPools } from '../../src/actions/dedust-pools.ts';
 import { InterfaceRepository } from '../../src/actions/interfaces.ts';
 
 // two real mainnet pools (coffee.yaml's DeDust hop), as DeDust's API lists them: user-friendly addresses
@@ -34,17 +34,16 @@ describe('parse_raw_pools_data', () => {
   });
 });
 
-describe('the registry', () => {
-  afterEach(() => setDedustPools(new Map()));
-
-  it('answers the repository for a pool no trace record describes; a trace record wins', () => {
-    const repo = new InterfaceRepository({ interfaces: { [POOL_B]: { raw: { DedustPool: { assets: [{ is_ton: false, address: JETTON_A }, { is_ton: true, address: null }] } } } } });
-    expect(repo.getDedustPool(POOL_A)).toBeNull();
-    setDedustPools(parseRawPoolsData(API));
+describe('the list', () => {
+  it('answers the repository it is given to for a pool no trace record describes; a trace record wins', () => {
+    const interfaces = { [POOL_B]: { raw: { DedustPool: { assets: [{ is_ton: false, address: JETTON_A }, { is_ton: true, address: null }] } } } };
+    expect(new InterfaceRepository({ interfaces }).getDedustPool(POOL_A)).toBeNull();
+    const pools = parseRawPoolsData(API);
+    const repo = new InterfaceRepository({ interfaces }, pools);
     expect(repo.getDedustPool(POOL_A)).toEqual({ address: POOL_A, assets: [{ is_ton: true, address: null }, { is_ton: false, address: JETTON_A }] });
     expect(repo.getDedustPool(POOL_B)!.assets[0]).toEqual({ is_ton: false, address: JETTON_A });
-    expect(dedustPool(POOL_A.toLowerCase())).not.toBeNull();
-    expect(dedustPool(null)).toBeNull();
+    expect(dedustPool(pools, POOL_A.toLowerCase())).not.toBeNull();
+    expect(dedustPool(pools, null)).toBeNull();
   });
 });
 
@@ -65,15 +64,15 @@ describe('fetch and fallback file', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/pools`;
   });
   afterAll(() => {
-    setDedustPools(new Map());
     server.close();
   });
 
   it('takes the API\'s list and saves it as the fallback', async () => {
     const file = join(dir, 'ok.json');
     answer = { status: 200, body: JSON.stringify(API) };
-    expect(await initDedustPools({ url, fallbackFile: file })).toBe(2);
-    expect(dedustPool(POOL_A)).not.toBeNull();
+    const list = new DedustPoolList();
+    expect(await initDedustPools(list, { url, fallbackFile: file })).toBe(2);
+    expect(dedustPool(list.pools, POOL_A)).not.toBeNull();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(API);
     expect(agents.at(-1)).toBe('Chrome');
   });
@@ -81,21 +80,23 @@ describe('fetch and fallback file', () => {
   it('falls back to the saved list when the API fails or answers an empty list, and fails without one', async () => {
     const file = join(dir, 'saved.json');
     writeFileSync(file, JSON.stringify([API[1]]));
+    const list = new DedustPoolList();
     answer = { status: 500, body: 'no' };
-    expect(await initDedustPools({ url, fallbackFile: file })).toBe(1);
+    expect(await initDedustPools(list, { url, fallbackFile: file })).toBe(1);
     answer = { status: 200, body: '[]' };
-    expect(await initDedustPools({ url, fallbackFile: file })).toBe(1);
-    expect(dedustPool(POOL_A)).toBeNull();
-    await expect(initDedustPools({ url, fallbackFile: join(dir, 'missing.json') })).rejects.toThrow();
+    expect(await initDedustPools(list, { url, fallbackFile: file })).toBe(1);
+    expect(dedustPool(list.pools, POOL_A)).toBeNull();
+    await expect(initDedustPools(list, { url, fallbackFile: join(dir, 'missing.json') })).rejects.toThrow();
   });
 
   it('a refresh that fails keeps the list', async () => {
-    setDedustPools(parseRawPoolsData(API));
+    const list = new DedustPoolList();
+    list.set(parseRawPoolsData(API));
     answer = { status: 502, body: '' };
-    expect(await refreshDedustPools({ url })).toBe(false);
-    expect(dedustPool(POOL_A)).not.toBeNull();
+    expect(await refreshDedustPools(list, { url })).toBe(false);
+    expect(dedustPool(list.pools, POOL_A)).not.toBeNull();
     answer = { status: 200, body: JSON.stringify([API[1]]) };
-    expect(await refreshDedustPools({ url })).toBe(true);
-    expect(dedustPool(POOL_A)).toBeNull();
+    expect(await refreshDedustPools(list, { url })).toBe(true);
+    expect(dedustPool(list.pools, POOL_A)).toBeNull();
   });
 });

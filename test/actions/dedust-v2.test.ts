@@ -4,7 +4,7 @@
 // messages/dedust_v2.py documents (and TEP-74 for the jetton legs).
 import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { actionDetails } from '../../src/actions/api.ts';
+import { actionDetails } from '../../src/actions/details.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
 import type { AccountInterfaces, Trace } from '../../src/actions/model.ts';
 import { V1_OPS } from '../../src/actions/serializer.ts';

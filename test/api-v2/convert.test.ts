@@ -123,11 +123,11 @@ describe('block info reader', () => {
     for (const r of rows) {
       const info = readBlockInfo(boc(r.file));
       expect(info.seqno, r.file).toBe(r.seqno);
-      expect(info.genUtime, r.file).toBe(r.gen_utime);
-      expect(info.startLt.toString(), r.file).toBe(r.start_lt);
-      expect(info.endLt.toString(), r.file).toBe(r.end_lt);
-      if (r.prev) expect(info.prev.map((p) => [p.seqno, p.rootHash.toString('hex')]), r.file).toEqual(r.prev.map((p) => [p.seq_no, p.root_hash]));
-      expect(prevShards(info)).toHaveLength(info.afterMerge ? 2 : 1);
+      expect(info.gen_utime, r.file).toBe(r.gen_utime);
+      expect(info.start_lt.toString(), r.file).toBe(r.start_lt);
+      expect(info.end_lt.toString(), r.file).toBe(r.end_lt);
+      if (r.prev) expect(info.prev_ref.map((p) => [p.seqno, p.root_hash]), r.file).toEqual(r.prev.map((p) => [p.seq_no, p.root_hash]));
+      expect(prevShards(info)).toHaveLength(info.after_merge ? 2 : 1);
     }
   });
 });

@@ -10,7 +10,8 @@ import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, lo
 import * as ed from '@noble/ed25519';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveChain, loadChainDir, type BlockRef, type ChainSource } from '../../src/devnet/chain/index.ts';
+import { LiveChain, loadChainDir, type ChainSource } from '../../src/devnet/chain/index.ts';
+import type { BlockRef } from '../../src/ton/index.ts';
 import { comment, createDevnet, walletExternal, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
 import { startLiteServer } from '../../src/devnet/liteserver/index.ts';
@@ -387,7 +388,7 @@ describe('block signatures, shard block proofs and out queue sizes (checked with
     const forged: ChainSource = new Proxy(source, {
       get(target, prop, receiver) {
         if (prop === 'getBlockProof') {
-          return (ref: BlockRef) => {
+          return (ref: BlockRef<bigint>) => {
             const real = target.getBlockProof(ref)!;
             if (ref.seqno !== 5) return real;
             const other = target.getBlockProof({ ...ref, seqno: 4 })!;

@@ -11,7 +11,7 @@ import { KeyStore } from '../../src/api/auth/index.ts';
 import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { hashToBase64 } from '../../src/format/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { FIXTURES, get } from './helpers.ts';
 
 let dir: string;

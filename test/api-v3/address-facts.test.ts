@@ -4,7 +4,7 @@
 // statements each block costs on the tables (none on the key-value store).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../../schemas/api/v3/entities.ts';
-import type { StoreClient } from '../../src/store/index.ts';
+import type { StoreClient } from '../../src/store/client/index.ts';
 import { recordQueries } from '../helpers/store.ts';
 import { get, openFixture, type Fixture } from './helpers.ts';
 

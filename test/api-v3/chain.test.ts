@@ -307,7 +307,7 @@ describe('idempotent reads', () => {
       '/api/v3/transactionsByMasterchainBlock?seqno=58508098',
     ];
     const before = await Promise.all(urls.map((u) => get(f.app, u)));
-    const { importBlocks } = await import('../../src/store/index.ts');
+    const { importBlocks } = await import('../../pipelines/index.ts');
     const { decodeBlock } = await import('../../src/ton/index.ts');
     const { readFileSync } = await import('node:fs');
     await importBlocks(f.store, f.blocks.map((p) => decodeBlock(readFileSync(p))));

@@ -11,7 +11,7 @@ import { Address, beginCell, Cell } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityStateRows } from '../../src/entities/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { code, memoryLookup, raw, stateOf } from '../entities/helpers.ts';
 import { get, v3App } from './helpers.ts';
 

@@ -6,10 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
-import { fillKvFromStore, importBlocks, openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/client/index.ts';
+import { importBlocks } from '../../pipelines/index.ts';
+import { parseTxDoc } from '../../src/decode/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
 import { Db } from '../../src/api/v3/db.ts';
-import { renderByKeys, renderTransactions, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
+import { loadByKeys, loadRows, transactionsByKeys, type TxKey } from '../../src/api/v3/queries/transactions.ts';
+import { transactionsJson } from '../../src/api/v3/render.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -124,14 +127,14 @@ export async function bothWays(store: StoreClient): Promise<{ docs: Record<strin
   const keys = (await store.query<{ account: string; lt: string; hash: string }>('SELECT DISTINCT account, lt, hash FROM transactions ORDER BY lt, account')).map(
     (k): TxKey => [k.account, k.lt, k.hash],
   );
-  const docs = await renderByKeys(db, keys, 'ASC');
-  const flat = await renderTransactions(db, await transactionsByKeys(db, keys.map(([a, l]) => [a, l]), 'ASC'));
+  const docs = transactionsJson(await loadByKeys(db, keys, 'ASC'));
+  const flat = transactionsJson(await loadRows(db, await transactionsByKeys(db, keys.map(([a, l]) => [a, l]), 'ASC')));
   return { docs, flat };
 }
 
 /**
  * The flattened tables hold an account's state before its first transaction in a block only as the earlier block's
- * end-state row (src/store/rows.ts writes no second copy): where that block is not stored they render the state's hash
+ * end-state row (src/decode/rows.ts writes no second copy): where that block is not stored they render the state's hash
  * alone, and the document carries the whole state. `flat` with those states taken from `docs` (matched by transaction
  * hash, the state's hash checked equal), for comparing the two ways.
  */

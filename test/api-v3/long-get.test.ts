@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildGateway } from '../../src/api/gateway.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { MAX_HEADER_BYTES } from '../../src/api/server.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-long-get-'));
 let store: StoreClient;

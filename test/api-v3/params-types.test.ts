@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ApiError } from '../../src/api/errors.ts';
 import { PAGE_SORT, parseQuery, type KindValue, type ParamKind, type ParamsOf, type ParamSpec } from '../../src/api/v3/params.ts';
 import { addRoute } from '../../src/api/v3/route.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDevnet } from '../../src/devnet/generate/index.ts';
-import { importBlocks, openStore, setCheckpoint, VISIBLE_CHECKPOINT, type StoreClient } from '../../src/store/index.ts';
+import { importBlocks } from '../../pipelines/index.ts';
+import { INGEST_CHECKPOINT, openStore, setCheckpoint, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries } from '../helpers/store.ts';
 import { get, v3App } from './helpers.ts';
@@ -57,16 +58,16 @@ describe('point reads: the key-value store and the tables on a devnet chain', ()
     // before any checkpoint: stored in ClickHouse, not yet visible
     expect(((await byHash(kvApp, early)).body.transactions as Row[]).length).toBe(0);
     expect(((await byHash(tablesApp, early)).body.transactions as Row[]).length).toBe(1);
-    await setCheckpoint(store, VISIBLE_CHECKPOINT, mid);
+    await setCheckpoint(store, INGEST_CHECKPOINT, mid);
     expect((await byHash(kvApp, early)).body).toEqual((await byHash(tablesApp, early)).body);
     expect(((await byHash(kvApp, late)).body.transactions as Row[]).length).toBe(0);
     // the account's list shows nothing past the checkpoint either
     const list = (await get(kvApp, `/api/v3/transactions?account=${late.account}&limit=100`, { 'X-No-Address-Book': '1' })).body.transactions as Row[];
     expect(list.map((t) => hex(t.hash))).not.toContain(late.hash);
     // the checkpoint never moves back (a replay of older seqnos)
-    await setCheckpoint(store, VISIBLE_CHECKPOINT, 1);
+    await setCheckpoint(store, INGEST_CHECKPOINT, 1);
     expect(((await byHash(kvApp, early)).body.transactions as Row[]).length).toBe(1);
-    await setCheckpoint(store, VISIBLE_CHECKPOINT, seqnos[seqnos.length - 1]);
+    await setCheckpoint(store, INGEST_CHECKPOINT, seqnos[seqnos.length - 1]);
     expect((await byHash(kvApp, late)).body).toEqual((await byHash(tablesApp, late)).body);
   });
 

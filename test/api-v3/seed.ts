@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { Address, Cell } from '@ton/core';
 import { afterAll, beforeAll } from 'vitest';
-import { parseTxDoc, stringifyTxDoc, type StoreClient } from '../../src/store/index.ts';
+import { parseTxDoc, stringifyTxDoc } from '../../src/decode/index.ts';
+import { type StoreClient } from '../../src/store/client/index.ts';
 import { openFixture, type Fixture } from './helpers.ts';
 
 const raw = (a: Address | null) => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);

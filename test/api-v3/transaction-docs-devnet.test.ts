@@ -2,7 +2,7 @@
 // end states): the API renders every transaction from its document exactly as from the flattened tables.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runDevnet } from '../../src/devnet/generate/index.ts';
-import { importBlocks } from '../../src/store/index.ts';
+import { importBlocks } from '../../pipelines/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { tempStore } from '../helpers/store.ts';
 import { bothWays, docsOf, withDocStatesBefore } from './helpers.ts';

@@ -1,11 +1,13 @@
-// Transaction documents (clickhouse/0012, src/store/docs.ts): the API renders a transaction from its document
+// Transaction documents (clickhouse/0012, src/decode/docs.ts): the API renders a transaction from its document
 // exactly as from the flattened tables, on real mainnet blocks (a devnet chain: transaction-docs-devnet.test.ts); a transaction
 // without a document (stored before 0012) still answers the same; a point read is no engine statement with the
 // key-value store (src/kv) and one with ClickHouse's tables, and both answer the same.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/store/docs.ts';
-import { blockDocRows, blockToRows, parseTxDoc, PriorStates, statesBeforeRows, type Row, type StoreClient } from '../../src/store/index.ts';
+import { MSG_FIELDS, STATE_FIELDS, TX_FIELDS } from '../../src/decode/docs.ts';
+import { blockDocRows, blockToRows, parseTxDoc, PriorStates, statesBeforeRows } from '../../src/decode/index.ts';
+import { type Row } from '../../src/util/index.ts';
+import { type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { recordQueries } from '../helpers/store.ts';
 import type { FastifyInstance } from 'fastify';

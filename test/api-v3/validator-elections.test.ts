@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Address } from '@ton/core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { electionScenario, hex, TON } from '../entities/elector-scenario.ts';
 import { get, v3App } from './helpers.ts';
 

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey, MemoryRateLimiter, RedisRateLimiter, startApiWorkers } from '../../src/api/index.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore } from '../../src/store/client/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distState } from '../../bin/dist-state.js';
 import { commands } from '../../src/cli/commands/index.ts';
 import { decodedBlockJson } from '../../src/cli/commands/decode-block.ts';
-import { SQL_FORMATS } from '../../src/store/sql.ts';
+import { SQL_FORMATS } from '../../src/store/read/sql.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { FIXTURES } from '../ton/fixtures.ts';
 import { testServer } from '../helpers/server.ts';

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dedustPool, dedustPools, setDedustPools } from '../../src/actions/dedust-pools.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dedustPool } from '../../src/actions/dedust-pools.ts';
 import { CliError } from '../../src/cli/command.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../../src/cli/dedust-pools-args.ts';
 import { until } from '../helpers/until.ts';
@@ -49,25 +49,24 @@ describe('startDedustPools', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/pools`;
   });
-  afterEach(() => setDedustPools(new Map()));
   afterAll(() => server.close());
 
   it('off: nothing is fetched, the registry stays empty', async () => {
-    const stop = await startDedustPools({ enabled: false }, log, { url });
+    const { list, stop } = await startDedustPools({ enabled: false }, log, { url });
     stop();
-    expect(dedustPools().size).toBe(0);
+    expect(list.pools.size).toBe(0);
   });
 
   it('on: the list is loaded and saved, then refreshed on its schedule', async () => {
     const file = join(dir, 'pools.json');
     answer = { status: 200, body: JSON.stringify([API[0]]) };
-    const stop = await startDedustPools({ enabled: true, file }, log, { url, intervalMs: 20 });
+    const { list, stop } = await startDedustPools({ enabled: true, file }, log, { url, intervalMs: 20 });
     try {
-      expect(dedustPool(POOL_A)).not.toBeNull();
-      expect(dedustPool(POOL_B)).toBeNull();
+      expect(dedustPool(list.pools, POOL_A)).not.toBeNull();
+      expect(dedustPool(list.pools, POOL_B)).toBeNull();
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([API[0]]);
       answer = { status: 200, body: JSON.stringify(API) };
-      await until(() => dedustPool(POOL_B) !== null, 'the refreshed list');
+      await until(() => dedustPool(list.pools, POOL_B) !== null, 'the refreshed list');
     } finally {
       stop();
     }
@@ -75,9 +74,9 @@ describe('startDedustPools', () => {
 
   it('an API that does not answer and no file: a warning, the indexer goes on without the list', async () => {
     answer = { status: 503, body: 'down' };
-    const stop = await startDedustPools({ enabled: true }, log, { url, intervalMs: 60_000 });
+    const { list, stop } = await startDedustPools({ enabled: true }, log, { url, intervalMs: 60_000 });
     stop();
-    expect(dedustPools().size).toBe(0);
+    expect(list.pools.size).toBe(0);
     expect(lines.some((l) => l.level === 40 && /DeDust pool list not loaded/.test(l.msg))).toBe(true);
   });
 });

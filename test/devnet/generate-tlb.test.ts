@@ -1,19 +1,12 @@
 /**
- * The devnet's TL-B writers against independent readers: HashmapAug labels against @ton/core's Dictionary,
+ * src/ton's TL-B writers the devnet builds its chain with, against independent readers: HashmapAug labels against @ton/core's Dictionary,
  * merkle updates against @ton/core's exotic-cell hashing, ShardIdent / shard arithmetic against known ids.
  */
 import { describe, expect, it } from 'vitest';
 import { beginCell, Cell, Dictionary } from '@ton/core';
-import {
-  buildHashmapAug,
-  hashmapAugECell,
-  inShard,
-  merkleUpdate,
-  shardChildren,
-  shardParent,
-  shardPrefixBits,
-  type AugKind,
-} from '../../src/devnet/tlb-write/index.ts';
+import { buildHashmapAug, hashmapAugECell, merkleUpdate, type AugKind } from '../../src/ton/index.ts';
+import { shardChildren, shardParent } from '../../src/format/index.ts';
+import { inShard, shardPrefixBits } from '../../src/devnet/generate/refs.ts';
 import { storeShardIdent } from '../../src/ton/index.ts';
 
 /** An augmentation of zero bits: HashmapAug then has exactly the layout of a plain Hashmap. */

@@ -23,8 +23,9 @@ import { compareTraces, EmulationService, type PendingEvent } from '../../src/em
 import { emulatedPending, liteserverState, renderEmulated } from '../../src/api/emulate/index.ts';
 import { Db } from '../../src/api/v3/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, parseTxDoc, stringifyTxDoc, type StoreClient, type TxDoc } from '../../src/store/index.ts';
-import { InProcessFeed, NotificationPublisher } from '../../src/streaming/index.ts';
+import { parseTxDoc, stringifyTxDoc, type TxDoc } from '../../src/decode/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
+import { InProcessFeed, NotificationPublisher } from '../../src/feed/index.ts';
 import { until } from '../helpers/until.ts';
 import { openWs, type WsClient } from '../streaming/clients.ts';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedEventSchema, type FeedEvent } from '../../schemas/bus/index.ts';
 import { EmulationService, PendingTraces, type EmulatedRows, type PendingEvent } from '../../src/emulate/index.ts';
-import type { StoreClient } from '../../src/store/index.ts';
+import type { StoreClient } from '../../src/store/client/index.ts';
 
 const hex = (n: number) => n.toString(16).padStart(64, '0');
 

@@ -16,7 +16,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { enginePaths, readEngineState } from '../../src/engine/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { liveHolder } from '../../src/util/index.ts';
 import { expectExactlyOnce } from '../pipeline/devnet-checks.ts';
 import { nativeHello } from '../helpers/native-hello.ts';

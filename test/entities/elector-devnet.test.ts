@@ -19,7 +19,7 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { Devnet, Scenarios, walletExternal, writeDevnetDir, type ProducedBlock, type Wallet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { electorDataChanged, electorTriggers } from '../../src/entities/index.ts';
 

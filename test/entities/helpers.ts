@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Address, beginCell, Cell, CellType, type TupleItem } from '@ton/core';
 import { slimConfig } from '@ton/sandbox/dist/config/slimConfig.js';
 import type { EntityLookup, StateTable } from '../../src/entities/index.ts';
-import type { Row } from '../../src/store/index.ts';
+import type { Row } from '../../src/util/index.ts';
 import type { AccountStateRow } from '../../src/ton/index.ts';
 import { runGetMethod } from '../../src/tvm/index.ts';
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, Cell, CellType } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metrics, runIndexer } from '../../pipelines/index.ts';
+import { createPipelineMetrics, runIndexer } from '../../pipelines/index.ts';
 import { TOPICS } from '../../schemas/bus/index.ts';
 import { MemoryBus } from '../../src/bus/index.ts';
 import { loadChainDir, type ChainJson } from '../../src/devnet/chain/index.ts';
@@ -23,7 +23,7 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { blockIdExtOf, LiteserverCodeFetcher } from '../../src/entities/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
@@ -374,6 +374,7 @@ describe('the traces stage with liteservers (runIndexer --roles traces)', () => 
     const mc = b.ids[b.ids.length - 1];
     await bus.publish(TOPICS.mcComplete, [{ key: 'mc', value: { mc_seqno: b.mcSeqno, mc_id: id(mc), blocks: b.ids.map(id) } }]);
   }
+  const metrics = createPipelineMetrics();
   const fetches = async (result: string) => (await metrics.entityCodeFetches.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
 
   it('reads the codes through the ingest source: rows written, stats and metrics count them', async () => {
@@ -381,7 +382,7 @@ describe('the traces stage with liteservers (runIndexer --roles traces)', () => 
     const bus = new MemoryBus();
     const before = await fetches('fetched');
     try {
-      const h = await runIndexer({ bus, source: pool, store, roles: ['traces'] });
+      const h = await runIndexer({ bus, source: pool, store, roles: ['traces'], metrics });
       await publish(bus, target);
       await h.traces!.reached(target.mcSeqno);
       await h.stop();
@@ -400,7 +401,7 @@ describe('the traces stage with liteservers (runIndexer --roles traces)', () => 
     const bus = new MemoryBus();
     const before = { failed: await fetches('failed'), noCode: (await metrics.entitySkipped.get()).values.find((v) => v.labels.reason === 'no_code')?.value ?? 0 };
     try {
-      const h = await runIndexer({ bus, source: deadPool, store, roles: ['traces'] });
+      const h = await runIndexer({ bus, source: deadPool, store, roles: ['traces'], metrics });
       await publish(bus, target);
       await publish(bus, next);
       await h.traces!.reached(next.mcSeqno);

@@ -22,7 +22,7 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, walletExternal, writeDevnetDir, type ProducedBlock, type Wallet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 
 const CODE = Cell.fromBoc(readFileSync(new URL('../fixtures/codes/nominator-pool-v1.boc', import.meta.url)))[0];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient, type StoreConfig } from '../../src/store/index.ts';
+import { openStore, type StoreClient, type StoreConfig } from '../../src/store/client/index.ts';
 
 /**
  * A fresh migrated chdb store in a temp dir for the enclosing describe block: opened before its tests,

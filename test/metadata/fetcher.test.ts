@@ -14,7 +14,7 @@ import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { takeMetadataArgs } from '../../src/cli/metadata-args.ts';
 import { MetadataFetcher, parseContentCell, parseStoredContent, type Candidate, type Clock } from '../../src/metadata/index.ts';
-import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/index.ts';
+import { fillKvFromStore, openStore, type StoreClient } from '../../src/store/client/index.ts';
 
 const ACCOUNTS = new URL('../fixtures/accounts/', import.meta.url).pathname;
 

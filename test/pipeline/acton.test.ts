@@ -7,8 +7,8 @@ import { MemoryBus } from '../../src/bus/index.ts';
 import { loadRecordedChain } from '../../src/devnet/chain/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, type StoreClient } from '../../src/store/index.ts';
-import { indexStatusDetail as indexStatus } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, type StoreClient } from '../../src/store/client/index.ts';
+import { indexStatusDetail as indexStatus } from '../../src/store/read/index.ts';
 
 // The real recorded acton local-net chain (mc1, mc2, wc0:1, wc0:2; 3 transactions) served over ADNL,
 // indexed through the whole pipeline into a real chdb store.

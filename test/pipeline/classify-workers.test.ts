@@ -13,10 +13,11 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
-import type { StoreClient } from '../../src/store/index.ts';
+import type { StoreClient } from '../../src/store/client/index.ts';
 import { withStoreAndPool } from '../helpers/store.ts';
 import { classifierPool } from '../../src/traces/classify-pool.ts';
-import { DEFAULT_CLASSIFY_WORKERS, parseIndexArgs } from '../../src/cli/commands/index-chain.ts';
+import { parseIndexArgs } from '../../src/cli/commands/index-chain.ts';
+import { DEFAULT_CLASSIFY_WORKERS } from '../../pipelines/index.ts';
 
 let dir: string;
 let tip: number;

@@ -6,7 +6,8 @@
 import { expect } from 'vitest';
 import type { ChainJson } from '../../src/devnet/chain/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
-import { duplicateReport, parseTxDoc, type StoreClient, type TableDuplicates } from '../../src/store/index.ts';
+import { duplicateReport, type StoreClient, type TableDuplicates } from '../../src/store/client/index.ts';
+import { parseTxDoc } from '../../src/decode/index.ts';
 
 export type DevnetChain = { blocks: ChainJson['blocks']; transactions: { hash: string }[]; in_flight: { hash: string; external: boolean }[] };
 
@@ -196,7 +197,7 @@ export async function physicalCounts(store: StoreClient): Promise<Record<string,
 
 /**
  * Rows several blocks may carry (bodies, account states): each writer stores them once, but a body another process
- * stored before a restart may be stored again until a merge (src/store/writer.ts MEMO_TABLES). Checked apart.
+ * stored before a restart may be stored again until a merge (src/store/write/writer.ts MEMO_TABLES). Checked apart.
  */
 export const CONTENT = ['message_contents', 'account_states', 'latest_account_states'];
 

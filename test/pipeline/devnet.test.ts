@@ -10,7 +10,7 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { until } from '../helpers/until.ts';
 import { checkStore, type DevnetChain } from './devnet-checks.ts';
 

@@ -29,7 +29,7 @@ import { loadChainDir, type MemoryChain } from '../../src/devnet/chain/index.ts'
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, writeLiteServerJson, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { getCheckpoint, openStore, type StoreClient, type StoreConfig } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, type StoreClient, type StoreConfig } from '../../src/store/client/index.ts';
 import { testServer as fileServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
 import { checkStore, physicalCounts, tracesSnapshot, type DevnetChain } from './devnet-checks.ts';

@@ -5,15 +5,16 @@
  */
 import { Cell, Dictionary, type Slice } from '@ton/core';
 import { MASTER_SHARD, type BlockIdExt } from '../../src/source/block-id.ts';
-import type { BlockHeader, MasterRef, ShardTop } from '../../src/source/block-header.ts';
+import type { BlockHeader, ShardTop } from '../../src/source/block-header.ts';
+import type { ExtBlkRef } from '../../src/ton/index.ts';
 
 /** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
-function loadExtBlkRef(s: Slice): MasterRef {
+function loadExtBlkRef(s: Slice): ExtBlkRef {
   return {
-    endLt: s.loadUintBig(64),
+    end_lt: s.loadUintBig(64),
     seqno: s.loadUint(32),
-    rootHash: s.loadBuffer(32).toString('hex'),
-    fileHash: s.loadBuffer(32).toString('hex'),
+    root_hash: s.loadBuffer(32).toString('hex'),
+    file_hash: s.loadBuffer(32).toString('hex'),
   };
 }
 
@@ -79,7 +80,7 @@ export function readBlockHeader(root: Cell): BlockHeader {
   const endLt = s.loadUintBig(64);
   s.skip(32 * 4); // gen_validator_list_hash_short, gen_catchain_seqno, min_ref_mc_seqno, prev_key_block_seqno
   if (flags & 1) s.skip(8 + 32 + 64); // GlobalVersion
-  let masterRef: MasterRef | null = null;
+  let masterRef: ExtBlkRef | null = null;
   if (notMaster) masterRef = loadExtBlkRef(s.loadRef().beginParse());
   const prevCell = s.loadRef().beginParse();
   let prev: BlockIdExt[];
@@ -90,8 +91,8 @@ export function readBlockHeader(root: Cell): BlockHeader {
     const p1 = loadExtBlkRef(prevCell.loadRef().beginParse());
     const p2 = loadExtBlkRef(prevCell.loadRef().beginParse());
     prev = [
-      { workchain, shard: shard - half, seqno: p1.seqno, rootHash: p1.rootHash, fileHash: p1.fileHash },
-      { workchain, shard: shard + half, seqno: p2.seqno, rootHash: p2.rootHash, fileHash: p2.fileHash },
+      { workchain, shard: shard - half, seqno: p1.seqno, rootHash: p1.root_hash, fileHash: p1.file_hash },
+      { workchain, shard: shard + half, seqno: p2.seqno, rootHash: p2.root_hash, fileHash: p2.file_hash },
     ];
   } else {
     const p = loadExtBlkRef(prevCell);
@@ -100,7 +101,7 @@ export function readBlockHeader(root: Cell): BlockHeader {
       const x = shard & -shard;
       prevShard = BigInt.asUintN(64, (shard - x) | (x << 1n));
     }
-    prev = [{ workchain, shard: prevShard, seqno: p.seqno, rootHash: p.rootHash, fileHash: p.fileHash }];
+    prev = [{ workchain, shard: prevShard, seqno: p.seqno, rootHash: p.root_hash, fileHash: p.file_hash }];
   }
   return { globalId, workchain, shard, seqno, afterMerge, afterSplit, beforeSplit, keyBlock, genUtime, startLt, endLt, masterRef, prev };
 }

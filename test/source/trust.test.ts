@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { metricsRegistry, runIndexer } from '../../pipelines/index.ts';
+import { createPipelineMetrics, runIndexer } from '../../pipelines/index.ts';
 import * as S from '../../schemas/api/v3/entities.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { buildServer } from '../../src/api/server.ts';
@@ -23,7 +23,8 @@ import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { followMasterchain, FollowStalled, LiteserverPool, loadTrustAnchor, refKey, type McStep } from '../../src/source/index.ts';
 import { sleep } from '../../src/source/follower.ts';
-import { getCheckpoint, loadTrustedBlocks, openStore, readIngestState, type StoreClient } from '../../src/store/index.ts';
+import { getCheckpoint, openStore, type StoreClient } from '../../src/store/client/index.ts';
+import { loadTrustedBlocks, readIngestState } from '../../src/store/ingest/index.ts';
 import type { TlObject } from '../../src/tl/index.ts';
 import { fabricatedLookup, flippedByte, forgedSignature, futureTip, reencodedTip, type Liar } from './liars.ts';
 
@@ -337,7 +338,8 @@ describe('follower and pool hygiene', { timeout: 120_000 }, () => {
   });
 
   it('ton_liteservers_up counts the servers the pools use', async () => {
-    const value = async () => (await metricsRegistry.getSingleMetric('ton_liteservers_up')!.get()).values[0]?.value;
+    const registry = createPipelineMetrics().registry;
+    const value = async () => (await registry.getSingleMetric('ton_liteservers_up')!.get()).values[0]?.value;
     expect(await value()).toBe(0);
     const dead = { host: '127.0.0.1:1', publicKey: honest.publicKey };
     const pool = new LiteserverPool([endpoint(honest), dead], { timeoutMs: 2000, healthIntervalMs: 60_000 });

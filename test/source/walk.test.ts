@@ -67,7 +67,7 @@ describe('block header', () => {
     const id = { workchain: 0, shard: MASTER_SHARD, seqno: 2, rootHash: 'ce3df52136fd2af83ad5453d61945de38c4e48ad569983be91635deb6390978e', fileHash: '480e8a6ae2378470204a9fcc63a3f180d5426186b77488e743fd2bd37675cb44' };
     const h = verifyBlock(id, files['0:8000000000000000:2']).header;
     expect(h.masterRef?.seqno).toBe(1);
-    expect(h.masterRef?.rootHash).toBe('c911a25caecd8fc34793a26039b7ecb9ea6df0854c26294cd3fc2cd3f92aeaf4');
+    expect(h.masterRef?.root_hash).toBe('c911a25caecd8fc34793a26039b7ecb9ea6df0854c26294cd3fc2cd3f92aeaf4');
     expect(h.prev[0].seqno).toBe(1);
     expect(h.prev[0].rootHash).toBe('c668aa75d8986c395c927808bd2ac2f71f9399b7ff6ef9618bdaa46f11e0377c');
   });

@@ -16,7 +16,7 @@ import { generateDevnet, type GenerateResult } from '../../src/devnet/generate/i
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { raw, readmeReports, report, run } from './readme-reports.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 

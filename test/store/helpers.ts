@@ -1,10 +1,10 @@
 // Shared imports and fixture helpers of the store suites (tests read only test/fixtures/).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIGRATIONS_DIR } from '../../src/store/clickhouse-dir.ts';
+import { MIGRATIONS_DIR } from '../../src/store/client/clickhouse-dir.ts';
 
-export { loadMigrations, migrate, openClient, openStore, type StoreClient } from '../../src/store/index.ts';
-export { splitStatements as splitStatementsForTest } from '../../src/store/migrate.ts';
+export { loadMigrations, migrate, openClient, openStore, type StoreClient } from '../../src/store/client/index.ts';
+export { splitStatements as splitStatementsForTest } from '../../src/store/client/migrate.ts';
 
 export const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 

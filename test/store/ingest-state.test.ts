@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadTrustedBlocks, readIngestState, saveTrustedBlocks, writeIngestState } from '../../src/store/index.ts';
+import { loadTrustedBlocks, nextIngestVersion, readIngestState, saveTrustedBlocks, writeIngestState } from '../../src/store/ingest/index.ts';
 import { tempStore } from '../helpers/store.ts';
 
 const h = (c: string) => c.repeat(64);
@@ -22,13 +22,16 @@ describe('ingest state in the store (clickhouse/0015)', { timeout: 120_000 }, ()
   it('the last write of the ingest state wins, stall and range alike', async () => {
     const { store } = ref;
     expect(await readIngestState(store)).toBeNull();
-    await writeIngestState(store, { range: { from: 1, until: null }, firstRequested: 1, checkpointAtRequest: null, stall: null });
+    // the writer's versions, each past the one before (the writes of one millisecond too)
+    let v = 0n;
+    const next = () => (v = nextIngestVersion(v));
+    await writeIngestState(store, { range: { from: 1, until: null }, firstRequested: 1, checkpointAtRequest: null, stall: null }, next());
     const stall = { seqno: 4_000_000_000, reason: "masterchain block 4000000000: bad signature 'x'", since: 1_700_000_000_123 };
-    await writeIngestState(store, { range: { from: 10, until: 20 }, firstRequested: 1, checkpointAtRequest: 9, stall });
+    await writeIngestState(store, { range: { from: 10, until: 20 }, firstRequested: 1, checkpointAtRequest: 9, stall }, next());
     expect(await readIngestState(store)).toEqual({ range: { from: 10, until: 20 }, firstRequested: 1, checkpointAtRequest: 9, stall });
-    await writeIngestState(store, { range: { from: 10, until: 20 }, firstRequested: 1, checkpointAtRequest: 9, stall: null });
+    await writeIngestState(store, { range: { from: 10, until: 20 }, firstRequested: 1, checkpointAtRequest: 9, stall: null }, next());
     expect(await readIngestState(store)).toEqual({ range: { from: 10, until: 20 }, firstRequested: 1, checkpointAtRequest: 9, stall: null });
-    await writeIngestState(store, { range: null, firstRequested: 1, checkpointAtRequest: 20, stall: null });
+    await writeIngestState(store, { range: null, firstRequested: 1, checkpointAtRequest: 20, stall: null }, next());
     expect((await readIngestState(store))?.range).toBeNull();
   });
 });

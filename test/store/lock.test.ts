@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations, openStore } from '../../src/store/index.ts';
+import { loadMigrations, openStore } from '../../src/store/client/index.ts';
 import { tempStore } from '../helpers/store.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

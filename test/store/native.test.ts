@@ -2,8 +2,10 @@
 // (ClickHouse's own parser) must read back identically, for every table of every fixture block and
 // for the edge values of each column type the schema uses.
 import { describe, expect, it } from 'vitest';
-import { BLOCK_TABLES, blockToRows, encodeJsonLines, type Row } from '../../src/store/index.ts';
-import { encodeNative, parseType, RowEncodeError } from '../../src/store/native.ts';
+import { BLOCK_TABLES, blockToRows } from '../../src/decode/index.ts';
+import { encodeJsonLines } from '../../src/store/client/index.ts';
+import { type Row } from '../../src/util/index.ts';
+import { encodeNative, parseType, RowEncodeError } from '../../src/store/client/native.ts';
 import { tempStore } from '../helpers/store.ts';
 import { decodedFixtures } from './suite.ts';
 

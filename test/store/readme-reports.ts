@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Address } from '@ton/core';
 import { expect } from 'vitest';
-import { runReadOnlySql, type StoreClient } from '../../src/store/index.ts';
+import { runReadOnlySql } from '../../src/store/read/index.ts';
+import { type StoreClient } from '../../src/store/client/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

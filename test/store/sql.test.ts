@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertReadOnly, openStore, ReadOnlyQueryError, runReadOnlySql, type StoreClient } from '../../src/store/index.ts';
+import { assertReadOnly, ReadOnlyQueryError, runReadOnlySql } from '../../src/store/read/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'tg-store-sql-'));

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import type { StoreConfig } from '../../src/store/index.ts';
+import type { StoreConfig } from '../../src/store/client/index.ts';
 import { testServer } from '../helpers/server.ts';
 import { storeSuite } from './suite.ts';
 

@@ -3,28 +3,11 @@ import { readFileSync } from 'node:fs';
 import { methodIdsOfBoc } from '../../src/contracts/code-methods.ts';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assignMcSeqnos,
-  blockById,
-  blocksByMcSeqno,
-  BLOCK_TABLES,
-  duplicateReport,
-  importBlocks,
-  StoreWriter,
-  latestAccountState,
-  messagesByHash,
-  messagesOfTransactions,
-  openStore,
-  ReadOnlyQueryError,
-  runReadOnlySql,
-  tableCounts,
-  transactionsByAccount,
-  transactionsByHash,
-  transactionDocsByHash,
-  transactionsByMcSeqno,
-  type StoreClient,
-  type StoreConfig,
-} from '../../src/store/index.ts';
+import { assignMcSeqnos, importBlocks } from '../../pipelines/index.ts';
+import { blockById, blocksByMcSeqno, latestAccountState, messagesByHash, messagesOfTransactions, ReadOnlyQueryError, runReadOnlySql, tableCounts, transactionsByAccount, transactionsByHash, transactionDocsByHash, transactionsByMcSeqno } from '../../src/store/read/index.ts';
+import { duplicateReport, openStore, type StoreClient, type StoreConfig } from '../../src/store/client/index.ts';
+import { StoreWriter } from '../../src/store/write/index.ts';
+import { BLOCK_TABLES, blockToRows } from '../../src/decode/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { FIXTURES, fixtureBlockFiles, txIndex } from './helpers.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
@@ -164,7 +147,7 @@ export function storeSuite(label: string, config: () => StoreConfig | Promise<St
         const cut: StoreClient = { ...store, insertRows: (t, rows, cols) => (t === cutAt ? Promise.reject(new Error(`killed before ${cutAt}`)) : store.insertRows(t, rows, cols)) };
         const writer = new StoreWriter(cut, { attempts: 1 });
         const mc = assignMcSeqnos(blocks);
-        for (const b of part) await writer.writeBlock(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) });
+        for (const b of part) await writer.writeRows(blockToRows(b, { mcSeqno: mc.get(b.id.root_hash.toLowerCase()) }));
         await expect(writer.flush()).rejects.toThrow(`killed before ${cutAt}`);
       }
       const [m] = await store.query<{ markers: string; txs: string }>('SELECT (SELECT count() FROM ingested_blocks) AS markers, (SELECT count() FROM transactions) AS txs');

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { blockToRows, getCheckpoint, setCheckpoint, StoreWriter, tableCounts, type FlushStats } from '../../src/store/index.ts';
+import { blockToRows } from '../../src/decode/index.ts';
+import { getCheckpoint, setCheckpoint } from '../../src/store/client/index.ts';
+import { StoreWriter, type FlushStats } from '../../src/store/write/index.ts';
+import { tableCounts } from '../../src/store/read/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { tempStore } from '../helpers/store.ts';
 import { FIXTURES } from './helpers.ts';
@@ -15,7 +18,7 @@ describe('StoreWriter', () => {
     const blocks = ['mainnet/mainnet-wc0-8000000000000000-40484416.boc', 'mainnet/mainnet-wc0-8000000000000000-40484438.boc', 'mainnet/mainnet-mc-17734191.boc'].map(block);
     const flushes: FlushStats[] = [];
     const writer = new StoreWriter(ref.store, { maxRows: 2000, maxQueuedBatches: 1, onFlush: (s) => flushes.push(s) });
-    for (const b of blocks) await writer.writeBlock(b, { mcSeqno: 1 });
+    for (const b of blocks) await writer.writeRows(blockToRows(b, { mcSeqno: 1 }));
     await writer.flush();
     // 479 + 510 transactions with their messages: several batches, each under ~2000 rows + one block
     expect(flushes.length).toBeGreaterThanOrEqual(3);
@@ -43,7 +46,7 @@ describe('StoreWriter', () => {
     await expect(writer.writeRows(blockToRows(b))).rejects.toThrow(/insert into transactions failed/);
     // rewriting the block correctly afterwards completes it (the partial rows are simply replaced)
     const ok = new StoreWriter(ref.store);
-    await ok.writeBlock(b, { mcSeqno: 2 });
+    await ok.writeRows(blockToRows(b, { mcSeqno: 2 }));
     await ok.flush();
     const [done] = await ref.store.query<{ n: string }>('SELECT count() AS n FROM transactions FINAL WHERE block_seqno = {s:UInt32}', { s: b.id.seqno });
     expect(Number(done.n)).toBe(b.transactions.length);

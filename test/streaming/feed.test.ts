@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TOPICS, type FeedEvent } from '../../schemas/bus/index.ts';
-import { InProcessFeed, KafkaNotificationFeed, KafkaNotificationSink, type NotificationFeed, type NotificationSink } from '../../src/streaming/index.ts';
+import { InProcessFeed, KafkaNotificationFeed, KafkaNotificationSink, type NotificationFeed, type NotificationSink } from '../../src/feed/index.ts';
 import { until } from '../helpers/until.ts';
 
 interface Impl {

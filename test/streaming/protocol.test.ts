@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey, KeyStore } from '../../src/api/auth/index.ts';
 import { buildGateway, streamingHub } from '../../src/api/gateway.ts';
-import { InProcessFeed } from '../../src/streaming/index.ts';
+import { InProcessFeed } from '../../src/feed/index.ts';
 import { tempStore } from '../helpers/store.ts';
 import { until } from '../helpers/until.ts';
 import { openSse, openWs, type WsClient } from './clients.ts';

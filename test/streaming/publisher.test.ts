@@ -13,8 +13,9 @@ import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
 import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { LiteserverPool } from '../../src/source/index.ts';
-import { openStore, parseTxDoc, type StoreClient } from '../../src/store/index.ts';
-import { NotificationPublisher } from '../../src/streaming/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
+import { parseTxDoc } from '../../src/decode/index.ts';
+import { NotificationPublisher } from '../../src/feed/index.ts';
 import { kvPointReads } from '../../src/kv/index.ts';
 
 let dir: string;

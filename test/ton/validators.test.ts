@@ -45,26 +45,26 @@ describe('validator groups from mainnet configs (MANIFEST: mainnet-mc-46991999 k
     const prev = loadValidatorSet(configParam(config, 32)!);
     expect(ccv.shuffleMcValidators).toBe(true);
     expect([prev.total, prev.main]).toEqual([400, 100]);
-    const nodes = computeValidatorSubset(ccv, MASTER, prev, info.genCatchainSeqno);
+    const nodes = computeValidatorSubset(ccv, MASTER, prev, info.gen_catchain_seqno);
     expect(nodes).toHaveLength(100);
-    expect(validatorSetHashShort(info.genCatchainSeqno, nodes)).toBe(info.genValidatorListHashShort);
+    expect(validatorSetHashShort(info.gen_catchain_seqno, nodes)).toBe(info.gen_validator_list_hash_short);
     // the unshuffled head of the list, or another catchain seqno, gives another group
-    expect(validatorSetHashShort(info.genCatchainSeqno, prev.list.slice(0, 100))).not.toBe(info.genValidatorListHashShort);
-    const other = computeValidatorSubset(ccv, MASTER, prev, info.genCatchainSeqno - 1);
-    expect(validatorSetHashShort(info.genCatchainSeqno - 1, other)).not.toBe(info.genValidatorListHashShort);
+    expect(validatorSetHashShort(info.gen_catchain_seqno, prev.list.slice(0, 100))).not.toBe(info.gen_validator_list_hash_short);
+    const other = computeValidatorSubset(ccv, MASTER, prev, info.gen_catchain_seqno - 1);
+    expect(validatorSetHashShort(info.gen_catchain_seqno - 1, other)).not.toBe(info.gen_validator_list_hash_short);
   });
 
   it('a shard block of the new set (param 34) names its weighted draw of shard_validators_num validators', () => {
     const sb = block('mainnet-wc0-6000000000000000-52111590.boc');
     const info = readBlockInfo(sb);
     const vset = loadValidatorSet(configParam(config, 34)!);
-    expect(info.genUtime).toBeGreaterThanOrEqual(vset.utimeSince);
-    expect(info.genUtime).toBeLessThan(vset.utimeUntil);
-    const nodes = computeValidatorSubset(ccv, { workchain: info.workchain, shard: info.shard }, vset, info.genCatchainSeqno);
+    expect(info.gen_utime).toBeGreaterThanOrEqual(vset.utimeSince);
+    expect(info.gen_utime).toBeLessThan(vset.utimeUntil);
+    const nodes = computeValidatorSubset(ccv, { workchain: info.workchain, shard: BigInt('0x' + info.shard) }, vset, info.gen_catchain_seqno);
     expect(nodes).toHaveLength(ccv.shardValidatorsNum);
     expect(nodes.every((n) => n.weight === 1n)).toBe(true);
     expect(new Set(nodes.map((n) => n.publicKey.toString('hex'))).size).toBe(nodes.length);
-    expect(validatorSetHashShort(info.genCatchainSeqno, nodes)).toBe(info.genValidatorListHashShort);
+    expect(validatorSetHashShort(info.gen_catchain_seqno, nodes)).toBe(info.gen_validator_list_hash_short);
   });
 });
 

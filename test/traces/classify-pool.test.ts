@@ -46,7 +46,7 @@ describe('classifier pool: the same classifications as the stage thread', () => 
   it('real toncenter traces (with their interface records): identical actions and states, in input order, across both workers', async () => {
     const traces = toncenterTraces();
     expect(traces.length).toBeGreaterThan(50);
-    const inline = traces.map(classifyOne);
+    const inline = traces.map((t) => classifyOne(t));
     const pooled = await pool.classify(traces);
     expect(pooled).toEqual(inline);
     // not a vacuous comparison: the traces classify into many actions of many types
@@ -62,7 +62,7 @@ describe('classifier pool: the same classifications as the stage thread', () => 
     const traces = toncenterTraces().slice(0, 20);
     const batch = [...traces.slice(0, 10), malformed(traces[10]), ...traces.slice(11)];
     expect(() => classifyOne(batch[10])).not.toThrow();
-    const inline = batch.map(classifyOne);
+    const inline = batch.map((t) => classifyOne(t));
     expect(inline[10]).toEqual({ actions: [], state: 'failed' });
     const pooled = await pool.classify(batch);
     expect(pooled).toEqual(inline);
@@ -279,7 +279,7 @@ function runChild(modulePath: string, withTsx: boolean): ReturnType<typeof spawn
     `const traces = readdirSync(dir).sort().slice(0, 40).map((f) => traceFromToncenterJson(parseJsonExact(readFileSync(dir + '/' + f, 'utf8'))));`,
     `const pool = createClassifier(2);`,
     `const out = await pool.classify(traces);`,
-    `const same = json(out) === json(traces.map(classifyOne));`,
+    `const same = json(out) === json(traces.map((t) => classifyOne(t)));`,
     `const candidates = ${blocks}.flatMap((f) => planEntityStates(decodeBlock(readFileSync(f)).account_states).candidates);`,
     `const codes = new Map(${codes});`,
     `const derived = await pool.derive({ candidates, codes });`,

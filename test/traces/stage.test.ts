@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type StoreClient } from '../../src/store/index.ts';
+import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type TransactionRow } from '../../src/ton/index.ts';
 import { loadAssembler, saveAssemblerState, writeTraceTables } from '../../src/traces/stage.ts';
 import { assembleBatch } from '../../src/traces/step.ts';

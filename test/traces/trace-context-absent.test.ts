@@ -1,7 +1,7 @@
 // The trace context's memory of addresses without entity rows (trace-context.ts `Absent`): it saves the queries for
 // plain accounts, and never hides a row that appears after the account changes, even while that row is unwritten.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { encodeJsonLines, type StoreClient } from '../../src/store/index.ts';
+import { encodeJsonLines, type StoreClient } from '../../src/store/client/index.ts';
 import type { AccountStateRow } from '../../src/ton/index.ts';
 import { loadTraceContext } from '../../src/traces/read-context.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';

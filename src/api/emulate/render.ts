@@ -8,8 +8,8 @@
  */
 import { hashToBase64 } from '../../format/index.ts';
 import type { PendingRows } from '../../emulate/index.ts';
-import { parseTxDoc, type TxDoc } from '../../store/index.ts';
-import { actionJson, MAX_TRACE_TXS, renderWithDocs, traceJson, type Db, type Row } from '../v3/index.ts';
+import { parseTxDoc, type TxDoc } from '../../decode/index.ts';
+import { actionJson, loadWithDocs, MAX_TRACE_TXS, traceJson, transactionsJson, type Db, type Row } from '../v3/index.ts';
 
 export interface RenderedEmulation {
   /** /api/v3/traces' trace object, pending (transactions, transactions_order, trace tree), without actions */
@@ -28,7 +28,7 @@ export async function renderEmulated(db: Db, rows: PendingRows, supported?: Read
     docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   }
   const keys = [...docs.values()].map((d) => [String(d.tx.account), String(d.tx.lt), String(d.tx.hash)] as [string, string, string]);
-  const txs = (await renderWithDocs(db, keys, docs, 'ASC')).map((t) => ({ ...t, emulated: true, finality: 'pending', trace_external_hash: hashToBase64(rows.norm) }));
+  const txs = transactionsJson(await loadWithDocs(db, keys, docs, 'ASC')).map((t) => ({ ...t, emulated: true, finality: 'pending', trace_external_hash: hashToBase64(rows.norm) }));
   const actionRows = rows.actions
     .map((a) => ({ ...a.row, trace_id: null }) as Row)
     .filter((a) => !supported || (supported.has(String(a.type)) && !((a.ancestor_type as string[] | undefined) ?? []).some((t) => supported.has(t))));

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Cell, loadMessage } from '@ton/core';
 import { EmulationBusy, EmulationFailed, EmulationRejected, type EmulationService } from '../../emulate/index.ts';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import { ApiError } from '../errors.ts';
 import type { NetworkContext, RouteGroup } from '../server.ts';
 import { actionAddresses, bookAndMetadata, Db, supportedTypes } from '../v3/index.ts';

@@ -7,9 +7,8 @@
  */
 import { beginCell, type Address, type Cell } from '@ton/core';
 import type { EmulationState } from '../../emulate/index.ts';
-import type { StoreClient } from '../../store/index.ts';
-import { accountState, blockIdTl, configAll, MASTER_SHARD_SIGNED, type BlockIdTl } from '../v2/chain.ts';
-import type { NodeClient } from '../v2/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
+import { accountState, blockIdTl, configAll, MASTER_SHARD_SIGNED, type BlockIdTl, type NodeClient } from '../v2/index.ts';
 
 interface McRow {
   seqno: string;

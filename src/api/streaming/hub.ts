@@ -1,5 +1,5 @@
 /**
- * The streaming hub of one network: consumes the notification feed (src/streaming), keeps the subscribers, and
+ * The streaming hub of one network: consumes the notification feed (src/feed), keeps the subscribers, and
  * delivers each seqno's notifications at two finality levels:
  *   - confirmed: when the feed brings a seqno's content (the traces stage processed it, before writing it);
  *   - finalized: when the feed brings the checkpoint past it (every row of it is in the store).
@@ -13,8 +13,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { FeedEvent } from '../../../schemas/bus/index.ts';
-import { forgetNonEmptyTables, type StoreClient } from '../../store/index.ts';
-import type { NotificationFeed } from '../../streaming/index.ts';
+import { forgetNonEmptyTables } from '../../store/read/index.ts';
+import { type StoreClient } from '../../store/client/index.ts';
+import type { NotificationFeed } from '../../feed/index.ts';
 import { Db } from '../v3/index.ts';
 import { CUT_GRACE_MS, type StreamConnection } from './connection.ts';
 import { streamingMetrics, type StreamingMetrics } from './metrics.ts';

@@ -1,6 +1,6 @@
 /**
  * Feed parts (schemas/bus/notifications.ts) -> rendered notifications' content, with API v3's own renderers: the
- * transactions from their documents as /api/v3/transactions renders them (renderWithDocs: the states a document lacks
+ * transactions from their documents as /api/v3/transactions renders them (loadWithDocs: the states a document lacks
  * are read from the store, as for a REST request), actions as /api/v3/actions (with `accounts`), traces as
  * /api/v3/traces, jetton wallets as /api/v3/jetton/wallets, account states as a transaction's account_state_after;
  * address book and metadata as the REST layer builds them. Only what some subscriber wants is rendered, once per part
@@ -8,8 +8,8 @@
  */
 import type { FeedSeqno } from '../../../schemas/bus/index.ts';
 import { hashToBase64 } from '../../format/index.ts';
-import { parseTxDoc, type TxDoc } from '../../store/index.ts';
-import { accountStateJson, actionAddresses, actionJson, bookAndMetadata, jettonWalletJson, MAX_TRACE_TXS, renderWithDocs, traceJson, transactionAddresses, type Db, type Row } from '../v3/index.ts';
+import type { TxDoc } from '../../decode/index.ts';
+import { accountStateJson, actionAddresses, actionJson, bookAndMetadata, jettonWalletJson, MAX_TRACE_TXS, loadWithDocs, traceJson, transactionAddresses, transactionsJson, type Db, type Row } from '../v3/index.ts';
 import type { RenderedAction, RenderedPart, RenderedTrace, RenderedTx } from './notify.ts';
 import type { Finality } from './subscription.ts';
 
@@ -83,19 +83,19 @@ function cmpActions(x: Row, y: Row): number {
 
 export async function renderPart(p: PreparedPart, finality: Finality, needs: RenderNeeds, deps: { db: Db; testnet: boolean }): Promise<RenderedPart> {
   const wanted = p.traces.map((t, i) => (needs.traces.has(i) ? t : null));
-  const parsed = wanted.map((t) => t?.docs.map(parseTxDoc) ?? []);
+  const parsed = wanted.map((t) => t?.docs.map((d) => deps.db.caches.docs.parse(d)) ?? []);
   // a whole trace's transactions of the seqnos before (the whole-trace notification alone renders them)
-  const before = wanted.map((t, i) => (t && needs.whole.has(i) ? t.earlier.map(parseTxDoc) : []));
+  const before = wanted.map((t, i) => (t && needs.whole.has(i) ? t.earlier.map((d) => deps.db.caches.docs.parse(d)) : []));
   // every wanted transaction in one call: at most one statement (states the documents lack), as one REST page
   const docs = new Map<string, TxDoc>();
   for (const list of [...parsed, ...before]) for (const d of list) docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   const keys = [...docs.values()].map((d) => [String(d.tx.account), String(d.tx.lt), String(d.tx.hash)] as [string, string, string]);
-  const rendered = keys.length ? await renderWithDocs(deps.db, keys, docs, 'ASC') : [];
+  const rendered = keys.length ? transactionsJson(await loadWithDocs(deps.db, keys, docs, 'ASC')) : [];
   const byHash = new Map(rendered.map((x) => [String(x.hash), x]));
   const addrs = new Set<string>();
   const traces = wanted.map((t, i): RenderedTrace | null => {
     if (!t) return null;
-    // lt ascending, as renderWithDocs ordered them
+    // lt ascending, as loadWithDocs ordered them
     const ascOf = (list: TxDoc[]) => list
       .map((d) => byHash.get(hashToBase64(String(d.tx.hash))))
       .filter((x): x is Record<string, unknown> => x !== undefined)

@@ -13,9 +13,9 @@ export {
   loadValidatorSet,
   prevShards,
   readBlockInfo,
+  readGlobalId,
   readShardHashesDict,
-  type BlockInfo,
-  type ExtBlkRef,
+  shardOf,
   type ShardTop,
 } from '../../proofs/index.ts';
 
@@ -56,7 +56,7 @@ export function lastTxFromStateProof(proofBoc: Buffer, accountHash: Buffer): { l
 /** gen_utime of the shard block in a getAccountState proof (first root: the shard block's header proof). */
 export function genUtimeFromAccountProof(proofBoc: Buffer): number | null {
   try {
-    return readBlockInfo(blockFromProof(proofBoc, 0)).genUtime;
+    return readBlockInfo(blockFromProof(proofBoc, 0)).gen_utime;
   } catch {
     return null;
   }

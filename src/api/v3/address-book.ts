@@ -4,8 +4,8 @@
  * address facts (what an address is, clickhouse/0014), DNS entries (domain), jetton wallets and address_metadata
  * (token info).
  */
+import type { ApiCaches } from './caches.ts';
 import { formatFriendly, highloadTypeOfCodeHash, isBounceableByDefault, tryParseAddress, walletTypeOfCodeHash } from '../../format/index.ts';
-import { BoundedMap } from '../../util/index.ts';
 import type { Db } from './db.ts';
 
 /** Entity tables and the address book interface each gives its addresses. */
@@ -77,7 +77,7 @@ export async function addressBook(
   const out: Record<string, AddressBookRow> = {};
   for (const [key, raw] of keys) {
     const code = raw ? (codes.get(raw) ?? null) : null;
-    const friendly = raw ? friendlyOf(raw, isBounceableByDefault(code), testnet) : null;
+    const friendly = raw ? friendlyOf(db.caches.friendly, raw, isBounceableByDefault(code), testnet) : null;
     if (friendly === null) {
       out[key] = { user_friendly: raw === null ? null : 'addr_none', domain: null, interfaces: [] };
       continue;
@@ -92,10 +92,11 @@ export async function addressBook(
 }
 
 /**
- * The user-friendly form of `raw` (null: not an address), remembered: a pure function of its arguments, and parsing
+ * The user-friendly form of `raw` (null: not an address), remembered in the network's cache (caches.ts): a pure
+ * function of its arguments, and parsing
  * plus checksumming each address of every response was a visible share of a point read's CPU.
  */
-function friendlyOf(raw: string, bounceable: boolean, testnet: boolean): string | null {
+function friendlyOf(friendlyCache: ApiCaches['friendly'], raw: string, bounceable: boolean, testnet: boolean): string | null {
   const key = `${bounceable ? 'b' : 'n'}${testnet ? 't' : 'm'}${raw}`;
   const hit = friendlyCache.get(key);
   if (hit !== undefined) return hit;
@@ -105,7 +106,6 @@ function friendlyOf(raw: string, bounceable: boolean, testnet: boolean): string 
   return f;
 }
 
-const friendlyCache = new BoundedMap<string, string | null>(50_000);
 
 /** Address book over raw addresses found in a result (keys = the raw addresses); `knownCodes` as in addressBook. */
 export function bookOf(

@@ -5,10 +5,13 @@
  */
 import { TupleParam } from '@clickhouse/client';
 import { kvPointReads, type FactRow, type PointReads } from '../../kv/index.ts';
-import { tablePointReads, type StoreClient, type QueryParams } from '../../store/index.ts';
+import { tablePointReads } from '../../store/read/index.ts';
+import { type StoreClient, type QueryParams } from '../../store/client/index.ts';
 import { ApiError } from '../errors.ts';
+import { createApiCaches, type ApiCaches } from './caches.ts';
+import type { Row } from '../../util/index.ts';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 
@@ -30,6 +33,8 @@ export class Db {
     private readonly log?: (err: unknown, sql: string) => void,
     /** Where lookups by key go (src/kv/point-reads.ts); default: the store's key-value store, else its tables. */
     points?: PointReads,
+    /** The caches of the network this Db reads for (caches.ts); default: its own. */
+    readonly caches: ApiCaches = createApiCaches(),
   ) {
     this.pointReads = points ?? (store.kv && store.pointReads === 'kv' ? kvPointReads(store.kv) : null);
   }
@@ -40,7 +45,7 @@ export class Db {
   }
 
   withTimeout(ms: number, log?: (err: unknown, sql: string) => void): Db {
-    return new Db(this.store, ms, log ?? this.log, this.pointReads?.kind === 'kv' ? this.pointReads : undefined);
+    return new Db(this.store, ms, log ?? this.log, this.pointReads?.kind === 'kv' ? this.pointReads : undefined, this.caches);
   }
 
   /** The statement settings of this request: its timeout, which fails the statement rather than truncating it. */

@@ -5,17 +5,19 @@
  * `registerV3(app, deps)` to mount the routes on a bare fastify instance (prefix `/api/v3`).
  * Errors are `{code, error}`; unknown query parameters, bad values and limits above 1000 are 422.
  */
+import { createApiCaches } from './caches.ts';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { RouteGroup } from '../server.ts';
 import { ApiError } from '../errors.ts';
 import type { V3Deps } from './route.ts';
-import { chainRoutes } from './routes/chain.ts';
+import { blockRoutes } from './routes/blocks.ts';
+import { transactionRoutes } from './routes/transactions.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { entityRoutes } from './routes/entities.ts';
 import { traceRoutes } from './routes/traces.ts';
-import { utilityRoutes } from './routes/utils.ts';
+import { decodeRoutes } from './routes/decode.ts';
 import { legacyRoutes } from './routes/legacy.ts';
 import { balanceChangesRoutes } from './routes/balance-changes.ts';
 import { validatorRoutes } from './routes/validators.ts';
@@ -24,10 +26,12 @@ import { docsRoutes } from './docs-page.ts';
 
 export type { V3Deps, LegacyNode, EmulatedPending, RenderedPending } from './route.ts';
 export { Db, type Row } from './db.ts';
-// the renderers the streaming API (src/api/streaming) shares with the routes
-export { renderWithDocs } from './queries/transactions.ts';
+// the reads and renderers the streaming API (src/api/streaming) shares with the routes
+export { loadWithDocs } from './queries/transactions.ts';
+// the body decoder, which an API worker warms before it listens (../cluster.ts)
+export { decodeOpcode } from './decode/index.ts';
 export { actionAddresses, actionJson, supportedTypes } from './actions.ts';
-export { accountStateJson, transactionAddresses } from './render.ts';
+export { accountStateJson, transactionAddresses, transactionsJson } from './render.ts';
 export { bookAndMetadata, type Metadata } from './address-book.ts';
 export { MAX_TRACE_TXS, traceJson } from './routes/traces.ts';
 export { jettonWalletJson } from './routes/entities.ts';
@@ -35,7 +39,9 @@ export { jettonWalletJson } from './routes/entities.ts';
 export const API_V3_VERSION = '1.2.6';
 
 /** Adds every v3 route, the OpenAPI document (`/openapi.json`) and the docs page (`/`) to `app` (already prefixed). */
-export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsPrefix?: string } = {}): Promise<void> {
+export async function v3Routes(app: FastifyInstance, given: V3Deps, opts: { docsPrefix?: string } = {}): Promise<void> {
+  // one set of caches for the network's routes
+  const deps: V3Deps = { ...given, caches: given.caches ?? createApiCaches() };
   // Query strings are validated by parseQuery (strict, named 422s); zod schemas here only document.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -54,14 +60,15 @@ export async function v3Routes(app: FastifyInstance, deps: V3Deps, opts: { docsP
     },
     transform: jsonSchemaTransform,
   });
-  chainRoutes(app, deps);
+  blockRoutes(app, deps);
+  transactionRoutes(app, deps);
   accountRoutes(app, deps);
   entityRoutes(app, deps);
   traceRoutes(app, deps);
   balanceChangesRoutes(app, deps);
   validatorRoutes(app, deps);
   stakingRoutes(app, deps);
-  utilityRoutes(app, deps);
+  decodeRoutes(app, deps);
   legacyRoutes(app, deps);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // the page embeds the document (renders without fetching it); `servers` above keeps its requests under the prefix

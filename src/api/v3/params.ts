@@ -285,6 +285,9 @@ const DOC: Record<ParamKind, string> = {
 
 /** Shared limit/offset/sort parameters. */
 export const PAGE = { limit: { kind: 'limit' }, offset: { kind: 'offset' } } satisfies ParamSpec;
+export const PAGING_DOC =
+  'Paging: offset over a total, stable order (lt, then account, then hash; utime filters sort by now first). ' +
+  'Pages never skip or repeat rows while the window is unchanged; for deep history prefer start_lt/end_lt (or utime) windows over large offsets.';
 export const PAGE_SORT = { ...PAGE, sort: { kind: 'sort', description: 'asc or desc (default desc)' } } satisfies ParamSpec;
 export const LT_WINDOW = {
   start_utime: { kind: 'utime' },

@@ -3,10 +3,12 @@
  * raw upper-case) -> API v3 entities (§3 of the reference): hashes base64, 64-bit values strings,
  * opcodes `0x%08x`, shards 16 upper-case hex digits.
  */
+import type { BalanceChanges } from './queries/balance-changes.ts';
+import type { LoadedTx, TxContext } from './queries/transactions.ts';
 import { formatOpcode, hashToBase64 } from '../../format/index.ts';
 import { MAX_ENCODED_BOC_BYTES, constructorName, decodeMessageBody } from './decode/index.ts';
 import type { Row } from './db.ts';
-import { BoundedMap } from '../../util/index.ts';
+import type { ApiCaches } from './caches.ts';
 import { ACCOUNT_NONE_HASH } from '../../ton/index.ts';
 
 const NONEXIST_STATE: Row = { balance: '0', extra_currencies: {}, account_status: 'nonexist', frozen_hash: null, data_hash: null, code_hash: null };
@@ -99,20 +101,19 @@ const MAX_DECODED_BODY = MAX_ENCODED_BOC_BYTES;
  * `message_content.decoded`: the body as ton-marker decodes it (./decode: its TL-B tree; a top-level text comment
  * as `{'@type':'text_comment', comment, type:'text_comment'}`), null when nothing decodes it.
  */
-export function decodeBody(boc: string | null, hash?: string | null): Record<string, unknown> | null {
+export function decodeBody(boc: string | null, hash?: string | null, decoded?: ApiCaches['bodies']): Record<string, unknown> | null {
   if (!boc || boc.length > MAX_DECODED_BODY) return null;
-  if (!hash) return decodeMessageBody(boc);
+  if (!hash || !decoded) return decodeMessageBody(boc);
   // bodies are immutable per hash and repeat a lot (excesses, comments, notifications): keep recent decodings
-  const hit = decodedByHash.get(hash);
+  const hit = decoded.get(hash);
   if (hit !== undefined) return hit;
   const d = decodeMessageBody(boc);
-  decodedByHash.set(hash, d);
+  decoded.set(hash, d);
   return d;
 }
 
-const decodedByHash = new BoundedMap<string, Record<string, unknown> | null>(20_000);
-
-export function messageJson(m: Row, contents: Map<string, string>, extraFields: Record<string, unknown> = {}): Record<string, unknown> {
+/** `decoded`: the network's decoded-body cache (caches.ts); without it each body is decoded anew. */
+export function messageJson(m: Row, contents: Map<string, string>, extraFields: Record<string, unknown> = {}, decoded?: ApiCaches['bodies']): Record<string, unknown> {
   const op = num(m.opcode);
   const bodyHash = str(m.body_hash);
   const bodyBoc = bodyHash ? (contents.get(bodyHash) ?? null) : null;
@@ -135,7 +136,7 @@ export function messageJson(m: Row, contents: Map<string, string>, extraFields: 
     bounced: bool(m.bounced),
     import_fee: str(m.import_fee),
     ...extraFields,
-    message_content: bodyHash ? { hash: b64(bodyHash), body: bodyBoc, decoded: decodeBody(bodyBoc, bodyHash) } : null,
+    message_content: bodyHash ? { hash: b64(bodyHash), body: bodyBoc, decoded: decodeBody(bodyBoc, bodyHash, decoded) } : null,
     init_state: initHash ? { hash: b64(initHash), body: contents.get(initHash) ?? null, decoded: null } : null,
   };
   if (m.msg_hash_norm) out.hash_norm = b64(m.msg_hash_norm);
@@ -238,12 +239,14 @@ function descriptionJson(t: Row): Record<string, unknown> {
   return d;
 }
 
-export interface TxContext {
-  /** messages by `${account}|${lt}` */
-  messages: Map<string, Row[]>;
-  contents: Map<string, string>;
-  /** account states by `${account}|${hash}` */
-  states: Map<string, Row>;
+/** Transactions as API v3 renders them, in the order loaded (queries/transactions.ts). */
+export function transactionsJson(txs: readonly LoadedTx[]): Record<string, unknown>[] {
+  return txs.map((t) => transactionJson(t.tx, t.ctx));
+}
+
+/** Transactions rendered, by hex hash (an action's `transactions`). */
+export function renderedByHash(txs: readonly LoadedTx[]): Map<string, Record<string, unknown>> {
+  return new Map(transactionsJson(txs).map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
 }
 
 export function transactionJson(t: Row, ctx: TxContext): Record<string, unknown> {
@@ -268,8 +271,8 @@ export function transactionJson(t: Row, ctx: TxContext): Record<string, unknown>
     total_fees_extra_currencies: extra(t.total_fees_extra_currencies),
     description: descriptionJson(t),
     block_ref: { workchain: num(t.block_workchain), shard: shardHex(t.block_shard), seqno: num(t.block_seqno) },
-    in_msg: inMsg ? messageJson(inMsg, ctx.contents) : null,
-    out_msgs: outs.map((m) => messageJson(m, ctx.contents)),
+    in_msg: inMsg ? messageJson(inMsg, ctx.contents, {}, ctx.decoded) : null,
+    out_msgs: outs.map((m) => messageJson(m, ctx.contents, {}, ctx.decoded)),
     account_state_before: accountStateJson(t.account_state_hash_before, ctx.states.get(`${t.account}|${t.account_state_hash_before}`)),
     account_state_after: accountStateJson(t.account_state_hash_after, ctx.states.get(`${t.account}|${t.account_state_hash_after}`)),
     emulated: false,
@@ -289,4 +292,19 @@ export function transactionAddresses(txs: Record<string, unknown>[]): string[] {
     for (const m of t.out_msgs as Row[]) if (m.destination) s.add(m.destination as string);
   }
   return [...s];
+}
+
+const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/**
+ * `{changes: {addr: int}, fees: {addr: int}, jettons: {addr: {master: "amount"}}}` as JSON text, addresses
+ * sorted: integers are written exactly (the reference's int64 JSON numbers; JSON.stringify would round
+ * anything beyond 2^53 nanotons).
+ */
+export function balanceChangesJson(bc: BalanceChanges): string {
+  const ints = (m: Map<string, bigint>) => '{' + [...m].sort(byKey).map(([k, v]) => `${JSON.stringify(k)}:${v.toString()}`).join(',') + '}';
+  const jettons = '{' + [...bc.jettons].sort(byKey).map(([owner, row]) =>
+    `${JSON.stringify(owner)}:{${[...row].sort(byKey).map(([m, v]) => `${JSON.stringify(m)}:${JSON.stringify(v.toString())}`).join(',')}}`,
+  ).join(',') + '}';
+  return `{"changes":${ints(bc.changes)},"fees":${ints(bc.fees)},"jettons":${jettons}}`;
 }

@@ -2,9 +2,10 @@
  * Route helper of API v3: one call declares a GET (or POST) route with its parameter spec, response
  * schema and docs; the handler receives parsed parameters and a per-request Db (timeout applied).
  */
+import type { ApiCaches } from './caches.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import type { PointReads } from '../../kv/index.ts';
 import { ApiError } from '../errors.ts';
 import { Db, DEFAULT_TIMEOUT_MS, type Row } from './db.ts';
@@ -31,6 +32,8 @@ export interface V3Deps {
   emulation?: EmulatedPending;
   /** Version sent in X-API-Version. */
   apiVersion?: string;
+  /** The network's caches (caches.ts), shared by its routes; made when the routes are mounted. */
+  caches?: ApiCaches;
 }
 
 /** One emulated trace as the pending routes render it (src/api/emulate/render.ts). */
@@ -130,7 +133,7 @@ function debugStatements(db: Db, request: FastifyRequest): void {
 /** Declares a route; the handler's `ctx.q` is typed from `def.params` (ParamsOf), so handlers need no casts. */
 export function addRoute<const P extends ParamSpec = Record<never, ParamDef>>(app: FastifyInstance, deps: V3Deps, def: RouteDef<P>): void {
   const spec = (def.params ?? {}) as P;
-  const baseDb = new Db(deps.store, undefined, undefined, deps.points);
+  const baseDb = new Db(deps.store, undefined, undefined, deps.points, deps.caches);
   app.route({
     method: def.method ?? 'GET',
     url: def.url,

@@ -1,6 +1,6 @@
 /**
  * `ton-gateway export`: a table over a seqno, lt or time range, or a read-only query, to Parquet, CSV or JSON lines, in a
- * file or an S3-compatible object (src/store/export.ts). Read-only on the store: a file is streamed through the
+ * file or an S3-compatible object (src/store/read/export.ts). Read-only on the store: a file is streamed through the
  * engine's `reader` user, beside a running gateway; an S3 object is written by the engine itself, through its writer
  * user, with no writer lock (nothing of the store is written).
  */
@@ -18,7 +18,7 @@ import {
   type ExportFormat,
   type ExportRange,
   type ExportTarget,
-} from '../../store/index.ts';
+} from '../../store/read/index.ts';
 
 const RANGES = { seqno: 'seqno', lt: 'lt', time: 'time' } as const;
 

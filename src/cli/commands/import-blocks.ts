@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { openStoreOrExplain } from '../open-store.ts';
 import { CliError, type Command } from '../command.ts';
-import { firstLine, importBlocks } from '../../store/index.ts';
+import { firstLine } from '../../store/write/index.ts';
+import { importBlocks } from '../../../pipelines/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../ton/index.ts';
 
 export const importBlocksCommand: Command = {

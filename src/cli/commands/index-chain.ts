@@ -1,17 +1,17 @@
-import { availableParallelism } from 'node:os';
+import type { DedustPoolList } from '../../actions/index.ts';
 import type pino from 'pino';
 import { CliError, intOption, type Command } from '../command.ts';
-import { runIndexer, ROLES, type IndexerHandle, type Role, type PipelineStats } from '../../../pipelines/index.ts';
+import { DEFAULT_CLASSIFY_WORKERS, runIndexer, ROLES, type IndexerHandle, type Role, type PipelineStats } from '../../../pipelines/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv, type Bus } from '../../bus/index.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, NoLiteserverError, parseNetwork, type BlockSource, type NetworkName } from '../../source/index.ts';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import { openStoreOrExplain } from '../open-store.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
-import { KafkaNotificationSink, NotificationPublisher, type PipelineNotifications } from '../../streaming/index.ts';
+import { KafkaNotificationSink, NotificationPublisher, type PipelineNotifications } from '../../feed/index.ts';
 
 function intArg(name: string, v: string | undefined): number {
   if (v === undefined || !/^\d+$/.test(v) || Number(v) > 0xffffffff) throw new CliError(`${name} must be a masterchain seqno (a non-negative integer), got "${v ?? ''}"`);
@@ -33,12 +33,6 @@ export interface IndexArgs {
   /** --workers: threads classifying traces and deriving entity states beside the traces stage's fold (0: on its thread) */
   workers: number;
 }
-
-/**
- * `--workers` when not given: one classifier thread per core beyond the first (the stage's own thread folds, the
- * engine runs its statements in its own process), at most 4.
- */
-export const DEFAULT_CLASSIFY_WORKERS = (): number => Math.min(4, Math.max(0, availableParallelism() - 1));
 
 /** --give-up-after default: a bounded range whose block no liteserver gives valid for this long fails. */
 const GIVE_UP_MS = 120_000;
@@ -169,7 +163,7 @@ export function indexNeeds(args: IndexArgs): { source: boolean; tracesSource: bo
  */
 export function startIndexer(
   args: IndexArgs,
-  parts: { bus: Bus; store?: StoreClient; source?: BlockSource; logger?: pino.Logger; notifications?: PipelineNotifications },
+  parts: { bus: Bus; store?: StoreClient; source?: BlockSource; logger?: pino.Logger; notifications?: PipelineNotifications; dedustPools?: DedustPoolList },
 ): Promise<IndexerHandle> {
   return runIndexer({ ...parts, roles: args.roles, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, giveUpMs: args.giveUpMs, classifyWorkers: args.workers });
 }
@@ -226,7 +220,7 @@ export const indexCommand: Command = {
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
     let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
-    const stopDedust = args.roles.includes('traces') && args.traces ? await startDedustPools(dedust, log) : () => undefined;
+    const dedustPools = args.roles.includes('traces') && args.traces ? await startDedustPools(dedust, log) : null;
     // the streaming API's feed: `serve` processes consume it from Kafka (nobody would on the in-process bus)
     const kafka = kafkaOptionsFromEnv(process.env);
     const sink = kafka && args.traces ? new KafkaNotificationSink({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix }) : undefined;
@@ -244,7 +238,7 @@ export const indexCommand: Command = {
       // ingest follows proved blocks only (trusted-ingest.ts); the traces stage alone reads account states
       const source = pool && needs.source ? await trustedSource(pool, store, args, log) : pool;
       const notifications = sink ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
-      const starting = startIndexer(args, { bus, source, store, logger: log, notifications });
+      const starting = startIndexer(args, { bus, source, store, logger: log, notifications, dedustPools: dedustPools?.list });
       let h: IndexerHandle | null;
       try {
         h = await Promise.race([starting, stopped, failed]);
@@ -284,7 +278,7 @@ export const indexCommand: Command = {
     } finally {
       stopProgress?.();
       exitIfStuck();
-      stopDedust();
+      dedustPools?.stop();
       await stopMetadata();
       await bus.close().catch(() => undefined);
       await sink?.close().catch(() => undefined);

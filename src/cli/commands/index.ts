@@ -23,7 +23,7 @@ const DEDUST_POOLS_USAGE = [
   '                            answer (env TON_GATEWAY_DEDUST_POOLS_FILE)',
 ];
 
-/** `sql --format` values: SQL_FORMATS of src/store/sql.ts, spelled out so help does not load the store (a test keeps them equal). */
+/** `sql --format` values: SQL_FORMATS of src/store/read/sql.ts, spelled out so help does not load the store (a test keeps them equal). */
 const SQL_FORMAT_NAMES = 'JSONEachRow, CSV, CSVWithNames, TSV, TabSeparated, Pretty, PrettyCompact, JSON';
 
 export const commands: CommandSpec[] = [

@@ -1,5 +1,5 @@
 import { CliError, type Command } from '../command.ts';
-import { DataDirLockedError, migrate, openClient, storeConfigFromEnv } from '../../store/index.ts';
+import { DataDirLockedError, migrate, openClient, storeConfigFromEnv } from '../../store/client/index.ts';
 
 export const migrateCommand: Command = {
   async run(argv) {

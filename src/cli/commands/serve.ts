@@ -14,15 +14,15 @@ import YAML from 'yaml';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
 import type { NetworkContext } from '../../api/index.ts';
 import { buildGateway } from '../../api/index.ts';
-import { metricsRegistry } from '../../../pipelines/metrics.ts';
+import { createPipelineMetrics } from '../../../pipelines/metrics.ts';
 import { MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/index.ts';
 import { LiteNode } from '../../api/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
-import { KafkaNotificationFeed } from '../../streaming/index.ts';
+import { KafkaNotificationFeed } from '../../feed/index.ts';
 import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { loadKeyStore } from '../key-store.ts';
-import type { StoreConfig } from '../../store/index.ts';
+import type { StoreConfig } from '../../store/client/index.ts';
 
 const networkSchema = z
   .object({
@@ -129,7 +129,7 @@ export const serveCommand: Command = {
     // of one network that names none (a config of several networks gives each its own)
     const implicit = config.networks.length === 1 && (Boolean(process.env.CLICKHOUSE_URL) || dataDir !== undefined);
     // the store module (the ClickHouse client) loads only where a network has a store
-    const envStore = implicit ? (await import('../../store/index.ts')).storeConfigFromEnv(dataDir) : null;
+    const envStore = implicit ? (await import('../../store/client/index.ts')).storeConfigFromEnv(dataDir) : null;
     const keys = loadKeyStore(keysPath ?? (config.keys as string | Record<string, unknown> | undefined));
     const limiter: RateLimiter = config.redis_url ? new RedisRateLimiter(config.redis_url) : new MemoryRateLimiter();
 
@@ -159,7 +159,7 @@ export const serveCommand: Command = {
           ? envStore
           : null;
       if (storeConfig) {
-        const { openStore } = await import('../../store/index.ts');
+        const { openStore } = await import('../../store/client/index.ts');
         let store;
         try {
           // the API reads; the metadata fetcher alone writes (address_metadata)
@@ -189,7 +189,7 @@ export const serveCommand: Command = {
         }),
       ),
     );
-    const app = await buildGateway({ networks, keys, limiter, trustProxy: parseTrustedProxies(config.trust_proxy), logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: metricsRegistry });
+    const app = await buildGateway({ networks, keys, limiter, trustProxy: parseTrustedProxies(config.trust_proxy), logger: { level: process.env.LOG_LEVEL ?? 'info' }, metrics: createPipelineMetrics().registry });
     const listenPort = port ?? config.port;
     const listenHost = host ?? config.host;
     try {

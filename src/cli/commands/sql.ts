@@ -1,6 +1,6 @@
 import { openStoreOrExplain, readerDataDir } from '../open-store.ts';
 import { CliError, type Command } from '../command.ts';
-import { ReadOnlyQueryError, runReadOnlySql, assertReadOnly } from '../../store/index.ts';
+import { ReadOnlyQueryError, runReadOnlySql, assertReadOnly } from '../../store/read/index.ts';
 
 /** Rows in a result printed in `format` (text formats print nothing for none; these print a header or a document). */
 export function resultRows(format: string, text: string): number {

@@ -4,7 +4,7 @@
  * key-value store read beside the primary's writer), the streaming API over the primary's feed relayed, rate limits in
  * Redis (REDIS_URL) or in the primary.
  */
-import { openClient, storeConfigFromEnv } from '../../store/index.ts';
+import { openClient, storeConfigFromEnv } from '../../store/client/index.ts';
 import {
   apiWorkerSlot,
   buildGateway,

@@ -8,17 +8,17 @@
  */
 import { availableParallelism } from 'node:os';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
-import { metricsRegistry, runIndexer } from '../../../pipelines/index.ts';
+import { createPipelineMetrics, runIndexer } from '../../../pipelines/index.ts';
 import { buildGateway, isApiWorker, MemoryRateLimiter, startApiWorkers, type ApiWorkers } from '../../api/index.ts';
 import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, networkNameOf, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
-import type { StoreClient } from '../../store/index.ts';
+import type { StoreClient } from '../../store/client/index.ts';
 import { exitIfStuck, exitWhenDone } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
-import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher, type NotificationSink } from '../../streaming/index.ts';
+import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher, type NotificationSink } from '../../feed/index.ts';
 import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
@@ -124,7 +124,7 @@ export const startCommand: Command = {
     // with workers: one set of rate-limit buckets for all of them (Redis when configured, else this process's)
     const redisUrl = process.env.REDIS_URL || undefined;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
-    const stopDedust = args.traces ? await startDedustPools(dedust, log) : () => undefined;
+    const dedustPools = args.traces ? await startDedustPools(dedust, log) : null;
     try {
       try {
         await poolReady;
@@ -133,6 +133,8 @@ export const startCommand: Command = {
         throw err;
       }
       const source = await trustedSource(pool, store, args, log);
+      // this process's metrics: the pipeline counts into them, the API serves them at /metrics
+      const metrics = createPipelineMetrics();
       const notifications = args.traces ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
       // the API first: its streaming hub is subscribed to the feed before the first seqno is processed
       let port = serve.port;
@@ -143,8 +145,8 @@ export const startCommand: Command = {
             store,
             limiter: redisUrl ? undefined : new MemoryRateLimiter(),
             feed: notifications ? feed : undefined,
-            metrics: () => metricsRegistry.metrics(),
-            registry: metricsRegistry,
+            metrics: () => metrics.registry.metrics(),
+            registry: metrics.registry,
             log,
             // the workers run `start` with these options whoever called it (`demo` included)
             exec: { file: process.argv[1], args: ['start', ...startArgv] },
@@ -157,7 +159,7 @@ export const startCommand: Command = {
         app = await buildGateway({
           networks: [{ name: networkName, testnet: networkName === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
           keys,
-          metrics: metricsRegistry,
+          metrics: metrics.registry,
           logger: { level: process.env.LOG_LEVEL ?? 'warn' },
         });
         try {
@@ -166,7 +168,7 @@ export const startCommand: Command = {
           throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
         }
       }
-      const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs, notifications, classifyWorkers: args.workers });
+      const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs, notifications, classifyWorkers: args.workers, metrics, dedustPools: dedustPools?.list });
       log.info(
         { from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${port}/api/v3/`, apiWorkers: workers || 1 },
         'indexing and serving',
@@ -202,7 +204,7 @@ export const startCommand: Command = {
       exitIfStuck();
       await app?.close();
       await apiWorkers?.stop();
-      stopDedust();
+      dedustPools?.stop();
       await stopMetadata();
       await bus.close();
       await kafkaSink?.close();

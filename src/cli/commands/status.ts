@@ -1,6 +1,6 @@
 import { CliError, type Command } from '../command.ts';
 import { loadLiteservers, LiteserverPool, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { indexStatusDetail, type IndexStatusDetail } from '../../store/index.ts';
+import { indexStatusDetail, type IndexStatusDetail } from '../../store/read/index.ts';
 import { ENGINE_USERS, enginePaths, readEngineState } from '../../engine/index.ts';
 import { openStoreOrExplain, readerDataDir } from '../open-store.ts';
 

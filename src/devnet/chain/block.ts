@@ -5,24 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { Cell, Dictionary, loadCurrencyCollection, type Slice } from '@ton/core';
-import { readBlockInfoCell, type BlockInfo as TonBlockInfo, type ExtBlkRef as TonExtBlkRef } from '../../ton/index.ts';
+import { readBlockInfoCell, type BlockInfo as TonBlockInfo, type BlockRef, type ExtBlkRef } from '../../ton/index.ts';
 
-export interface BlockRef {
-  workchain: number;
-  /** 64-bit shard id as an unsigned bigint (0x8000000000000000n = the whole workchain). */
-  shard: bigint;
-  seqno: number;
-}
-
-export interface BlockIdExt extends BlockRef {
-  rootHash: Buffer;
-  fileHash: Buffer;
-}
-
-/** A block reference as the liteserver answers with it (src/ton's ExtBlkRef, hashes as bytes). */
-export interface ExtBlkRef {
-  endLt: bigint;
-  seqno: number;
+/** A block's id as the devnet liteserver holds it: the short id (shard: unsigned 64-bit) and the hashes as bytes. */
+export interface BlockIdExt extends BlockRef<bigint> {
   rootHash: Buffer;
   fileHash: Buffer;
 }
@@ -109,13 +95,8 @@ export function shardHex(shard: bigint): string {
 /** Whether one shard contains the other (split/merge ancestry) or they are equal. */
 export { shardsIntersect as shardOverlaps } from '../../format/index.ts';
 
-export function blockKey(ref: BlockRef): string {
+export function blockKey(ref: BlockRef<bigint>): string {
   return `${ref.workchain}:${shardHex(ref.shard)}:${ref.seqno}`;
-}
-
-/** The liteserver's view of src/ton's ExtBlkRef (hashes as bytes, as its answers carry them). */
-function extRef(r: TonExtBlkRef): ExtBlkRef {
-  return { endLt: r.end_lt, seqno: r.seqno, rootHash: Buffer.from(r.root_hash, 'hex'), fileHash: Buffer.from(r.file_hash, 'hex') };
 }
 
 /** The header facts of a BlockInfo cell, read by src/ton's BlockInfo reader. */
@@ -143,8 +124,8 @@ export function loadBlockInfo(infoCell: Cell, globalId: number): BlockHeader {
     endLt: info.end_lt,
     minRefMcSeqno: info.min_ref_mc_seqno,
     prevKeyBlockSeqno: info.prev_key_block_seqno,
-    masterRef: info.master_ref ? extRef(info.master_ref) : null,
-    prev: info.prev_ref.map(extRef),
+    masterRef: info.master_ref,
+    prev: info.prev_ref,
   };
 }
 

@@ -5,11 +5,9 @@ export {
   shardOverlaps,
   SHARD_ALL,
   BlockParseError,
-  type BlockRef,
   type BlockIdExt,
   type BlockHeader,
   type BlockTx,
-  type ExtBlkRef,
   type ParsedBlock,
   type ShardDescr,
 } from './block.ts';

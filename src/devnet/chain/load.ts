@@ -58,7 +58,7 @@ function chainOrder(blocks: ParsedBlock[]): ParsedBlock[] {
 function zeroStateFrom(first: ParsedBlock | undefined): ZeroStateId {
   // The first masterchain block after the zero state links to it: prev of mc seqno 1 is the zero state.
   if (first && first.header.seqno === 1 && first.header.prev.length === 1) {
-    return { workchain: -1, rootHash: first.header.prev[0].rootHash, fileHash: first.header.prev[0].fileHash };
+    return { workchain: -1, rootHash: Buffer.from(first.header.prev[0].root_hash, 'hex'), fileHash: Buffer.from(first.header.prev[0].file_hash, 'hex') };
   }
   return { workchain: -1, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) };
 }

@@ -6,7 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Cell } from '@ton/core';
-import { blockKey, parseBlock, shardHex, shardOverlaps, type BlockIdExt, type BlockRef, type BlockTx, type ParsedBlock } from './block.ts';
+import type { BlockRef } from '../../ton/index.ts';
+import { blockKey, parseBlock, shardHex, shardOverlaps, type BlockIdExt, type BlockTx, type ParsedBlock } from './block.ts';
 
 export interface ChainBlock extends ParsedBlock {
   /** Seqno of the masterchain block that commits this block (its own seqno for masterchain blocks). */
@@ -42,16 +43,16 @@ export interface ChainSource {
   /** The newest visible masterchain block (the tip). */
   lastMasterchain(): ChainBlock;
   /** A visible block by (workchain, shard, seqno). */
-  getBlock(ref: BlockRef): ChainBlock | undefined;
+  getBlock(ref: BlockRef<bigint>): ChainBlock | undefined;
   /** Visible blocks of one shard chain, by seqno ascending. */
   shardBlocks(workchain: number, shard: bigint): ChainBlock[];
   /** The full ShardStateUnsplit after a block (seqno 0: the zero state), when known. */
-  getState(ref: BlockRef): Cell | undefined;
+  getState(ref: BlockRef<bigint>): Cell | undefined;
   /**
    * Masterchain blocks: the BlockProof (block_proof#c3 proof_for root signatures) the validators' signatures
    * came in, when the chain has one (a generated chain does; a recorded chain has no signatures).
    */
-  getBlockProof?(ref: BlockRef): Cell | undefined;
+  getBlockProof?(ref: BlockRef<bigint>): Cell | undefined;
   /** Visible transactions of one account, by lt ascending. */
   accountTransactions(workchain: number, account: Buffer): ChainTx[];
   /** Resolves true once the masterchain tip reaches `seqno`, false after `timeoutMs`. */
@@ -146,12 +147,12 @@ export class MemoryChain implements ChainSource {
   }
 
   /** Forgets the ShardState after a block (a live chain keeps its recent states only, as a pruning node does). */
-  dropState(ref: BlockRef): void {
+  dropState(ref: BlockRef<bigint>): void {
     this.states.delete(blockKey(ref));
   }
 
   /** Sets the ShardState after a block (e.g. computed later by a generator); seqno 0 is the zero state. */
-  setState(ref: BlockRef, state: Cell | (() => Cell)): void {
+  setState(ref: BlockRef<bigint>, state: Cell | (() => Cell)): void {
     this.states.set(blockKey(ref), state);
   }
 
@@ -189,7 +190,7 @@ export class MemoryChain implements ChainSource {
     return this.mc[Math.min(this.visible, this.mc.length) - 1];
   }
 
-  getBlock(ref: BlockRef): ChainBlock | undefined {
+  getBlock(ref: BlockRef<bigint>): ChainBlock | undefined {
     const b = this.blocks.get(blockKey(ref));
     return b && this.isVisible(b) ? b : undefined;
   }
@@ -203,7 +204,7 @@ export class MemoryChain implements ChainSource {
     return [...this.blocks.values()].filter((b) => this.isVisible(b));
   }
 
-  getState(ref: BlockRef): Cell | undefined {
+  getState(ref: BlockRef<bigint>): Cell | undefined {
     const key = blockKey(ref);
     const s = this.states.get(key);
     if (typeof s !== 'function') return s;
@@ -212,7 +213,7 @@ export class MemoryChain implements ChainSource {
     return cell;
   }
 
-  getBlockProof(ref: BlockRef): Cell | undefined {
+  getBlockProof(ref: BlockRef<bigint>): Cell | undefined {
     const b = this.blocks.get(blockKey(ref));
     if (!b || !this.isVisible(b)) return undefined;
     const key = blockKey(ref);

@@ -19,28 +19,25 @@ import {
   blockCell,
   blockExtraCell,
   inMsgDescrCell,
-  inShard,
   mcBlockExtraCell,
   mcStateExtraCell,
   merkleUpdate,
   outMsgDescrCell,
   shardAccountBlocksCell,
-  shardChildren,
-  blockProofCell,
-  fullRef,
   msgEnvelopeCell,
   shardStateCell,
   splitStateCell,
   valueFlowCell,
   type AccountBlock,
-  type BlockRef,
   type InMsg,
   type OutMsg,
   type QueuedMsg,
   type StateAccount,
-} from '../tlb-write/index.ts';
+} from '../../ton/index.ts';
+import { blockProofCell } from '../../proofs/index.ts';
+import { extRef, fullRef, inShard, type ProducedRef } from './refs.ts';
 import { blockInfoCell, type BlockInfo, type ShardDescr } from '../../ton/index.ts';
-import { formatShardHex, shardPrefixLength } from '../../format/index.ts';
+import { formatShardHex, shardChildren, shardPrefixLength } from '../../format/index.ts';
 import { Emulator, defaultConfig } from './emulator.ts';
 import { CATCHAIN_SEQNO, DevnetValidators } from './validators.ts';
 
@@ -72,7 +69,7 @@ export interface ProducedTx {
 }
 
 export interface ProducedBlock {
-  ref: BlockRef;
+  ref: ProducedRef;
   boc: Buffer;
   /** Full ShardStateUnsplit after this block. */
   state: Cell;
@@ -121,11 +118,11 @@ function materialize(a: AccountEntry): { cell: Cell; balance: bigint } {
 
 interface ShardChain {
   shard: bigint;
-  last: BlockRef;
+  last: ProducedRef;
   state: Cell;
   totalBalance: bigint;
   genUtime: number;
-  masterRef: BlockRef;
+  masterRef: ProducedRef;
   minRefMcSeqno: number;
   beforeSplit: boolean;
   wantMerge: boolean;
@@ -222,11 +219,11 @@ export class Devnet {
   private queue: PendingMessage[] = [];
   private externals: PendingMessage[] = [];
   private chains: ShardChain[] = [];
-  private mcLast!: BlockRef;
+  private mcLast!: ProducedRef;
   private mcState!: Cell;
   private mcTotal = 0n;
-  private lastKeyBlock!: BlockRef;
-  private readonly prevMcBlocks: { ref: BlockRef; isKey: boolean }[] = [];
+  private lastKeyBlock!: ProducedRef;
+  private readonly prevMcBlocks: { ref: ProducedRef; isKey: boolean }[] = [];
   private started = false;
 
   /** Last produced round (= masterchain seqno of the tip). */
@@ -470,7 +467,7 @@ export class Devnet {
     for (const p of snap.prev_mc_blocks) this.prevMcBlocks.push({ ref: refOf(p.ref), isKey: p.is_key });
     this.round = snap.round;
     this.timeOffset = snap.time_offset;
-    const zero = (ref: BlockRef, state: Cell): ProducedBlock => ({ ref, boc: bocOf(state), state, txs: [], accounts: [] });
+    const zero = (ref: ProducedRef, state: Cell): ProducedBlock => ({ ref, boc: bocOf(state), state, txs: [], accounts: [] });
     this.zeroState = { mc: zero(refOf(snap.zero_state.mc), zeroStates.mc), shard: zero(refOf(snap.zero_state.shard), zeroStates.shard) };
     if (!this.zeroState.mc.state.hash().equals(this.zeroState.mc.ref.rootHash)) throw new Error('devnet snapshot: the masterchain zero state is not the one it names');
   }
@@ -495,11 +492,11 @@ export class Devnet {
       custom: null,
     });
     const shardBoc = bocOf(shardState.cell);
-    const shardRef: BlockRef = { workchain: 0, shard: SHARD_ALL, seqno: 0, rootHash: shardState.cell.hash(), fileHash: sha256(shardBoc), startLt: 0n, endLt: 0n };
+    const shardRef: ProducedRef = { workchain: 0, shard: SHARD_ALL, seqno: 0, rootHash: shardState.cell.hash(), fileHash: sha256(shardBoc), startLt: 0n, endLt: 0n };
     const mcState = this.mcStateCell(0, t, 0n, [], false).cell;
     this.mcTotal = this.stateAccounts(-1, SHARD_ALL).reduce((x, a) => x + a.balance, 0n);
     const mcBoc = bocOf(mcState);
-    const mcRef: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: 0, rootHash: mcState.hash(), fileHash: sha256(mcBoc), startLt: 0n, endLt: 0n };
+    const mcRef: ProducedRef = { workchain: -1, shard: SHARD_ALL, seqno: 0, rootHash: mcState.hash(), fileHash: sha256(mcBoc), startLt: 0n, endLt: 0n };
     this.zeroState = {
       mc: { ref: mcRef, boc: mcBoc, state: mcState, txs: [], accounts: [] },
       shard: { ref: shardRef, boc: shardBoc, state: shardState.cell, txs: [], accounts: [] },
@@ -530,9 +527,9 @@ export class Devnet {
       shards,
       configRoot: this.configRoot,
       configAddr: this.configAddr,
-      prevBlocks: this.prevMcBlocks,
+      prevBlocks: this.prevMcBlocks.map((p) => ({ ref: extRef(p.ref), isKey: p.isKey })),
       afterKeyBlock: afterKey,
-      lastKeyBlock: seqno === 0 ? null : this.lastKeyBlock,
+      lastKeyBlock: seqno === 0 ? null : extRef(this.lastKeyBlock),
       globalBalance: this.chains.reduce((t, c) => t + c.totalBalance, mcTotal),
       validatorListHashShort: this.validators.group(-1, SHARD_ALL).hash,
       catchainSeqno: CATCHAIN_SEQNO,
@@ -641,7 +638,7 @@ export class Devnet {
           minRefMcSeqno: p.minRefMcSeqno,
           beforeSplit: false,
           accounts,
-          masterRef: p.masterRef,
+          masterRef: extRef(p.masterRef),
           custom: null,
           // the parent's queue after its last block (delivered this round), restricted to the child's senders
           outQueue: this.outQueue(0, child, (m) => m.readyRound <= r),
@@ -754,7 +751,7 @@ export class Devnet {
     const touchedMc = this.touched(-1, ex.accBlocks);
     const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState, touchedMc.keep), extra);
     const boc = bocOf(block);
-    const ref: BlockRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
+    const ref: ProducedRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
     const proof = blockProofCell(ref, block, this.validators.signMasterchainBlock(ref.rootHash, ref.fileHash));
     produced.push({ ref, boc, state: mcState, txs: ex.txs, accounts: touchedMc.accounts, proof });
     this.mcTotal = mcStateBuilt.totalBalance;
@@ -887,7 +884,7 @@ export class Devnet {
       minRefMcSeqno: this.mcLast.seqno,
       beforeSplit,
       accounts: this.stateAccounts(0, shard),
-      masterRef: this.mcLast,
+      masterRef: extRef(this.mcLast),
       custom: null,
       outQueue: this.outQueue(0, shard),
     });
@@ -935,7 +932,7 @@ export class Devnet {
     );
     const block = blockCell(this.globalId, info, vf, merkleUpdate(oldState, state.cell, touched), extra);
     const boc = bocOf(block);
-    const ref: BlockRef = { workchain: 0, shard, seqno, rootHash: block.hash(), fileHash: sha256(boc), startLt, endLt };
+    const ref: ProducedRef = { workchain: 0, shard, seqno, rootHash: block.hash(), fileHash: sha256(boc), startLt, endLt };
     return {
       produced: { ref, boc, state: state.cell, txs, accounts: touchedAccounts },
       chain: {
@@ -1002,7 +999,7 @@ export interface DevnetSnapshotJson {
   zero_state: { mc: BlockRefJson; shard: BlockRefJson };
 }
 
-function refJson(r: BlockRef): BlockRefJson {
+function refJson(r: ProducedRef): BlockRefJson {
   return {
     workchain: r.workchain,
     shard: r.shard.toString(16),
@@ -1014,7 +1011,7 @@ function refJson(r: BlockRef): BlockRefJson {
   };
 }
 
-function refOf(j: BlockRefJson): BlockRef {
+function refOf(j: BlockRefJson): ProducedRef {
   return {
     workchain: j.workchain,
     shard: BigInt('0x' + j.shard),
@@ -1045,9 +1042,9 @@ interface DevnetHeader {
   prevKeyBlockSeqno: number;
   globalVersion: { version: number; capabilities: bigint } | null;
   /** shard blocks only */
-  masterRef: BlockRef | null;
+  masterRef: ProducedRef | null;
   /** one previous block, or two after a merge (left, right) */
-  prev: BlockRef[];
+  prev: ProducedRef[];
 }
 
 /** src/ton's BlockInfo of a devnet block (written by src/ton's blockInfoCell). */

@@ -10,7 +10,7 @@ import { writeDevnetDir, type StatesMode } from './write.ts';
 export { Devnet, SHARD_ALL, type DevnetSnapshotJson, type DevnetOptions, type ProducedBlock, type ProducedTx, type PendingMessage } from './chain.ts';
 export { Scenarios, CYCLE, type CycleRecord, type ScenarioOptions } from './scenarios.ts';
 export { writeDevnetDir, liteserverKey, blockFile, DEFAULT_LITESERVER_PORT, type StatesMode } from './write.ts';
-export { OP, makeWallet, walletExternal, comment, type Wallet } from './contracts.ts';
+export { OP, makeWallet, walletExternal, comment, jettonMintBody, jettonMinterInit, jettonTransferBody, jettonWalletAddress, type Wallet } from './contracts.ts';
 
 export interface GenerateOptions extends ScenarioOptions {
   seed?: number | bigint | string;

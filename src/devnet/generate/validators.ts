@@ -15,7 +15,7 @@ import {
   type ValidatorDescr,
   type ValidatorSet,
 } from '../../ton/index.ts';
-import { blockSignaturesCell, validatorSetCell } from '../tlb-write/index.ts';
+import { blockSignaturesCell, validatorSetCell } from '../../proofs/index.ts';
 import { keyPairFromSeed } from './keys.ts';
 
 /** Four validators of equal weight (2^58 each: mainnet weights sum to about 2^60). */

@@ -2,7 +2,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyPairFromSeed } from '@ton/crypto';
-import { shardHex, type BlockRef } from '../tlb-write/index.ts';
+import { shardHex } from '../chain/index.ts';
+import type { ProducedRef } from './refs.ts';
 import type { Devnet, ProducedBlock } from './chain.ts';
 
 export const DEFAULT_LITESERVER_PORT = 46732;
@@ -14,7 +15,7 @@ export function blockFile(ref: { workchain: number; shard: bigint; seqno: number
 }
 
 /** Global-config style block id (base64 hashes, shard as a signed 64-bit integer written verbatim). */
-function configBlockId(ref: BlockRef): string {
+function configBlockId(ref: ProducedRef): string {
   const shard = BigInt.asIntN(64, ref.shard).toString();
   return `{"workchain": ${ref.workchain}, "shard": ${shard}, "seqno": ${ref.seqno}, "root_hash": "${ref.rootHash.toString('base64')}", "file_hash": "${ref.fileHash.toString('base64')}"}`;
 }

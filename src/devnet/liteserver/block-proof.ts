@@ -312,7 +312,7 @@ export class BlockProofs {
         const i = prevShards.findIndex((s) => shardIntersects(s, target.id.shard));
         if (i < 0) throw new LiteServerError(ErrorCode.fatal, 'failed to find block chain');
         const r = h.prev[i];
-        prev = { workchain: h.workchain, shard: prevShards[i], seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash };
+        prev = { workchain: h.workchain, shard: prevShards[i], seqno: r.seqno, rootHash: Buffer.from(r.root_hash, 'hex'), fileHash: Buffer.from(r.file_hash, 'hex') };
         proof = headerProof(cur);
       }
       links.push({ id: tlBlockId(prev), proof: proof.toBoc() });

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, convertToMerkleProof, Dictionary, loadAccount, loadCurrencyCollection, parseTuple, type TupleItem } from '@ton/core';
 import { defaultConfig, Executor } from '@ton/sandbox';
 import type { TlObject } from '../../tl/index.ts';
-import { SHARD_ALL, type BlockRef } from '../chain/block.ts';
+import type { BlockRef } from '../../ton/index.ts';
+import { SHARD_ALL } from '../chain/block.ts';
 import { ChainMessageError, type ChainBlock, type ChainSource, type ChainTx } from '../chain/source.ts';
 import { ErrorCode, invalidBlockId, LiteServerError, notApplied, notFoundInDb, unknownQuery } from './errors.ts';
 import { BlockProofs } from './block-proof.ts';
@@ -646,7 +647,7 @@ export class LiteHandlers {
   }
 }
 
-export function idStr(id: BlockRef): string {
+export function idStr(id: BlockRef<bigint>): string {
   return `(${id.workchain},${BigInt.asUintN(64, id.shard).toString(16)},${id.seqno})`;
 }
 

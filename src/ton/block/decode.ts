@@ -16,13 +16,13 @@ import { sha256Input, sha256Scratch } from '../cell/sha256.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
 import { readAccount, readShardAccounts } from '../tlb/account.ts';
-import { readBlockInfo } from '../tlb/block-info.ts';
+import { readBlockInfo, type BlockRef } from '../tlb/block-info.ts';
 import { rawAddress, skipCurrencyCollection } from '../tlb/common.ts';
 import { walkHashmapE, walkHashmapInline } from '../tlb/hashmap.ts';
 import { readMcBlockExtra } from '../tlb/mc-extra.ts';
-import { readTransaction } from '../tlb/transaction.ts';
+import { readTransaction, type TransactionRow } from '../tlb/transaction.ts';
 import { deriveAccountStates } from './states.ts';
-import type { AccountStateRow, BlockHeader, BlockRef, DecodedBlock, TransactionRow, TransactionStateRow } from './types.ts';
+import type { AccountStateRow, BlockHeader, DecodedBlock, TransactionStateRow } from './types.ts';
 
 /** Hash of the `account_none$0` cell: the state hash of an account that does not exist. */
 export const ACCOUNT_NONE_HASH: string = (() => {

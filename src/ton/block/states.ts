@@ -25,8 +25,9 @@
 import type { Cells } from '../cell/boc.ts';
 import { CELL_PRUNED, parseBoc } from '../cell/boc.ts';
 import { accountCellHash, readAccountTemplate, type AccountTemplate, type AccountValues } from '../tlb/account-cell.ts';
+import type { AccountStatus, ExtraCurrencies } from '../tlb/common.ts';
 import { EXTRA_FLAGS_VERSION } from '../tlb/message.ts';
-import type { AccountStatus, ExtraCurrencies, TransactionRow } from './types.ts';
+import type { TransactionRow } from '../tlb/transaction.ts';
 
 /** One derived state: the AccountStateRow fields, with `complete` false when a code / data / frozen hash is unknown. */
 export interface DerivedState {

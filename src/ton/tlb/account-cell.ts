@@ -16,8 +16,7 @@ import type { Cells } from '../cell/boc.ts';
 import { BitWriter } from '../cell/builder.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import type { AccountStatus, ExtraCurrencies } from '../block/types.ts';
-import { loadExtraCurrencies } from './common.ts';
+import { loadExtraCurrencies, type AccountStatus, type ExtraCurrencies } from './common.ts';
 import { skipAddrAndStorageUsed } from './account.ts';
 
 /** A referenced cell as hashing sees it: level-0 hash and depth (pruned branches carry the original's). */

@@ -7,9 +7,83 @@ import { beginCell, type Builder, type Cell } from '@ton/core';
 import { parseBoc, type Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import type { BlockInfo, BlockRefFull, ExtBlkRef, GlobalVersion } from '../block/types.ts';
 import { shardPrefixLength } from '../../format/index.ts';
 import { loadShardIdent, shardChild, shardHex, shardParent } from './common.ts';
+
+/**
+ * A block's short id. Rows, bus messages and API v3 (`block_ref`, `masterchain_block_ref`, `prev_blocks`) carry the
+ * unsigned 64-bit shard as 16 upper-case hex digits (the default); code that computes with shards (the liteserver
+ * protocol in src/source, the devnet) holds it as a bigint: `BlockRef<bigint>`.
+ */
+export interface BlockRef<Shard extends string | bigint = string> {
+  workchain: number;
+  shard: Shard;
+  seqno: number;
+}
+
+/** Full block id (BlockIdExt). */
+export interface BlockId extends BlockRef {
+  /** representation hash of the Block root cell */
+  root_hash: string;
+  /** sha256 of the BoC bytes as received (equals the canonical file hash only for the node's own serialization) */
+  file_hash: string;
+}
+
+/** `ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef;` */
+export interface ExtBlkRef {
+  end_lt: bigint;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+}
+
+/** A referenced block (prev / master / vert prev) with its shard resolved from the referencing block. */
+export interface BlockRefFull extends BlockRef, ExtBlkRef {}
+
+/** `capabilities#c4 version:uint32 capabilities:uint64 = GlobalVersion;` */
+export interface GlobalVersion {
+  version: number;
+  capabilities: bigint;
+}
+
+/** Every field of `block_info#9bc7a987` (crypto/block/block.tlb). */
+export interface BlockInfo {
+  version: number;
+  not_master: boolean;
+  after_merge: boolean;
+  before_split: boolean;
+  after_split: boolean;
+  want_split: boolean;
+  want_merge: boolean;
+  key_block: boolean;
+  vert_seqno_incr: boolean;
+  flags: number;
+  seqno: number;
+  vert_seqno: number;
+  /** ShardIdent of the block */
+  workchain: number;
+  shard: string;
+  /** shard_pfx_bits of the ShardIdent */
+  shard_pfx_bits: number;
+  gen_utime: number;
+  start_lt: bigint;
+  end_lt: bigint;
+  gen_validator_list_hash_short: number;
+  gen_catchain_seqno: number;
+  min_ref_mc_seqno: number;
+  prev_key_block_seqno: number;
+  /** present when `flags & 1` */
+  gen_software: GlobalVersion | null;
+  /** `master_ref:not_master?^BlkMasterInfo` — the masterchain block this shard block refers to (null in masterchain) */
+  master_ref: BlockRefFull | null;
+  /**
+   * `prev_ref:^(BlkPrevInfo after_merge)`: one previous block, or two after a merge (`prev_blks_info`: prev1 = left
+   * child shard, prev2 = right child shard). After a split the previous block is in the parent shard.
+   */
+  prev_ref: BlockRefFull[];
+  /** `prev_vert_ref:vert_seqno_incr?^(BlkPrevInfo 0)` */
+  prev_vert_ref: BlockRefFull | null;
+}
 
 /** ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256 = ExtBlkRef; */
 export function loadExtBlkRef(s: Slice): ExtBlkRef {

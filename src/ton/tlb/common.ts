@@ -2,8 +2,21 @@
 import { Dictionary, type Builder } from '@ton/core';
 import type { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import type { AccStatusChange, AccountStatus, ExtraCurrencies, MsgSize } from '../block/types.ts';
-import { keyToNumber, walkHashmapE } from './hashmap.ts';
+import { keyToNumber, walkHashmapE, type AugKind } from './hashmap.ts';
+
+/** `{ "<currency id (uint32, decimal)>": amount }` of an ExtraCurrencyCollection; null when empty. */
+export type ExtraCurrencies = Record<string, bigint> | null;
+
+/** Account status as API v3 names it (`acc_state_uninit$00` … `acc_state_nonexist$11`). */
+export type AccountStatus = 'uninit' | 'frozen' | 'active' | 'nonexist';
+
+/** `storage_used_short$_ cells:(VarUInteger 7) bits:(VarUInteger 7) = StorageUsedShort;` */
+export interface MsgSize {
+  cells: bigint;
+  bits: bigint;
+}
+
+export type AccStatusChange = 'unchanged' | 'frozen' | 'deleted';
 
 /** Render a 256-bit account id as API v3 does: `<wc>:<64 upper-case hex>`. */
 export function rawAddress(workchain: number, hex: string): string {
@@ -147,3 +160,10 @@ export function loadShardIdent(s: Slice): { workchain: number; shard: bigint; pf
 }
 
 export { shardChild, shardParent } from '../../format/index.ts';
+
+/** CurrencyCollection as a HashmapAug augmentation (sum of grams; the devnet's blocks carry no extra currencies). */
+export const currencyAug: AugKind<bigint> = {
+  store: (b, v) => storeCurrencyCollection(b, v),
+  add: (a, b) => a + b,
+  zero: 0n,
+};

@@ -2,14 +2,85 @@
  * Masterchain block extra: shard descriptors and (key blocks) config params (crypto/block/block.tlb); beside the
  * ShardDescr reader, its writer (the devnet's; test/ton/tlb-write.test.ts round-trips them).
  */
-import { beginCell, type Builder } from '@ton/core';
+import { beginCell, Dictionary, type Builder, type Cell } from '@ton/core';
+import { shardChildren } from '../../format/index.ts';
 import type { Cells } from '../cell/boc.ts';
 import { serializeBoc } from '../cell/std-boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import type { BlockConfig, ConfigParamCell, FutureSplitMerge, ShardDescr, ValidatorSetSummary } from '../block/types.ts';
-import { loadCurrencyCollection, rawAddress, shardChild, shardHex, skipCurrencyCollection, storeCurrencyCollection } from './common.ts';
+import { loadCurrencyCollection, type ExtraCurrencies, rawAddress, shardChild, shardHex, skipCurrencyCollection, storeCurrencyCollection } from './common.ts';
 import { keyToNumber, keyToSigned, walkHashmap, walkHashmapE } from './hashmap.ts';
+
+/** `split_merge_at:FutureSplitMerge` (fsm_none / fsm_split / fsm_merge). */
+export interface FutureSplitMerge {
+  type: 'none' | 'split' | 'merge';
+  utime: number | null;
+  interval: number | null;
+}
+
+/** One shard descriptor of `masterchain_block_extra#cca5` ShardHashes (`shard_descr#b` or `shard_descr_new#a`). */
+export interface ShardDescr {
+  workchain: number;
+  /** resolved from the BinTree path */
+  shard: string;
+  seqno: number;
+  reg_mc_seqno: number;
+  start_lt: bigint;
+  end_lt: bigint;
+  root_hash: string;
+  file_hash: string;
+  before_split: boolean;
+  before_merge: boolean;
+  want_split: boolean;
+  want_merge: boolean;
+  nx_cc_updated: boolean;
+  flags: number;
+  next_catchain_seqno: number;
+  /** uint64 as 16-digit upper-case hex */
+  next_validator_shard: string;
+  min_ref_mc_seqno: number;
+  gen_utime: number;
+  split_merge_at: FutureSplitMerge;
+  fees_collected: bigint;
+  fees_collected_extra_currencies: ExtraCurrencies;
+  funds_created: bigint;
+  funds_created_extra_currencies: ExtraCurrencies;
+  /** which constructor the chain used: `b` = shard_descr#b (fees inline), `a` = shard_descr_new#a (fees in a ref) */
+  descr_tag: 'a' | 'b';
+}
+
+/** One ConfigParams entry: the param's value cell as it is in the block. */
+export interface ConfigParamCell {
+  id: number;
+  /** representation hash of the param's value cell */
+  hash: string;
+  /** standard base64 BoC of the value cell (may contain pruned branches if the block carried them) */
+  boc: string;
+}
+
+/** `validators#11` / `validators_ext#12` summary (ConfigParam 32..37). */
+export interface ValidatorSetSummary {
+  utime_since: number;
+  utime_until: number;
+  total: number;
+  main: number;
+  /** only in validators_ext#12 */
+  total_weight: bigint | null;
+}
+
+/** `_ config_addr:bits256 config:^(Hashmap 32 ^Cell) = ConfigParams;` (key blocks only). */
+export interface BlockConfig {
+  /** config smart contract, raw `-1:HEX` */
+  config_addr: string;
+  /** every param, ascending id */
+  params: ConfigParamCell[];
+  /** ConfigParam 0/1/2 as raw `-1:HEX` (null when absent) */
+  config_address: string | null;
+  elector_address: string | null;
+  minter_address: string | null;
+  /** ConfigParam 34 summary (null when absent/unreadable) */
+  cur_validators: ValidatorSetSummary | null;
+}
 
 /**
  * fsm_none$0 = FutureSplitMerge;
@@ -209,4 +280,66 @@ export function readMcBlockExtra(cells: Cells, cell: number): { shards: ShardDes
   s.loadRef(); // ^[ prev_blk_signatures recover_create_msg mint_msg ]
   const config = keyBlock ? loadConfigParams(s) : null;
   return { shards, config };
+}
+
+/**
+ * bt_leaf$0 {X:Type} leaf:X = BinTree X;
+ * bt_fork$1 {X:Type} left:^(BinTree X) right:^(BinTree X) = BinTree X;
+ */
+function binTree(descrs: ShardDescr[], shard: bigint): Cell {
+  const own = descrs.find((d) => BigInt('0x' + d.shard) === shard);
+  const b = beginCell();
+  if (own) {
+    b.storeBit(0);
+    storeShardDescr(b, own);
+    return b.endCell();
+  }
+  if ((shard & 1n) === 1n) throw new Error(`no shard descriptor covers ${shard.toString(16)}`);
+  const [l, r] = shardChildren(shard);
+  return b.storeBit(1).storeRef(binTree(descrs, l)).storeRef(binTree(descrs, r)).endCell();
+}
+
+/** _ (HashmapE 32 ^(BinTree ShardDescr)) = ShardHashes; */
+export function storeShardHashes(b: Builder, descrs: ShardDescr[]): void {
+  const dict = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  const wcs = [...new Set(descrs.map((d) => d.workchain))].sort((a, c) => a - c);
+  for (const wc of wcs) {
+    dict.set(
+      wc,
+      binTree(
+        descrs.filter((d) => d.workchain === wc),
+        0x8000000000000000n,
+      ),
+    );
+  }
+  b.storeDict(dict);
+}
+
+export interface McBlockExtra {
+  keyBlock: boolean;
+  shards: ShardDescr[];
+  /** Config dict root (Hashmap 32 ^Cell) and config address: key blocks only. */
+  config: { addr: Buffer; root: Cell } | null;
+}
+
+/**
+ * masterchain_block_extra#cca5 key_block:(## 1) shard_hashes:ShardHashes shard_fees:ShardFees
+ *   ^[ prev_blk_signatures:(HashmapE 16 CryptoSignaturePair) recover_create_msg:(Maybe ^InMsg)
+ *      mint_msg:(Maybe ^InMsg) ] config:key_block?ConfigParams = McBlockExtra;
+ * _ fees:CurrencyCollection create:CurrencyCollection = ShardFeeCreated;
+ * _ (HashmapAugE 96 ShardFeeCreated ShardFeeCreated) = ShardFees;
+ */
+export function mcBlockExtraCell(m: McBlockExtra): Cell {
+  const b = beginCell().storeUint(0xcca5, 16).storeBit(m.keyBlock);
+  storeShardHashes(b, m.shards);
+  // ShardFees left empty: ahme_empty$0 extra:ShardFeeCreated (zero fees, zero created).
+  b.storeBit(0);
+  storeCurrencyCollection(b, 0n);
+  storeCurrencyCollection(b, 0n);
+  b.storeRef(beginCell().storeBit(0).storeBit(0).storeBit(0).endCell());
+  if (m.keyBlock) {
+    if (!m.config) throw new Error('a key block carries the config');
+    b.storeBuffer(m.config.addr, 32).storeRef(m.config.root);
+  }
+  return b.endCell();
 }

@@ -15,8 +15,60 @@ import { serializeBoc } from '../cell/std-boc.ts';
 import type { Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import type { MessageRow } from '../block/types.ts';
-import { loadCurrencyCollection, loadMsgAddress } from './common.ts';
+import { loadCurrencyCollection, loadMsgAddress, type ExtraCurrencies } from './common.ts';
+
+export type MessageType = 'int' | 'ext_in' | 'ext_out';
+
+/** One message (inbound or outbound of a transaction). */
+export interface MessageRow {
+  /** representation hash of the Message cell */
+  msg_hash: string;
+  message_type: MessageType;
+  /** raw `wc:HEX`; null for external-in (addr_none/addr_extern source) */
+  source: string | null;
+  /** raw `wc:HEX`; null for external-out (addr_none/addr_extern destination) */
+  destination: string | null;
+  /** addr_extern payload of an external source/destination: `"<bit length>:<hex of the bits, right-padded>"`, else null */
+  source_external: string | null;
+  destination_external: string | null;
+  /** int only */
+  value: bigint | null;
+  value_extra_currencies: ExtraCurrencies;
+  /** int only */
+  fwd_fee: bigint | null;
+  /**
+   * int only. The CommonMsgInfo field after `value` is `ihr_fee:Grams` before global version 12 and
+   * `extra_flags:(VarUInteger 16)` from it (same bits; IHR fees are zero since version 11): read as the block's
+   * version says, the other one is 0.
+   */
+  ihr_fee: bigint | null;
+  /** int only: see ihr_fee (bit 0: new bounce format, bit 1: bounce with the whole body); 0 before version 12 */
+  extra_flags: bigint | null;
+  /** ext_in only */
+  import_fee: bigint | null;
+  /** int, ext_out */
+  created_lt: bigint | null;
+  /** int, ext_out (unix time) */
+  created_at: number | null;
+  /** int only */
+  ihr_disabled: boolean | null;
+  bounce: boolean | null;
+  bounced: boolean | null;
+  /**
+   * first 32 bits of the body as a signed int32 (as toncenter stores it, `messages.opcode int4`); null when the
+   * body has fewer than 32 bits. API v3 renders `"0x" + (opcode >>> 0).toString(16).padStart(8, "0")`.
+   */
+  opcode: number | null;
+  /** hash of the body cell: the referenced cell, or the inline remainder of the message slice as its own cell */
+  body_hash: string;
+  /** base64 BoC of that body cell */
+  body_boc: string;
+  /** StateInit cell (inline StateInit rebuilt as its own cell) hash and BoC; null without init */
+  init_state_hash: string | null;
+  init_state_boc: string | null;
+  /** external-in only: normalized hash (API v3 §7.1); null for other messages. Set even when equal to msg_hash. */
+  hash_norm: string | null;
+}
 
 /** Bodies and init states as toncenter's indexer stores them: `std_boc_serialize(cell, WithCRC32C)`. */
 const TONCENTER_BOC = { crc: true };

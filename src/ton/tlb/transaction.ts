@@ -9,18 +9,12 @@
 import type { Cells } from '../cell/boc.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import type {
-  ActionPhase,
-  BouncePhase,
-  ComputePhase,
-  CreditPhase,
-  MessageRow,
-  SplitMergeInfo,
-  StoragePhase,
-  TransactionDescr,
-  TransactionRow,
-} from '../block/types.ts';
+import type { BlockRef } from './block-info.ts';
 import {
+  type AccStatusChange,
+  type AccountStatus,
+  type ExtraCurrencies,
+  type MsgSize,
   loadAccStatusChange,
   loadAccountStatus,
   loadCurrencyCollection,
@@ -30,7 +24,130 @@ import {
   rawAddress,
 } from './common.ts';
 import { walkHashmapE } from './hashmap.ts';
-import { readMessage } from './message.ts';
+import { readMessage, type MessageRow } from './message.ts';
+
+/** `tr_phase_storage$_` */
+export interface StoragePhase {
+  storage_fees_collected: bigint;
+  /** null when absent (Maybe Grams) */
+  storage_fees_due: bigint | null;
+  status_change: AccStatusChange;
+}
+
+/** `tr_phase_credit$_` */
+export interface CreditPhase {
+  due_fees_collected: bigint | null;
+  credit: bigint;
+  credit_extra_currencies: ExtraCurrencies;
+}
+
+/** `tr_phase_compute_skipped$0` / `tr_phase_compute_vm$1` (fields of the VM form are absent when skipped). */
+export interface ComputePhase {
+  skipped: boolean;
+  /** only when skipped */
+  reason?: 'no_state' | 'bad_state' | 'no_gas' | 'suspended';
+  success?: boolean;
+  msg_state_used?: boolean;
+  account_activated?: boolean;
+  gas_fees?: bigint;
+  gas_used?: bigint;
+  gas_limit?: bigint;
+  /** null when absent (Maybe VarUInteger 3) */
+  gas_credit?: bigint | null;
+  mode?: number;
+  exit_code?: number;
+  /** null when absent */
+  exit_arg?: number | null;
+  vm_steps?: number;
+  vm_init_state_hash?: string;
+  vm_final_state_hash?: string;
+}
+
+/** `tr_phase_action$_` */
+export interface ActionPhase {
+  success: boolean;
+  valid: boolean;
+  no_funds: boolean;
+  status_change: AccStatusChange;
+  total_fwd_fees: bigint | null;
+  total_action_fees: bigint | null;
+  result_code: number;
+  result_arg: number | null;
+  tot_actions: number;
+  spec_actions: number;
+  skipped_actions: number;
+  msgs_created: number;
+  action_list_hash: string;
+  tot_msg_size: MsgSize;
+}
+
+/** `tr_phase_bounce_negfunds$00` / `_nofunds$01` / `_ok$1` */
+export interface BouncePhase {
+  type: 'negfunds' | 'nofunds' | 'ok';
+  /** nofunds, ok */
+  msg_size?: MsgSize;
+  /** nofunds */
+  req_fwd_fees?: bigint;
+  /** ok */
+  msg_fees?: bigint;
+  /** ok */
+  fwd_fees?: bigint;
+}
+
+/** `split_merge_info$_` (accounts as raw hex of the 256-bit address, upper-case, no workchain) */
+export interface SplitMergeInfo {
+  cur_shard_pfx_len: number;
+  acc_split_depth: number;
+  this_addr: string;
+  sibling_addr: string;
+}
+
+/** TransactionDescr, API v3 shape; fields absent for a constructor are absent here. */
+export interface TransactionDescr {
+  type: 'ord' | 'storage' | 'tick_tock' | 'split_prepare' | 'split_install' | 'merge_prepare' | 'merge_install';
+  /** ord */
+  credit_first?: boolean;
+  storage_ph?: StoragePhase;
+  credit_ph?: CreditPhase;
+  compute_ph?: ComputePhase;
+  action?: ActionPhase;
+  aborted?: boolean;
+  bounce?: BouncePhase;
+  destroyed?: boolean;
+  /** tick_tock */
+  is_tock?: boolean;
+  /** split_install / merge_install */
+  installed?: boolean;
+  split_info?: SplitMergeInfo;
+  /** split_install / merge_install: hash of the prepare transaction cell */
+  prepare_transaction_hash?: string;
+}
+
+/** One transaction. */
+export interface TransactionRow {
+  /** representation hash of the Transaction cell */
+  hash: string;
+  lt: bigint;
+  /** raw `wc:HEX` (workchain from the block; standalone decode needs it passed in, default 0) */
+  account: string;
+  now: number;
+  prev_trans_hash: string;
+  prev_trans_lt: bigint;
+  outmsg_cnt: number;
+  orig_status: AccountStatus;
+  end_status: AccountStatus;
+  total_fees: bigint;
+  total_fees_extra_currencies: ExtraCurrencies;
+  /** `update_hashes#72` of the transaction: account cell hash before / after */
+  account_state_hash_before: string;
+  account_state_hash_after: string;
+  description: TransactionDescr;
+  in_msg: MessageRow | null;
+  /** ordered by created_lt (out_msgs dict index order) */
+  out_msgs: MessageRow[];
+  /** the block holding it (null for a standalone decode) */
+  block_ref: BlockRef | null;
+}
 
 /** Decode the Transaction cell `cell` of an arena; `workchain` is the account's (from the block). */
 export function readTransaction(cells: Cells, cell: number, workchain: number, globalVersion = 0): TransactionRow {

@@ -14,7 +14,7 @@ import { blockIdTl, lastMcBlock, lookupBlock, masterchainInfo, mcBlock, resolveB
 import { blockIdJson } from '../convert.ts';
 import { defineMethod } from '../method.ts';
 import { checkProofChain, checkShardBlockLinks, ProofError, queueSizeFromProof, sameBlock } from '../proofs.ts';
-import { blockFromProof, prevShards, readBlockInfo, readShardHashes } from '../tlb.ts';
+import { blockFromProof, prevShards, readBlockInfo, readGlobalId, readShardHashes, shardOf } from '../tlb.ts';
 
 export const getMasterchainInfo = defineMethod({
   name: 'getMasterchainInfo',
@@ -80,7 +80,7 @@ export const getBlockHeader = defineMethod({
     const info = readBlockInfo(blockFromProof(res.header_proof as Buffer));
     const globalId = (() => {
       try {
-        return blockFromProof(res.header_proof as Buffer).beginParse(true).skip(32).loadInt(32);
+        return readGlobalId(blockFromProof(res.header_proof as Buffer));
       } catch {
         return 0;
       }
@@ -92,21 +92,21 @@ export const getBlockHeader = defineMethod({
       global_id: globalId,
       version: info.version,
       flags: info.flags,
-      after_merge: info.afterMerge,
-      after_split: info.afterSplit,
-      before_split: info.beforeSplit,
-      want_merge: info.wantMerge,
-      want_split: info.wantSplit,
-      validator_list_hash_short: info.genValidatorListHashShort,
-      catchain_seqno: info.genCatchainSeqno,
-      min_ref_mc_seqno: info.minRefMcSeqno,
-      is_key_block: info.keyBlock,
-      prev_key_block_seqno: info.prevKeyBlockSeqno,
-      start_lt: info.startLt.toString(),
-      end_lt: info.endLt.toString(),
-      gen_utime: info.genUtime,
-      vert_seqno: info.vertSeqno,
-      prev_blocks: info.prev.map((r, i) => blockIdJson(blockIdTl(info.workchain, prevShardIds[i] ?? info.shard, r.seqno, r.rootHash, r.fileHash))),
+      after_merge: info.after_merge,
+      after_split: info.after_split,
+      before_split: info.before_split,
+      want_merge: info.want_merge,
+      want_split: info.want_split,
+      validator_list_hash_short: info.gen_validator_list_hash_short,
+      catchain_seqno: info.gen_catchain_seqno,
+      min_ref_mc_seqno: info.min_ref_mc_seqno,
+      is_key_block: info.key_block,
+      prev_key_block_seqno: info.prev_key_block_seqno,
+      start_lt: info.start_lt.toString(),
+      end_lt: info.end_lt.toString(),
+      gen_utime: info.gen_utime,
+      vert_seqno: info.vert_seqno,
+      prev_blocks: info.prev_ref.map((r, i) => blockIdJson(blockIdTl(info.workchain, prevShardIds[i] ?? shardOf(info), r.seqno, Buffer.from(r.root_hash, 'hex'), Buffer.from(r.file_hash, 'hex')))),
     };
   },
 });

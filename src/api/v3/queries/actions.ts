@@ -1,7 +1,7 @@
 /** Action reads for /actions and /pendingActions: the actions rows, their accounts and their transactions. */
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
-import { renderByHashes } from './transactions.ts';
+import { loadByHashes, type LoadedTx } from './transactions.ts';
 
 /** The ORDER BY tuple of the last row of the previous page (the reference's actions cursor). */
 export interface ActionsCursor {
@@ -96,10 +96,9 @@ export async function accountsOfActions(db: Db, actions: Row[]): Promise<Map<str
   return new Map(acc.map((a) => [a.action_id, a.accounts.sort()]));
 }
 
-/** The transactions of these actions, rendered, by hex hash. */
-export async function transactionsOfActions(db: Db, actions: Row[]): Promise<Map<string, Record<string, unknown>>> {
-  if (!actions.length) return new Map();
+/** The transactions of these actions, in (lt, account, hash) order. */
+export async function transactionsOfActions(db: Db, actions: Row[]): Promise<LoadedTx[]> {
+  if (!actions.length) return [];
   const hashes = [...new Set(actions.flatMap((r) => r.tx_hashes as string[]))];
-  const rendered = await renderByHashes(db, hashes);
-  return new Map(rendered.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
+  return loadByHashes(db, hashes);
 }

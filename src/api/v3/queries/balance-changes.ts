@@ -121,21 +121,6 @@ export function actionScope(txs: readonly BcTransaction[], actionTxHashes: reado
   return scope;
 }
 
-const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-
-/**
- * `{changes: {addr: int}, fees: {addr: int}, jettons: {addr: {master: "amount"}}}` as JSON text, addresses
- * sorted: integers are written exactly (the reference's int64 JSON numbers; JSON.stringify would round
- * anything beyond 2^53 nanotons).
- */
-export function balanceChangesJson(bc: BalanceChanges): string {
-  const ints = (m: Map<string, bigint>) => '{' + [...m].sort(byKey).map(([k, v]) => `${JSON.stringify(k)}:${v.toString()}`).join(',') + '}';
-  const jettons = '{' + [...bc.jettons].sort(byKey).map(([owner, row]) =>
-    `${JSON.stringify(owner)}:{${[...row].sort(byKey).map(([m, v]) => `${JSON.stringify(m)}:${JSON.stringify(v.toString())}`).join(',')}}`,
-  ).join(',') + '}';
-  return `{"changes":${ints(bc.changes)},"fees":${ints(bc.fees)},"jettons":${jettons}}`;
-}
-
 const big = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(String(v)));
 
 /** Every transaction of a trace with its messages, and the trace's jetton transfers and burns (null: unknown trace). */

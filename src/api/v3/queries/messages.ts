@@ -6,7 +6,7 @@
  */
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
-import { contentHashes } from '../../../store/index.ts';
+import { contentHashes } from '../../../decode/index.ts';
 import { docsByTxKey, loadContents } from './transactions.ts';
 
 export interface MessagesFilter extends LtWindow {
@@ -115,7 +115,7 @@ export interface MessagesFromDocs {
 export async function messagesByHashFromDocs(db: Db, hashes: string[], page: Page): Promise<MessagesFromDocs | null> {
   const wanted = new Set(hashes);
   const keys = await db.points.messageTxs(hashes);
-  const docs = docsByTxKey(await db.points.docs([...new Set(keys.map((k) => k.tx_hash))]));
+  const docs = docsByTxKey(db, await db.points.docs([...new Set(keys.map((k) => k.tx_hash))]));
   for (const k of keys) if (!docs.has(`${k.tx_account}|${k.tx_lt}`)) return null;
   const merged = new Map<string, Row>();
   const contents = new Map<string, string>();

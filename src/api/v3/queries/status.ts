@@ -2,7 +2,7 @@
  * Index progress for /indexStatus: the store's own reading (src/store status.ts, the one `ton-gateway status`
  * prints) in the API's shape, with the lag behind the network when the node layer is configured.
  */
-import { indexStatus as storeIndexStatus } from '../../../store/index.ts';
+import { indexStatus as storeIndexStatus } from '../../../store/read/index.ts';
 import type { Db } from '../db.ts';
 import type { LegacyNode } from '../route.ts';
 

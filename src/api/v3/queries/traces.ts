@@ -1,6 +1,6 @@
 /** Trace reads for /traces, /events and the pending variants: the traces rows, their transactions and actions. */
 import type { TraceTx } from '../../../kv/index.ts';
-import type { TxDoc } from '../../../store/index.ts';
+import type { TxDoc } from '../../../decode/index.ts';
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
 import { docsByTxKey } from './transactions.ts';
@@ -105,5 +105,5 @@ export async function traceTransactions(
 ): Promise<{ txKeys: TraceTx[]; docs: Map<string, TxDoc> }> {
   if (traceIds.length === 0) return { txKeys: [], docs: new Map() };
   const keys = await db.points.traceTxs(traceIds);
-  return { txKeys: keys, docs: docsByTxKey(await db.points.docs([...new Set(keys.map((k) => k.hash))])) };
+  return { txKeys: keys, docs: docsByTxKey(db, await db.points.docs([...new Set(keys.map((k) => k.hash))])) };
 }

@@ -2,10 +2,12 @@
  * Transaction reads. A page's keys are taken in one narrow statement over `transactions` (deduplicated, see
  * below), with the selective part pushed into a primary-key range of a helper table (`transactions_by_hash`,
  * `transactions_by_lt`, `message_hashes`) where that helps (an account's latest transactions: the key-value store's
- * list, src/kv); then the transactions are rendered from their documents (src/store/docs.ts), a point read each
+ * list, src/kv); then the transactions are loaded from their documents (src/decode/docs.ts), a point read each
  * (db.points: the key-value store, or `transaction_docs_kv` on a server). Keys without a document
- * (stored before migration 0012, or written by the store stage and not yet by the traces stage) are rendered from
+ * (stored before migration 0012, or written by the store stage and not yet by the traces stage) are loaded from
  * the flattened rows: the transaction, its messages, bodies and account states, each fetched by primary key.
+ * What they return is rows (`LoadedTx`: a transaction's row and what it names); the routes render them
+ * (render.ts `transactionsJson`).
  *
  * Dedup without FINAL (FINAL merges every touched granule and costs ~10x on point reads): rows of
  * one (account, lt) only differ by trace_id, which the traces stage fills later, so reads keep one row
@@ -15,12 +17,29 @@
  * Order is total: (lt, account, hash), so offset paging never skips or repeats a row as long as no
  * rows are inserted inside the window; use start_lt/end_lt windows for deep history.
  */
+import type { ApiCaches } from '../caches.ts';
 import type { Db, Row } from '../db.ts';
 import type { Page } from '../params.ts';
-import { contentHashes, parseTxDoc, type TxDoc } from '../../../store/index.ts';
-import { transactionJson, type TxContext } from '../render.ts';
+import { contentHashes, type TxDoc } from '../../../decode/index.ts';
 
 const TX_COLUMNS = '*';
+
+/** What a page of transactions names, for rendering them: their messages, bodies and account states. */
+export interface TxContext {
+  /** messages by `${account}|${lt}` */
+  messages: Map<string, Row[]>;
+  contents: Map<string, string>;
+  /** account states by `${account}|${hash}` */
+  states: Map<string, Row>;
+  /** the network's decoded-body cache (caches.ts) */
+  decoded?: ApiCaches['bodies'];
+}
+
+/** One transaction to render (render.ts `transactionJson`): its row, from its document or the flattened tables, and what it names. */
+export interface LoadedTx {
+  tx: Row;
+  ctx: TxContext;
+}
 
 export interface TxFilter {
   account?: string[];
@@ -163,8 +182,8 @@ function conditions(f: TxFilter, params: Record<string, unknown>): string[] {
   return c;
 }
 
-/** Rendered page of transactions matching `f`, ordered (lt, account, hash) in `page.dir` (utime filters: now first). */
-export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise<Record<string, unknown>[]> {
+/** The page of transactions matching `f`, ordered (lt, account, hash) in `page.dir` (utime filters: now first). */
+export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise<LoadedTx[]> {
   const params: Record<string, unknown> = { p_limit: page.limit, p_offset: page.offset };
   const c = conditions(f, params);
   const dir = page.dir;
@@ -176,16 +195,16 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
     const docs = await docsByHash(db, hashes);
     if (docs.length === new Set(hashes).size) {
       const sorted = sortDocs(docs, dir).slice(page.offset, page.offset + page.limit);
-      return renderDocs(db, sorted);
+      return loadDocs(db, sorted);
     }
     // the key-value store: hashes without a visible document are either past the checkpoint (not shown) or stored
     // before documents existed (their flattened rows); few hashes, so the page is cut here
-    if (db.points.kind === 'kv') return (await renderByHashes(db, hashes, dir)).slice(page.offset, page.offset + page.limit);
+    if (db.points.kind === 'kv') return (await loadByHashes(db, hashes, dir)).slice(page.offset, page.offset + page.limit);
   }
   if (f.account?.length === 1 && !byUtime && Object.entries(f).every(([k, v]) => k === 'account' || k === 'startLt' || k === 'endLt' || v === undefined)) {
     // an account's transactions in lt order: the key-value store's list (null: the store leaves lists to ClickHouse)
     const keys = await db.points.accountTxKeys(f.account[0], { startLt: f.startLt, endLt: f.endLt, dir, limit: page.limit, offset: page.offset });
-    if (keys) return renderByKeys(db, keys.map((k) => [k.account, k.lt, k.hash]), 'given');
+    if (keys) return loadByKeys(db, keys.map((k) => [k.account, k.lt, k.hash]), 'given');
   }
   const selective = f.account?.length || f.hash?.length || f.msg;
   let keys: { account: string; lt: string; hash: string }[];
@@ -217,7 +236,7 @@ export async function findTransactions(db: Db, f: TxFilter, page: Page): Promise
       params,
     );
   }
-  return renderByKeys(db, keys.map((k) => [k.account, k.lt, k.hash]), 'given');
+  return loadByKeys(db, keys.map((k) => [k.account, k.lt, k.hash]), 'given');
 }
 
 /** A transaction's key: (account, lt) finds and orders its rows, hash finds its document. */
@@ -234,7 +253,7 @@ export async function transactionsByKeys(db: Db, keys: [string, string | bigint]
 }
 
 async function docsByHash(db: Db, hashes: string[]): Promise<TxDoc[]> {
-  return (await db.points.docs(hashes)).map(parseTxDoc);
+  return (await db.points.docs(hashes)).map((t) => db.caches.docs.parse(t));
 }
 
 function compareTx(a: Row, b: Row): number {
@@ -255,19 +274,19 @@ function sortDocs(docs: TxDoc[], dir: 'ASC' | 'DESC'): TxDoc[] {
 }
 
 /**
- * Rendered transactions by keys: from their documents, and from the flattened tables for keys that have none
- * (stored before documents existed). Order: as given, or (lt, account, hash) ASC / DESC.
+ * Transactions by keys: from their documents, and from the flattened tables for keys that have none (stored before
+ * documents existed). Order: as given, or (lt, account, hash) ASC / DESC.
  */
-export async function renderByKeys(db: Db, keys: TxKey[], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<Record<string, unknown>[]> {
+export async function loadByKeys(db: Db, keys: TxKey[], order: 'ASC' | 'DESC' | 'given' = 'DESC'): Promise<LoadedTx[]> {
   if (keys.length === 0) return [];
   const docs = await db.points.docs([...new Set(keys.map((k) => k[2]))]);
-  return renderWithDocs(db, keys, docsByTxKey(docs), order);
+  return loadWithDocs(db, keys, docsByTxKey(db, docs), order);
 }
 
-/** Rendered transactions by hash (unknown hashes left out), in (lt, account, hash) `order`. */
-export async function renderByHashes(db: Db, hashes: string[], order: 'ASC' | 'DESC' = 'ASC'): Promise<Record<string, unknown>[]> {
+/** Transactions by hash (unknown hashes left out), in (lt, account, hash) `order`. */
+export async function loadByHashes(db: Db, hashes: string[], order: 'ASC' | 'DESC' = 'ASC'): Promise<LoadedTx[]> {
   if (hashes.length === 0) return [];
-  const docs = docsByTxKey(await db.points.docs(hashes));
+  const docs = docsByTxKey(db, await db.points.docs(hashes));
   const found = new Set([...docs.values()].map((d) => String(d.tx.hash)));
   const missing = hashes.filter((h) => !found.has(h));
   // hashes without a document (stored before 0012): their keys, for the flattened tables
@@ -280,50 +299,48 @@ export async function renderByHashes(db: Db, hashes: string[], order: 'ASC' | 'D
     // (the key-value store's readers see none past the checkpoint, documents or not)
     for (const r of await db.points.visibleTxs(rows)) keys.push([r.account, r.lt, r.hash]);
   }
-  return renderWithDocs(db, keys, docs, order);
+  return loadWithDocs(db, keys, docs, order);
 }
 
-/** Parsed documents by `${account}|${lt}` (the key renderWithDocs looks them up by). */
-export function docsByTxKey(texts: readonly string[]): Map<string, TxDoc> {
+/** Parsed documents (through the network's cache) by `${account}|${lt}` (the key loadWithDocs looks them up by). */
+export function docsByTxKey(db: Db, texts: readonly string[]): Map<string, TxDoc> {
   const docs = new Map<string, TxDoc>();
   for (const text of texts) {
-    const d = parseTxDoc(text);
+    const d = db.caches.docs.parse(text);
     docs.set(`${d.tx.account}|${d.tx.lt}`, d);
   }
   return docs;
 }
 
-/** renderByKeys with the documents already read (`docs` by `${account}|${lt}`). */
-export async function renderWithDocs(
+/** loadByKeys with the documents already read (`docs` by `${account}|${lt}`). */
+export async function loadWithDocs(
   db: Db,
   keys: readonly TxKey[],
   docs: ReadonlyMap<string, TxDoc>,
   order: 'ASC' | 'DESC' | 'given',
-): Promise<Record<string, unknown>[]> {
+): Promise<LoadedTx[]> {
   const uniq = [...new Map(keys.map(([a, l]) => [`${a}|${l}`, [a, l] as [string, string | bigint]])).values()];
   const found = uniq.flatMap(([a, l]) => docs.get(`${a}|${l}`) ?? []);
   const missing = uniq.filter(([a, l]) => !docs.has(`${a}|${l}`));
   const [fromDocs, fromRows] = await Promise.all([
-    renderDocs(db, found),
-    missing.length ? transactionsByKeys(db, missing).then((rows) => renderTransactions(db, rows)) : Promise.resolve([]),
+    loadDocs(db, found),
+    missing.length ? transactionsByKeys(db, missing).then((rows) => loadRows(db, rows)) : Promise.resolve([]),
   ]);
   const all = [...fromDocs, ...fromRows];
   if (order === 'given') {
     const pos = new Map(uniq.map(([a, l], i) => [`${a}|${l}`, i]));
-    return all.sort((x, y) => (pos.get(`${x.account}|${x.lt}`) ?? 0) - (pos.get(`${y.account}|${y.lt}`) ?? 0));
+    return all.sort((x, y) => (pos.get(`${x.tx.account}|${x.tx.lt}`) ?? 0) - (pos.get(`${y.tx.account}|${y.tx.lt}`) ?? 0));
   }
   const s = order === 'ASC' ? 1 : -1;
-  // rendered hashes are base64: compare the hex the store orders by
-  const hexOf = (t: Record<string, unknown>) => ({ lt: t.lt, account: t.account, hash: Buffer.from(String(t.hash), 'base64').toString('hex') });
-  return all.sort((x, y) => s * compareTx(hexOf(x), hexOf(y)));
+  return all.sort((x, y) => s * compareTx(x.tx, y.tx));
 }
 
 /**
- * Renders transactions from their documents. States the writer did not hold (a first transaction's state
- * before, when its earlier block was not in the writer's memory) are point reads by hash.
+ * Transactions from their documents. States the writer did not hold (a first transaction's state before, when its
+ * earlier block was not in the writer's memory) are point reads by hash.
  */
-export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, unknown>[]> {
-  const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
+export async function loadDocs(db: Db, docs: TxDoc[]): Promise<LoadedTx[]> {
+  const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map(), decoded: db.caches.bodies };
   const lookup = new Set<string>();
   for (const d of docs) {
     const account = String(d.tx.account);
@@ -336,7 +353,7 @@ export async function renderDocs(db: Db, docs: TxDoc[]): Promise<Record<string, 
     }
   }
   if (lookup.size) for (const s of await db.points.statesByHash([...lookup])) ctx.states.set(`${s.account}|${s.hash}`, s);
-  return docs.map((d) => transactionJson(d.tx, ctx));
+  return docs.map((d) => ({ tx: d.tx, ctx }));
 }
 
 /** The account_states columns a transaction renders (accountStateJson). */
@@ -354,7 +371,7 @@ export function uniqueBy<T extends Row>(rows: T[], key: (r: T) => string): T[] {
 
 /** Fetches the messages, bodies and account states a page of transactions renders. */
 export async function hydrate(db: Db, txs: Row[]): Promise<TxContext> {
-  const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map() };
+  const ctx: TxContext = { messages: new Map(), contents: new Map(), states: new Map(), decoded: db.caches.bodies };
   if (txs.length === 0) return ctx;
   const keys = txs.map((t) => [t.account, BigInt(String(t.lt))]);
   const stateKeys: [string, string][] = [];
@@ -392,10 +409,10 @@ export async function loadContents(db: Db, msgs: Row[], into: Map<string, string
   for (const r of rows) into.set(r.hash, r.boc);
 }
 
-/** Renders a page of transaction rows with their messages and states. */
-export async function renderTransactions(db: Db, txs: Row[]): Promise<Record<string, unknown>[]> {
+/** A page of transaction rows with their messages and states. */
+export async function loadRows(db: Db, txs: Row[]): Promise<LoadedTx[]> {
   const ctx = await hydrate(db, txs);
-  return txs.map((t) => transactionJson(t, ctx));
+  return txs.map((t) => ({ tx: t, ctx }));
 }
 
 /** Keys of transactions that sent (out) / received (in) messages with the given hash. */

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
-import { actionScope, actionTraceAndTxs, balanceChangesJson, computeBalanceChanges, loadTraceForBalances } from '../queries/balance-changes.ts';
+import { actionScope, actionTraceAndTxs, computeBalanceChanges, loadTraceForBalances } from '../queries/balance-changes.ts';
+import { balanceChangesJson } from '../render.ts';
 import { addRoute, RawJson, type V3Deps } from '../route.ts';
 
 const Addr = z.string().describe('raw address wc:HEX');

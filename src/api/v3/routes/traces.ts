@@ -7,9 +7,9 @@ import { actionAddresses, actionJson, supportedTypes } from '../actions.ts';
 import { bookAndMetadata } from '../address-book.ts';
 import type { Row } from '../db.ts';
 import { LT_WINDOW, PAGE_SORT, pageOf, type ParamsOf, type ParamSpec } from '../params.ts';
-import { b64, num, str, transactionAddresses } from '../render.ts';
+import { b64, num, renderedByHash, str, transactionAddresses, transactionsJson } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
-import { mcBlockExists, renderWithDocs } from '../queries/transactions.ts';
+import { loadWithDocs, mcBlockExists } from '../queries/transactions.ts';
 import { actionsOfTraces, findTraces, traceTransactions } from '../queries/traces.ts';
 import { accountsOfActions, findActions, transactionsOfActions, type ActionsCursor } from '../queries/actions.ts';
 
@@ -28,7 +28,7 @@ async function renderTraces(ctx: Ctx<unknown>, traces: Row[], includeActions: bo
     traceTransactions(ctx.db, small),
     includeActions ? actionsOfTraces(ctx.db, ids, types) : Promise.resolve([]),
   ]);
-  const rendered = await renderWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt, k.hash]), docs, 'ASC');
+  const rendered = transactionsJson(await loadWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt, k.hash]), docs, 'ASC'));
   const byTrace = new Map<string, Record<string, unknown>[]>();
   const traceOf = new Map(txKeys.map((k) => [`${k.account}|${k.lt}`, k.trace_id]));
   rendered.forEach((t) => {
@@ -200,7 +200,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       const cursor = q.cursor !== undefined ? decodeActionsCursor(q.cursor, u, d === 'DESC') : undefined;
       const rows = await findActions(db, { ...q, types, cursor }, pg);
       const accounts = q.include_accounts ? await accountsOfActions(db, rows) : new Map<string, string[]>();
-      const full = q.include_transactions ? await transactionsOfActions(db, rows) : new Map<string, Record<string, unknown>>();
+      const full = q.include_transactions ? renderedByHash(await transactionsOfActions(db, rows)) : new Map<string, Record<string, unknown>>();
       const actions = rows.map((r) =>
         actionJson(r, {
           accounts: q.include_accounts ? (accounts.get(r.action_id as string) ?? []) : undefined,
@@ -249,7 +249,7 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       const { rendered: emulated, rest } = await emulatedPage(ctx, q, types);
       const traces = rest.limit > 0 ? await findTraces(ctx.db, { account: q.account, msgHashes: q.ext_msg_hash, state: 'pending' }, rest) : [];
       const rows = await actionsOfTraces(ctx.db, traces.map((t) => t.trace_id as string), types);
-      const full = q.include_transactions ? await transactionsOfActions(ctx.db, rows) : new Map<string, Record<string, unknown>>();
+      const full = q.include_transactions ? renderedByHash(await transactionsOfActions(ctx.db, rows)) : new Map<string, Record<string, unknown>>();
       const pending = emulated.flatMap((e) => {
         const byHash = new Map(e.txs.map((t) => [Buffer.from(String(t.hash), 'base64').toString('hex'), t]));
         return e.actionRows.map((a) =>
