@@ -13,3 +13,26 @@ export function exitWhenDone(graceMs = 500): void {
 export function exitIfStuck(ms = 10_000): void {
   setTimeout(() => process.exit(), ms).unref();
 }
+
+/**
+ * SIGINT / SIGTERM taken from now on: a signal before `onStop` is given (a startup still running) arms exitIfStuck,
+ * so a startup that hangs still ends, and calls `onStop` as soon as it is given; one after it calls it at once.
+ */
+export function takeStopSignal(): { signal: () => NodeJS.Signals | null; onStop: (stop: () => void) => void } {
+  let signal: NodeJS.Signals | null = null;
+  let stop: (() => void) | null = null;
+  const onSignal = (s: NodeJS.Signals) => {
+    signal = s;
+    if (stop) stop();
+    else exitIfStuck();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: () => signal,
+    onStop(fn) {
+      stop = fn;
+      if (signal) fn();
+    },
+  };
+}

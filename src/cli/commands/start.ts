@@ -15,7 +15,7 @@ import { LiteNode } from '../../api/index.ts';
 import { BusConfigError, createBus, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { FollowStalled, loadLiteservers, loadTrustAnchor, networkNameOf, LiteserverPool, NetworkConfigError, NoLiteserverError } from '../../source/index.ts';
 import type { StoreClient } from '../../store/client/index.ts';
-import { exitIfStuck, exitWhenDone } from '../exit.ts';
+import { exitIfStuck, exitWhenDone, takeStopSignal } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher, type NotificationSink } from '../../feed/index.ts';
@@ -61,17 +61,8 @@ export const startCommand: Command = {
     if (isApiWorker()) return runApiWorker(serve, args);
     const workers = serve.apiWorkers >= 2 ? serve.apiWorkers : 0;
     const log = cliLogger();
-    // The stop signal is taken from the start: a Ctrl-C while the store, the liteservers, the trust check or the API start up
-    // (before, it killed the process with no cleanup) stops once they are up; exitIfStuck bounds a startup that hangs.
-    let signal: NodeJS.Signals | null = null;
-    let onStop: (() => void) | null = null;
-    const onSignal = (s: NodeJS.Signals) => {
-      signal = s;
-      if (onStop) onStop();
-      else exitIfStuck();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // taken from the start: a Ctrl-C while the store, liteservers or API start up stops once they are up
+    const stopSignal = takeStopSignal();
     const keys = loadKeyStore(serve.keysPath);
     let endpoints;
     let networkName: string;
@@ -177,13 +168,12 @@ export const startCommand: Command = {
       let failure: string | null = null;
       // the signal that stops the process: the indexer's end after it is the stop asked for, not a failure
       const stopped = new Promise<void>((resolve) => {
-        onStop = resolve;
-        if (signal) resolve();
+        stopSignal.onStop(resolve);
         // With an end seqno the index finishes but the API keeps serving until a signal; a range that cannot be
         // finished (a block no liteserver gives valid, see --give-up-after) ends the process with an error.
         h.done.catch((err: Error) => {
           const line = err.message.split('\n')[0];
-          if (signal) return;
+          if (stopSignal.signal()) return;
           if (err instanceof FollowStalled) {
             failure = line;
             resolve();
@@ -197,7 +187,7 @@ export const startCommand: Command = {
       await apiWorkers?.stop();
       await h.stop();
       if (failure) throw new CliError(`indexing stopped: ${failure}`);
-      log.info({ signal, checkpoint: h.stats.checkpoint }, 'stopped');
+      log.info({ signal: stopSignal.signal(), checkpoint: h.stats.checkpoint }, 'stopped');
       return 0;
     } finally {
       stopProgress?.();
