@@ -54,7 +54,7 @@ export function parseHello(buf: Buffer): { user: string; password: string; lengt
   return { user, password, length: pos };
 }
 
-function varuint(n: number): Buffer {
+export function varuint(n: number): Buffer {
   const out: number[] = [];
   let v = n;
   do {
@@ -66,13 +66,13 @@ function varuint(n: number): Buffer {
   return Buffer.from(out);
 }
 
-const str = (s: string) => Buffer.concat([varuint(Buffer.byteLength(s)), Buffer.from(s)]);
+export const nativeString = (s: string) => Buffer.concat([varuint(Buffer.byteLength(s)), Buffer.from(s)]);
 
 /** ClickHouse's Exception packet (Protocol::Server::Exception = 2): code, name, message, stack trace, no nested one. */
 export function exceptionPacket(code: number, message: string): Buffer {
   const c = Buffer.alloc(4);
   c.writeInt32LE(code);
-  return Buffer.concat([varuint(2), c, str('DB::Exception'), str(message), str(''), Buffer.from([0])]);
+  return Buffer.concat([varuint(2), c, nativeString('DB::Exception'), nativeString(message), nativeString(''), Buffer.from([0])]);
 }
 
 function same(a: string, b: string): boolean {

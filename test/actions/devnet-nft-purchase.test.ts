@@ -10,12 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer } from '../../pipelines/index.ts';
-import { MemoryBus } from '../../src/bus/index.ts';
-import { loadChainDir } from '../../src/devnet/chain/index.ts';
+import { indexDevnetDir } from '../helpers/devnet-index.ts';
 import { generateDevnet, type GenerateResult } from '../../src/devnet/generate/index.ts';
-import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
-import { LiteserverPool } from '../../src/source/index.ts';
+import type { LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 
@@ -30,17 +27,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tg-purchase-devnet-'));
   data = mkdtempSync(join(tmpdir(), 'tg-purchase-store-'));
   gen = await generateDevnet(dir, { blocks: BLOCKS, seed: 5 });
-  ls = await startLiteServer({ source: loadChainDir(dir), key: Buffer.alloc(32, 23), host: '127.0.0.1' });
   store = await openStore({ dataDir: data });
-  const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
-  try {
-    await pool.start();
-    const h = await runIndexer({ bus: new MemoryBus(), source: pool, store, fromSeqno: 1, untilSeqno: BLOCKS });
-    await h.done;
-    await h.stop();
-  } finally {
-    await pool.close();
-  }
+  ls = await indexDevnetDir(dir, store, { until: BLOCKS, key: 23 });
 }, 300_000);
 
 afterAll(async () => {

@@ -13,12 +13,9 @@ import { join } from 'node:path';
 import { Address, beginCell, Cell, Dictionary, loadShardAccount, toNano, type Slice } from '@ton/core';
 import { keyPairFromSeed, sign } from '@ton/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer } from '../../pipelines/index.ts';
-import { MemoryBus } from '../../src/bus/index.ts';
-import { loadChainDir } from '../../src/devnet/chain/index.ts';
+import { indexDevnetDir } from '../helpers/devnet-index.ts';
 import { Devnet, Scenarios, walletExternal, writeDevnetDir, type ProducedBlock, type Wallet } from '../../src/devnet/generate/index.ts';
-import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
-import { LiteserverPool } from '../../src/source/index.ts';
+import type { LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { electorDataChanged, electorTriggers } from '../../src/entities/index.ts';
@@ -70,18 +67,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tg-elector-devnet-'));
   data = mkdtempSync(join(tmpdir(), 'tg-elector-store-'));
   writeDevnetDir(devnet, dir, { states: 'all' });
-  ls = await startLiteServer({ source: loadChainDir(dir), key: Buffer.alloc(32, 31), host: '127.0.0.1' });
   store = await openStore({ dataDir: data });
-  const lsPool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
-  try {
-    await lsPool.start();
-    const last = Math.max(...produced.filter((b) => b.ref.workchain === -1).map((b) => b.ref.seqno));
-    const h = await runIndexer({ bus: new MemoryBus(), source: lsPool, store, fromSeqno: 1, untilSeqno: last });
-    await h.done;
-    await h.stop();
-  } finally {
-    await lsPool.close();
-  }
+  const last = Math.max(...produced.filter((b) => b.ref.workchain === -1).map((b) => b.ref.seqno));
+  ls = await indexDevnetDir(dir, store, { until: last, key: 31 });
 }, 300_000);
 
 afterAll(async () => {

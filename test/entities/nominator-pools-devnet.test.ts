@@ -12,16 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, contractAddress, loadShardAccount, toNano, type StateInit } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer } from '../../pipelines/index.ts';
-import { MemoryBus } from '../../src/bus/index.ts';
+import { indexDevnetDir } from '../helpers/devnet-index.ts';
 import { KeyStore } from '../../src/api/auth/index.ts';
 import { buildServer } from '../../src/api/server.ts';
 import { v3Group } from '../../src/api/v3/index.ts';
 import { parseNominatorPoolStorage, type NominatorPoolStorage } from '../../src/contracts/index.ts';
-import { loadChainDir } from '../../src/devnet/chain/index.ts';
 import { comment, createDevnet, walletExternal, writeDevnetDir, type ProducedBlock, type Wallet } from '../../src/devnet/generate/index.ts';
-import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
-import { LiteserverPool } from '../../src/source/index.ts';
+import type { LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 
@@ -80,18 +77,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tg-pools-devnet-'));
   data = mkdtempSync(join(tmpdir(), 'tg-pools-store-'));
   writeDevnetDir(live.devnet, dir, { states: 'all' });
-  ls = await startLiteServer({ source: loadChainDir(dir), key: Buffer.alloc(32, 29), host: '127.0.0.1' });
   store = await openStore({ dataDir: data });
-  const lsPool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
-  try {
-    await lsPool.start();
-    const last = Math.max(...decoded.filter((b) => b.id.workchain === -1).map((b) => b.id.seqno));
-    const h = await runIndexer({ bus: new MemoryBus(), source: lsPool, store, fromSeqno: 1, untilSeqno: last });
-    await h.done;
-    await h.stop();
-  } finally {
-    await lsPool.close();
-  }
+  const last = Math.max(...decoded.filter((b) => b.id.workchain === -1).map((b) => b.id.seqno));
+  ls = await indexDevnetDir(dir, store, { until: last, key: 29 });
 }, 300_000);
 
 afterAll(async () => {

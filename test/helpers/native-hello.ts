@@ -3,20 +3,10 @@
  * server answers (its Hello, or an Exception with a code). Enough to prove who may log in on the engine's native port.
  */
 import { connect } from 'node:net';
+import { nativeString, varuint } from '../../src/engine/native-gate.ts';
 
-function varuint(n: number): Buffer {
-  const out: number[] = [];
-  let v = n;
-  do {
-    let b = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v > 0) b |= 0x80;
-    out.push(b);
-  } while (v > 0);
-  return Buffer.from(out);
-}
-
-const str = (s: string) => Buffer.concat([varuint(Buffer.byteLength(s)), Buffer.from(s)]);
+// ClickHouse's VarUInt and String encodings, as the engine's gate reads them
+const str = nativeString;
 
 /** A protocol revision from before the fields newer servers add to their Hello: the answer stays short. */
 const REVISION = 54_058;

@@ -9,13 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexer } from '../../pipelines/index.ts';
-import { MemoryBus } from '../../src/bus/index.ts';
-import { loadChainDir } from '../../src/devnet/chain/index.ts';
+import { indexDevnetDir } from '../helpers/devnet-index.ts';
 import { generateDevnet, type GenerateResult } from '../../src/devnet/generate/index.ts';
 import { jettonWalletAddress } from '../../src/devnet/generate/contracts.ts';
-import { startLiteServer, type LiteServer } from '../../src/devnet/liteserver/index.ts';
-import { LiteserverPool } from '../../src/source/index.ts';
+import type { LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { raw, readmeReports, report, run } from './readme-reports.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
@@ -39,17 +36,8 @@ beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), 'tg-analyst-store-'));
   gen = await generateDevnet(dir, { blocks: BLOCKS, seed: 5, startTime: START, blockInterval: INTERVAL, bulkWallets: 4, bulkFanout: 2 });
   blocks = gen.devnet.blocks.map((b) => decodeBlock(b.boc));
-  ls = await startLiteServer({ source: loadChainDir(dir), key: Buffer.alloc(32, 21), host: '127.0.0.1' });
   store = await openStore({ dataDir: data });
-  const pool = new LiteserverPool([{ host: `127.0.0.1:${ls.port}`, publicKey: ls.publicKey }], { timeoutMs: 5000 });
-  try {
-    await pool.start();
-    const h = await runIndexer({ bus: new MemoryBus(), source: pool, store, fromSeqno: 1, untilSeqno: BLOCKS });
-    await h.done;
-    await h.stop();
-  } finally {
-    await pool.close();
-  }
+  ls = await indexDevnetDir(dir, store, { until: BLOCKS, key: 21 });
 }, 600_000);
 
 afterAll(async () => {
