@@ -27,6 +27,7 @@ import { fillKvFromStore, openClient, openStore, type StoreClient } from '../src
 import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
 import { fixtureBlocks } from './fixtures.ts';
 import { stealSeconds, stealSince } from './steal.ts';
+import { processCpuSeconds } from './process-cpu.ts';
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -203,21 +204,6 @@ async function sample(store: StoreClient): Promise<Scenario[]> {
 /** Statements the server sent to the store so far (each costs a fixed ~2 ms in chdb before it reads anything). */
 let statements = 0;
 
-/** CPU seconds (user + system) of a process so far, from /proc/PID/stat (this process: process.cpuUsage()). */
-function cpuSeconds(pid: number): number {
-  if (pid === process.pid) {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  }
-  try {
-    // fields after the command's closing parenthesis: utime is the 12th, stime the 13th (in USER_HZ, 1/100 s)
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 /** The server's processes: this one (with autocannon in it), and the HTTP workers when there are. */
 let serverPids: () => number[] = () => [];
 /** The engine's own process, where it has one (an in-process engine's CPU counts in this process's). */
@@ -242,8 +228,8 @@ async function run(url: string, s: Scenario) {
   const before = statements;
   const steal0 = stealSeconds();
   const pids = [process.pid, ...serverPids()];
-  const cpu0 = pids.map(cpuSeconds);
-  const engine0 = enginePid ? cpuSeconds(enginePid) : 0;
+  const cpu0 = pids.map(processCpuSeconds);
+  const engine0 = enginePid ? processCpuSeconds(enginePid) : 0;
   if (PROFILE_DIR && !profiler) {
     profiler = new Session();
     profiler.connect();
@@ -256,8 +242,8 @@ async function run(url: string, s: Scenario) {
     duration: SECONDS,
     requests,
   });
-  const cpu = pids.map((p, k) => cpuSeconds(p) - cpu0[k]);
-  const engineCpu = enginePid ? cpuSeconds(enginePid) - engine0 : null;
+  const cpu = pids.map((p, k) => processCpuSeconds(p) - cpu0[k]);
+  const engineCpu = enginePid ? processCpuSeconds(enginePid) - engine0 : null;
   const perReq = (sec: number) => Number(((sec * 1000) / Math.max(1, result.requests.total)).toFixed(2));
   if (profiler && PROFILE_DIR) {
     const { profile } = await profiler.post('Profiler.stop');

@@ -8,7 +8,7 @@
  * The bus is the embedded default (MemoryBus, capacity 256; BENCH_BUS_CAPACITY=N to try another). DIR defaults
  * to data/bench-devnet, generated on first use (`ton-gateway devnet generate`; slow: it runs the TVM emulator).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,6 +21,7 @@ import { LiteserverPool, loadLiteservers } from '../src/source/index.ts';
 import { openStore } from '../src/store/client/index.ts';
 import { DEFAULT_CLASSIFY_WORKERS } from '../pipelines/index.ts';
 import { stealSeconds, stealSince, threadCpuSeconds, threadCpuSince } from './steal.ts';
+import { processCpuSeconds } from './process-cpu.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => {
@@ -94,7 +95,7 @@ const start = performance.now();
 const cpu0 = process.cpuUsage();
 // the engine's own process (src/engine), whose CPU is not this process's
 const enginePid = store.engine?.pid;
-const engineCpu0 = enginePid ? procCpuSeconds(enginePid) : 0;
+const engineCpu0 = enginePid ? (processCpuSeconds(enginePid) || 0) : 0;
 const steal0 = stealSeconds();
 const busy0 = inFlight.busyMs;
 const threads0 = threadCpuSeconds();
@@ -120,7 +121,7 @@ const h = await runIndexer({ bus, source: pool, store, fromSeqno: 1, untilSeqno:
 await h.done;
 const secs = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpu0);
-const engineCpu = enginePid ? procCpuSeconds(enginePid) - engineCpu0 : 0;
+const engineCpu = enginePid ? (processCpuSeconds(enginePid) || 0) - engineCpu0 : 0;
 const steal = stealSince(steal0);
 const busyMs = inFlight.busyMs - busy0 + (inFlight.n > 0 ? performance.now() - inFlight.since : 0);
 const threads = threadCpuSince(threads0);
@@ -186,12 +187,3 @@ console.log(`CPU by thread: ${threads}`);
 console.log(`GC pauses of the JS thread: minor ${(gc.minor.ms / 1000).toFixed(1)} s (${gc.minor.n}), major and incremental ${(gc.major.ms / 1000).toFixed(1)} s (${gc.major.n})`);
 console.log(`steal (CPU time the VM lost to other guests, all CPUs) during the run: ${steal}`);
 
-/** CPU seconds of another process so far (utime + stime from /proc, in USER_HZ). */
-function procCpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
