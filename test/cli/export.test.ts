@@ -18,13 +18,8 @@ const parent = mkdtempSync(join(tmpdir(), 'tg-export-'));
 const data = join(parent, 'legacy');
 const out = (name: string) => join(parent, name);
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), 'export', ...args, '--data', data], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, CLICKHOUSE_URL: '', ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-/** The same, without blocking this process: the test's S3 endpoint answers from this process's event loop. */
-function cliAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+/** `ton-gateway export ARGS --data DIR`, without blocking this process: the test's S3 endpoint answers from its event loop. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   const p = spawn(process.execPath, [join(ROOT, 'bin', 'ton-gateway.js'), 'export', ...args, '--data', data], { cwd: ROOT, env: { ...process.env, CLICKHOUSE_URL: '', ...env } });
   let out = '';
   let err = '';
@@ -52,7 +47,7 @@ afterAll(async () => {
 describe('export', { timeout: 300_000 }, () => {
   it('a table over a seqno range to Parquet: the rows of that range, as the table has them', async () => {
     const [mc] = await store.query<{ s: number }>('SELECT max(mc_block_seqno) AS s FROM transactions FINAL');
-    const r = cli(['--table', 'transactions', '--from-seqno', String(mc.s), '--until-seqno', String(mc.s), '--out', out('mc.parquet')]);
+    const r = await cli(['--table', 'transactions', '--from-seqno', String(mc.s), '--until-seqno', String(mc.s), '--out', out('mc.parquet')]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/^ton-gateway export: transactions -> .*mc\.parquet \(parquet, [\d,]+ bytes\) in /);
     const [want] = await store.query<{ n: string; lts: string; first: string; last: string }>(
@@ -69,7 +64,7 @@ describe('export', { timeout: 300_000 }, () => {
     const [b] = await store.query<{ lo: string; hi: string }>('SELECT quantileExact(0.25)(lt) AS lo, quantileExact(0.75)(lt) AS hi FROM transactions FINAL');
     const lo = BigInt(b.lo);
     const hi = BigInt(b.hi);
-    const r = cli(['--table', 'transactions', '--from-lt', lo.toString(), '--until-lt', hi.toString(), '--out', out('mid.csv')]);
+    const r = await cli(['--table', 'transactions', '--from-lt', lo.toString(), '--until-lt', hi.toString(), '--out', out('mid.csv')]);
     expect(r.code, r.err).toBe(0);
     const lines = readFileSync(out('mid.csv'), 'utf8').trim().split('\n');
     expect(lines[0]).toMatch(/^"account","lt","hash",/);
@@ -80,10 +75,10 @@ describe('export', { timeout: 300_000 }, () => {
     const lts = lines.slice(1).map((l) => BigInt(l.split(',')[1]));
     expect(lts.every((x, i) => x >= lo && x <= hi && (i === 0 || x >= lts[i - 1]))).toBe(true);
 
-    expect(cli(['--table', 'transactions', '--out', out('all.parquet')]).code).toBe(0);
+    expect((await cli(['--table', 'transactions', '--out', out('all.parquet')])).code).toBe(0);
     expect(await readBack(out('all.parquet'), 'Parquet')).toMatchObject({ n: '275' });
 
-    const q = cli(['--query', 'SELECT account, count() AS n FROM transactions FINAL GROUP BY account ORDER BY n DESC, account LIMIT 3', '--out', out('top.jsonl')]);
+    const q = await cli(['--query', 'SELECT account, count() AS n FROM transactions FINAL GROUP BY account ORDER BY n DESC, account LIMIT 3', '--out', out('top.jsonl')]);
     expect(q.code, q.err).toBe(0);
     const top = readFileSync(out('top.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { account: string; n: string });
     const want = await store.query<{ account: string; n: string }>('SELECT account, count() AS n FROM transactions FINAL GROUP BY account ORDER BY n DESC, account LIMIT 3');
@@ -108,7 +103,7 @@ describe('export', { timeout: 300_000 }, () => {
     const endpoint = `http://127.0.0.1:${(s3.address() as { port: number }).port}`;
     try {
       const secret = 'sEcReT-never-printed';
-      const r = await cliAsync(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret });
+      const r = await cli(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret });
       expect(r.code, r.err).toBe(0);
       expect(r.err).toMatch(/^ton-gateway export: transactions -> s3:\/\/ton-data\/export\/tx\.parquet \(parquet\) in [\d.]+ s\n$/);
       expect(r.out + r.err).not.toContain(secret);
@@ -118,8 +113,8 @@ describe('export', { timeout: 300_000 }, () => {
       writeFileSync(out('from-s3.parquet'), object!);
       expect(await readBack(out('from-s3.parquet'), 'Parquet')).toEqual(await readBack(out('all.parquet'), 'Parquet'));
       // a second export replaces the object, as a file is replaced
-      expect((await cliAsync(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret })).code).toBe(0);
-      const without = cli(['--table', 'transactions', '--out', 's3://ton-data/x.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
+      expect((await cli(['--table', 'transactions', '--out', 's3://ton-data/export/tx.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: secret })).code).toBe(0);
+      const without = await cli(['--table', 'transactions', '--out', 's3://ton-data/x.parquet', '--s3-endpoint', endpoint], { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
       expect(without.code).toBe(1);
       expect(without.err).toMatch(/^ton-gateway export: --out s3: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
     } finally {
@@ -127,7 +122,7 @@ describe('export', { timeout: 300_000 }, () => {
     }
   });
 
-  it('mistakes: one line naming the option, exit 1, no file', () => {
+  it('mistakes: one line naming the option, exit 1, no file', async () => {
     const cases: [string[], RegExp][] = [
       [['--table', 'accounts', '--out', out('x.parquet')], /^ton-gateway export: --table: unknown table "accounts" \(one of blocks, transactions,/],
       [['--table', 'jetton_wallets', '--from-seqno', '1', '--out', out('x.parquet')], /--from-seqno \/ --until-seqno: jetton_wallets has no seqno to select by \(it has: lt\)/],
@@ -142,7 +137,7 @@ describe('export', { timeout: 300_000 }, () => {
       [['--table', 'transactions', '--out', 'https://host-only/x'], /--out: "https:\/\/host-only\/x" is not an S3 object/],
     ];
     for (const [args, why] of cases) {
-      const r = cli(args, { AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's' });
+      const r = await cli(args, { AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's' });
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.err.trim(), args.join(' ')).toMatch(why);
       expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
