@@ -15,8 +15,8 @@ import { CELL_MERKLE_PROOF, CELL_MERKLE_UPDATE, parseBoc, type Cells } from '../
 import { sha256Input, sha256Scratch } from '../cell/sha256.ts';
 import { Slice } from '../cell/slice.ts';
 import { DecodeError } from '../errors.ts';
-import { readAccount, readShardAccounts } from '../tlb/account.ts';
-import { readBlockInfo, type BlockRef } from '../tlb/block-info.ts';
+import { readAccount, readShardAccounts, type ShardAccountLeaf } from '../tlb/account.ts';
+import { readBlockInfo, type BlockInfo, type BlockRef } from '../tlb/block-info.ts';
 import { rawAddress, skipCurrencyCollection } from '../tlb/common.ts';
 import { walkHashmapE, walkHashmapInline } from '../tlb/hashmap.ts';
 import { readMcBlockExtra } from '../tlb/mc-extra.ts';
@@ -81,20 +81,55 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
   const global_id = s.int(32);
   const info = readBlockInfo(cells, s.loadRef());
   s.loadRef(); // value_flow
-  const updateCell = s.loadRef();
-  const extraCell = s.loadRef();
-  const blockRef: BlockRef = { workchain: info.workchain, shard: info.shard, seqno: info.seqno };
+  const update = readStateUpdate(cells, s.loadRef());
+  const extra = readBlockExtra(cells, s.loadRef());
+  const touched = readAccountBlocks(cells, extra.accountBlocks, info);
 
-  // state_update: MERKLE_UPDATE exotic cell
+  // account states after the block
+  const leaves = readShardAccounts(cells, update.newState);
+  const between = statesBetween(cells, touched, leaves, update.oldState, info, opts.rebuildStates);
+  const account_states = statesAfter(cells, touched, leaves, info);
+
+  let shards: DecodedBlock['shards'] = null;
+  let config: DecodedBlock['config'] = null;
+  if (extra.mcExtra >= 0) {
+    const mc = readMcBlockExtra(cells, extra.mcExtra);
+    shards = mc.shards;
+    config = mc.config;
+  }
+
+  return {
+    id: { workchain: info.workchain, shard: info.shard, seqno: info.seqno, root_hash: cells.hashHex(root), file_hash: fileHash(boc) },
+    global_id,
+    info,
+    rand_seed: extra.rand_seed,
+    created_by: extra.created_by,
+    state_update: update.state_update,
+    transactions: touched.transactions,
+    account_states,
+    states_before: between.states_before,
+    intermediate_states: between.intermediate_states,
+    shards,
+    config,
+  };
+}
+
+/** state_update: the MERKLE_UPDATE exotic cell, its two hashes and the old and new ShardState cells. */
+function readStateUpdate(cells: Cells, updateCell: number): { state_update: DecodedBlock['state_update']; oldState: number; newState: number } {
   if (cells.type[updateCell] !== CELL_MERKLE_UPDATE) throw new DecodeError('Block: state_update is not a Merkle update cell (not a full block?)');
   const uoff = cells.dataOff[updateCell];
-  const state_update = {
-    old_hash: cells.buf.toString('hex', uoff + 1, uoff + 33),
-    new_hash: cells.buf.toString('hex', uoff + 33, uoff + 65),
+  return {
+    state_update: {
+      old_hash: cells.buf.toString('hex', uoff + 1, uoff + 33),
+      new_hash: cells.buf.toString('hex', uoff + 33, uoff + 65),
+    },
+    oldState: cells.refs[updateCell * 4],
+    newState: cells.refs[updateCell * 4 + 1],
   };
-  const oldState = cells.refs[updateCell * 4];
-  const newState = cells.refs[updateCell * 4 + 1];
+}
 
+/** BlockExtra: the account blocks, rand_seed, created_by and the McBlockExtra cell (-1 in a shard block). */
+function readBlockExtra(cells: Cells, extraCell: number): { accountBlocks: Slice; rand_seed: string; created_by: string; mcExtra: number } {
   const x = Slice.of(cells, extraCell, 'BlockExtra');
   const xtag = x.uint(32);
   if (xtag !== 0x4a33f6fd) throw new DecodeError(`BlockExtra: bad tag 0x${xtag.toString(16)} (expected block_extra#4a33f6fd)`);
@@ -104,13 +139,24 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
   const rand_seed = x.hash();
   const created_by = x.hash();
   const mcExtra = x.bit() ? x.loadRef() : -1;
+  return { accountBlocks, rand_seed, created_by, mcExtra };
+}
 
-  const transactions: TransactionRow[] = [];
-  /** last transaction per account (hex address) */
-  const lastTx = new Map<string, TransactionRow>();
-  /** every transaction per account (hex address) */
-  const txsOf = new Map<string, TransactionRow[]>();
+/** The block's transactions (lt order, then account), and per account (hex address) its last one and all of them. */
+interface TouchedAccounts {
+  transactions: TransactionRow[];
+  lastTx: Map<string, TransactionRow>;
+  txsOf: Map<string, TransactionRow[]>;
+}
+
+/** ShardAccountBlocks: every transaction of every account block, read and tagged with the block. */
+function readAccountBlocks(cells: Cells, accountBlocks: Slice, info: BlockInfo): TouchedAccounts {
+  const { workchain } = info;
   const globalVersion = info.gen_software?.version ?? 0;
+  const blockRef: BlockRef = { workchain, shard: info.shard, seqno: info.seqno };
+  const transactions: TransactionRow[] = [];
+  const lastTx = new Map<string, TransactionRow>();
+  const txsOf = new Map<string, TransactionRow[]>();
   walkHashmapE(accountBlocks, 256, (_key, v) => {
     skipCurrencyCollection(v); // aug extra
     const tag = v.uint(4);
@@ -121,9 +167,9 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
       const txCell = t.loadRef();
       let tx: TransactionRow;
       try {
-        tx = readTransaction(cells, txCell, info.workchain, globalVersion);
+        tx = readTransaction(cells, txCell, workchain, globalVersion);
       } catch (e) {
-        if (e instanceof DecodeError) throw new DecodeError(`transaction ${cells.hashHex(txCell)} of account ${info.workchain}:${addr}: ${e.message}`);
+        if (e instanceof DecodeError) throw new DecodeError(`transaction ${cells.hashHex(txCell)} of account ${workchain}:${addr}: ${e.message}`);
         throw e;
       }
       tx.block_ref = blockRef;
@@ -136,10 +182,22 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
     }, false, 'AccountBlock transactions');
   }, false, 'ShardAccountBlocks');
   transactions.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  return { transactions, lastTx, txsOf };
+}
 
-  // account states after the block
-  const leaves = readShardAccounts(cells, newState);
-  const account_states: AccountStateRow[] = [];
+type ShardAccountLeaves = Map<string, ShardAccountLeaf>;
+
+/** Per touched account: its state before its first transaction, and after each of its transactions but the last. */
+function statesBetween(
+  cells: Cells,
+  touched: TouchedAccounts,
+  leaves: ShardAccountLeaves,
+  oldState: number,
+  info: BlockInfo,
+  rebuild: boolean | undefined,
+): { states_before: TransactionStateRow[]; intermediate_states: TransactionStateRow[] } {
+  const { lastTx, txsOf } = touched;
+  const globalVersion = info.gen_software?.version ?? 0;
   const states_before: TransactionStateRow[] = [];
   const intermediate_states: TransactionStateRow[] = [];
   // the old ShardState is read only for the states before: a layout this reader does not know leaves them to the rules
@@ -154,7 +212,7 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
     const leaf = leaves.get(addr);
     let derived: ReturnType<typeof deriveAccountStates> = null;
     try {
-      derived = deriveAccountStates(cells, txs, oldLeaves.get(addr)?.account ?? -1, leaf ? leaf.account : -1, !leaf, globalVersion, { rebuild: opts.rebuildStates });
+      derived = deriveAccountStates(cells, txs, oldLeaves.get(addr)?.account ?? -1, leaf ? leaf.account : -1, !leaf, globalVersion, { rebuild });
     } catch (e) {
       // an Account cell this reader does not know: the states stay underived (their hashes render alone), the block decodes
       if (!(e instanceof DecodeError)) throw e;
@@ -181,6 +239,13 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
       (i === 0 ? states_before : intermediate_states).push(row);
     });
   }
+  return { states_before, intermediate_states };
+}
+
+/** Per touched account (address order): its state after the block, from the new ShardState (nonexist when deleted). */
+function statesAfter(cells: Cells, touched: TouchedAccounts, leaves: ShardAccountLeaves, info: BlockInfo): AccountStateRow[] {
+  const { lastTx } = touched;
+  const account_states: AccountStateRow[] = [];
   for (const addr of [...lastTx.keys()].sort()) {
     const leaf = leaves.get(addr);
     const last = lastTx.get(addr)!;
@@ -223,27 +288,5 @@ export function decodeBlock(boc: Uint8Array, parsed?: Cells, opts: { rebuildStat
       timestamp: info.gen_utime,
     });
   }
-
-  let shards: DecodedBlock['shards'] = null;
-  let config: DecodedBlock['config'] = null;
-  if (mcExtra >= 0) {
-    const mc = readMcBlockExtra(cells, mcExtra);
-    shards = mc.shards;
-    config = mc.config;
-  }
-
-  return {
-    id: { workchain: info.workchain, shard: info.shard, seqno: info.seqno, root_hash: cells.hashHex(root), file_hash: fileHash(boc) },
-    global_id,
-    info,
-    rand_seed,
-    created_by,
-    state_update,
-    transactions,
-    account_states,
-    states_before,
-    intermediate_states,
-    shards,
-    config,
-  };
+  return account_states;
 }

@@ -54,17 +54,33 @@ export interface CellTreeView<N> {
   data(n: N): Uint8Array;
 }
 
+/** The distinct cells of a tree in import order, with what the header needs to know of them. */
+interface ImportedTree<N> {
+  list: CellInfo<N>[];
+  rootIdx: number;
+  /** bytes of every cell's descriptors and data */
+  dataBytes: number;
+  /** references between the imported cells */
+  intRefs: number;
+}
+
 /**
  * Serialize the tree at `root` as one BoC with one root, in the node's cell order. `mode.crc` appends the CRC32-C
  * (what toncenter stores for bodies and init states).
  */
 export function serializeCellTree<N>(root: N, view: CellTreeView<N>, mode: BocMode = {}): Buffer {
+  const tree = importCells(root, view);
+  reorderCells(tree.list);
+  const order = allocateCells(tree.list, tree.rootIdx);
+  return writeBoc(tree, order, view, mode.crc === true);
+}
+
+/** BagOfCells::import_cell: children first (post-order), one entry per distinct representation hash. */
+function importCells<N>(root: N, view: CellTreeView<N>): ImportedTree<N> {
   const list: CellInfo<N>[] = [];
   const byHash = new Map<string, number>();
   let dataBytes = 0;
   let intRefs = 0;
-
-  // BagOfCells::import_cell: children first (post-order), one entry per distinct representation hash
   const importCell = (node: N, depth: number): number => {
     if (depth > 1024) throw new RangeError('BoC serialization: cell depth too large');
     const key = view.key(node);
@@ -87,9 +103,12 @@ export function serializeCellTree<N>(root: N, view: CellTreeView<N>, mode: BocMo
     return idx;
   };
   const rootIdx = importCell(root, 0);
-  const count = list.length;
+  return { list, rootIdx, dataBytes, intRefs };
+}
 
-  // BagOfCells::reorder_cells: limit the children's weights top-down, then recompute bottom-up
+/** BagOfCells::reorder_cells: limit the children's weights top-down, then recompute bottom-up (0: special). */
+function reorderCells<N>(list: CellInfo<N>[]): void {
+  const count = list.length;
   for (let i = count - 1; i >= 0; i--) {
     const d = list[i];
     const s = d.refs.length;
@@ -120,8 +139,13 @@ export function serializeCellTree<N>(root: N, view: CellTreeView<N>, mode: BocMo
     for (const r of d.refs) sum += list[r].wt;
     d.wt = sum <= d.wt ? sum : 0;
   }
+}
 
-  // BagOfCells::revisit: 0 previsit, 1 visit, 2 allocate
+/**
+ * BagOfCells::revisit (force 0 previsit, 1 visit, 2 allocate) from the root: the cells' import indices in
+ * allocation order. Each cell's refs then hold allocation indices; its place in the BoC is count - 1 - its own.
+ */
+function allocateCells<N>(list: CellInfo<N>[], rootIdx: number): number[] {
   const order: number[] = [];
   const revisit = (i: number, force: number): number => {
     const d = list[i];
@@ -145,12 +169,16 @@ export function serializeCellTree<N>(root: N, view: CellTreeView<N>, mode: BocMo
   revisit(rootIdx, 0);
   revisit(rootIdx, 1);
   revisit(rootIdx, 2);
-  // refs now hold allocation indices; a cell's place in the BoC is count - 1 - its allocation index
+  return order;
+}
 
+/** BagOfCells::serialize_to_impl: the header, the cells in reverse allocation order (the root first), the CRC. */
+function writeBoc<N>(tree: ImportedTree<N>, order: number[], view: CellTreeView<N>, crc: boolean): Buffer {
+  const { list, rootIdx } = tree;
+  const count = list.length;
   const size = bytesFor(count);
-  const dataSize = dataBytes + intRefs * size;
+  const dataSize = tree.dataBytes + tree.intRefs * size;
   const offBytes = bytesFor(dataSize);
-  const crc = mode.crc === true;
   const total = 4 + 1 + 1 + 3 * size + offBytes + size + dataSize + (crc ? 4 : 0);
   const out = Buffer.allocUnsafe(total);
   let p = 0;

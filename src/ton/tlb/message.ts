@@ -91,8 +91,39 @@ function skipStateInit(s: Slice): void {
  */
 export function readMessage(cells: Cells, cell: number, globalVersion = 0): MessageRow {
   const s = Slice.of(cells, cell, 'Message');
-  const row: MessageRow = {
-    msg_hash: cells.hashHex(cell),
+  const row = emptyMessageRow(cells.hashHex(cell));
+  let destFrom = 0;
+  let destTo = 0;
+  const infoTag = s.bit() ? (s.bit() ? 3 : 2) : 0;
+  if (infoTag === 0) readIntMsgInfo(s, row, globalVersion);
+  else if (infoTag === 2) {
+    row.message_type = 'ext_in';
+    const src = loadMsgAddress(s);
+    row.source_external = src.external;
+    destFrom = s.pos;
+    const dst = loadMsgAddress(s);
+    destTo = s.pos;
+    row.destination = dst.raw;
+    row.import_fee = s.grams();
+  } else {
+    row.message_type = 'ext_out';
+    const src = loadMsgAddress(s);
+    row.source = src.raw;
+    const dst = loadMsgAddress(s);
+    row.destination_external = dst.external;
+    row.created_lt = s.uint64();
+    row.created_at = s.uint(32);
+  }
+  readInit(cells, s, row);
+  const body = readBody(cells, s, row);
+  if (row.message_type === 'ext_in') row.hash_norm = normalizedHash(cells, destFrom, destTo, body.hash, body.depth);
+  return row;
+}
+
+/** A row with every field in place (one object shape for every message), to be filled by the readers below. */
+function emptyMessageRow(msg_hash: string): MessageRow {
+  return {
+    msg_hash,
     message_type: 'int',
     source: null,
     destination: null,
@@ -116,87 +147,70 @@ export function readMessage(cells: Cells, cell: number, globalVersion = 0): Mess
     init_state_boc: null,
     hash_norm: null,
   };
-  let destFrom = 0;
-  let destTo = 0;
-  const infoTag = s.bit() ? (s.bit() ? 3 : 2) : 0;
-  if (infoTag === 0) {
-    row.message_type = 'int';
-    row.ihr_disabled = s.bit();
-    row.bounce = s.bit();
-    row.bounced = s.bit();
-    const src = loadMsgAddress(s);
-    row.source = src.raw;
-    row.source_external = src.external;
-    const dst = loadMsgAddress(s);
-    row.destination = dst.raw;
-    row.destination_external = dst.external;
-    const value = loadCurrencyCollection(s);
-    row.value = value.grams;
-    row.value_extra_currencies = value.extra;
-    const flagsOrFee = s.grams();
-    const extraFlags = globalVersion >= EXTRA_FLAGS_VERSION;
-    row.extra_flags = extraFlags ? flagsOrFee : 0n;
-    row.ihr_fee = extraFlags ? 0n : flagsOrFee;
-    row.fwd_fee = s.grams();
-    row.created_lt = s.uint64();
-    row.created_at = s.uint(32);
-  } else if (infoTag === 2) {
-    row.message_type = 'ext_in';
-    const src = loadMsgAddress(s);
-    row.source_external = src.external;
-    destFrom = s.pos;
-    const dst = loadMsgAddress(s);
-    destTo = s.pos;
-    row.destination = dst.raw;
-    row.import_fee = s.grams();
-  } else {
-    row.message_type = 'ext_out';
-    const src = loadMsgAddress(s);
-    row.source = src.raw;
-    const dst = loadMsgAddress(s);
-    row.destination_external = dst.external;
-    row.created_lt = s.uint64();
-    row.created_at = s.uint(32);
-  }
-  // init:(Maybe (Either StateInit ^StateInit))
+}
+
+/** int_msg_info$0, after its tag. */
+function readIntMsgInfo(s: Slice, row: MessageRow, globalVersion: number): void {
+  row.message_type = 'int';
+  row.ihr_disabled = s.bit();
+  row.bounce = s.bit();
+  row.bounced = s.bit();
+  const src = loadMsgAddress(s);
+  row.source = src.raw;
+  row.source_external = src.external;
+  const dst = loadMsgAddress(s);
+  row.destination = dst.raw;
+  row.destination_external = dst.external;
+  const value = loadCurrencyCollection(s);
+  row.value = value.grams;
+  row.value_extra_currencies = value.extra;
+  const flagsOrFee = s.grams();
+  const extraFlags = globalVersion >= EXTRA_FLAGS_VERSION;
+  row.extra_flags = extraFlags ? flagsOrFee : 0n;
+  row.ihr_fee = extraFlags ? 0n : flagsOrFee;
+  row.fwd_fee = s.grams();
+  row.created_lt = s.uint64();
+  row.created_at = s.uint(32);
+}
+
+/** init:(Maybe (Either StateInit ^StateInit)): an inline StateInit is rebuilt as its own cell. */
+function readInit(cells: Cells, s: Slice, row: MessageRow): void {
+  if (!s.bit()) return;
   if (s.bit()) {
-    if (s.bit()) {
-      const ref = s.loadRef();
-      row.init_state_hash = cells.hashHex(ref);
-      row.init_state_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
-    } else {
-      const from = s.pos;
-      const refFrom = s.ref;
-      skipStateInit(s);
-      const init = sliceRange(s, from, s.pos, refFrom, s.ref);
-      row.init_state_hash = hashNewCell(cells, init).hash.toString('hex');
-      row.init_state_boc = serializeBoc(cells, init, TONCENTER_BOC).toString('base64');
-    }
+    const ref = s.loadRef();
+    row.init_state_hash = cells.hashHex(ref);
+    row.init_state_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
+  } else {
+    const from = s.pos;
+    const refFrom = s.ref;
+    skipStateInit(s);
+    const init = sliceRange(s, from, s.pos, refFrom, s.ref);
+    row.init_state_hash = hashNewCell(cells, init).hash.toString('hex');
+    row.init_state_boc = serializeBoc(cells, init, TONCENTER_BOC).toString('base64');
   }
-  // body:(Either X ^X): an inline body is the rest of the slice, as its own cell (toncenter does the same)
-  let bodyHash: Uint8Array;
-  let bodyDepth: number;
+}
+
+/**
+ * body:(Either X ^X): an inline body is the rest of the slice, as its own cell (toncenter does the same). Returns
+ * the body cell's hash and depth (the normalized hash of an external-in message refers to it).
+ */
+function readBody(cells: Cells, s: Slice, row: MessageRow): { hash: Uint8Array; depth: number } {
   if (s.bit()) {
     if (s.refsLeft < 1) throw new DecodeError('Message: body ref missing');
     const ref = s.loadRef();
     const o = cells.hashOff(ref);
-    bodyHash = cells.hashes.subarray(o, o + 32);
-    bodyDepth = cells.depth(ref);
     row.body_hash = cells.hashHex(ref);
     row.body_boc = serializeBoc(cells, ref, TONCENTER_BOC).toString('base64');
     const b = new Slice(cells, ref);
     if (cells.type[ref] === 0 && b.bitsLeft >= 32) row.opcode = b.int(32);
-  } else {
-    const body: NewCell = sliceRange(s, s.pos, s.end, s.ref, s.refEnd);
-    const h = hashNewCell(cells, body);
-    bodyHash = h.hash;
-    bodyDepth = h.depth;
-    row.body_hash = h.hash.toString('hex');
-    row.body_boc = serializeBoc(cells, body, TONCENTER_BOC).toString('base64');
-    if (s.bitsLeft >= 32) row.opcode = s.int(32);
+    return { hash: cells.hashes.subarray(o, o + 32), depth: cells.depth(ref) };
   }
-  if (row.message_type === 'ext_in') row.hash_norm = normalizedHash(cells, destFrom, destTo, bodyHash, bodyDepth);
-  return row;
+  const body: NewCell = sliceRange(s, s.pos, s.end, s.ref, s.refEnd);
+  const h = hashNewCell(cells, body);
+  row.body_hash = h.hash.toString('hex');
+  row.body_boc = serializeBoc(cells, body, TONCENTER_BOC).toString('base64');
+  if (s.bitsLeft >= 32) row.opcode = s.int(32);
+  return { hash: h.hash, depth: h.depth };
 }
 
 /**
