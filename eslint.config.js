@@ -121,11 +121,9 @@ const subFloors = {
  */
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
-  'src/actions/details.ts:rawDetails': 393,
   'src/api/v3/routes/entities.ts:entityRoutes': 263,
   'pipelines/traces.ts:startTracesStage': 233,
   'src/kv/reads.ts:kvPointReads': 176,
-  'src/actions/families/swaps.ts:ToncoSwapBlockMatcher.buildBlock': 172,
   'src/bus/kafka.ts:KafkaBus.subscribe': 154,
   'src/api/v3/routes/traces.ts:traceRoutes': 146,
   'src/cli/commands/start.ts:startCommand.run': 139,
@@ -137,7 +135,6 @@ const LONG_FUNCTIONS = {
   'src/engine/run.ts:runEngine': 126,
   'pipelines/index.ts:runIndexer': 123,
   'src/store/client/client.ts:wrap': 121,
-  'src/actions/families/swaps.ts:StonfiV2SwapBlockMatcher.buildBlock': 120,
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
   'src/cli/commands/serve.ts:serveCommand.run': 111,
   'src/devnet/liteserver/server.ts:startLiteServer': 109,

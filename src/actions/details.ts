@@ -111,406 +111,458 @@ function parseEvaaAssetId(assetId: string): [string | null, boolean] {
   return master !== undefined ? [master, true] : [null, false];
 }
 
+/** One action type's `details` (a case of ParseRawAction), before JSON rendering: bigints stay bigints here. */
+type Detail = (r: ActionRow) => Record<string, unknown>;
+
+/** election_deposit, election_recover */
+const electionDetails: Detail = (r) => omitNull({ stake_holder: r.source, amount: r.amount }, 'amount');
+
+/** calls, TON transfers, subscriptions, elections, tick-tock */
+const CALL_DETAILS: Readonly<Record<string, Detail>> = {
+  call_contract: (r) => omitNull({ opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value, extra_currencies: r.value_extra_currencies }, 'opcode'),
+  contract_deploy: (r) => omitNull({ opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value }, 'opcode'),
+  ton_transfer: (r) => {
+    const t = col(r, 'ton_transfer_data');
+    return { source: r.source, destination: r.destination, value: r.value, value_extra_currencies: r.value_extra_currencies, comment: t.content ?? null, encrypted: t.encrypted ?? null };
+  },
+  tick_tock: () => ({}),
+  election_deposit: electionDetails,
+  election_recover: electionDetails,
+  subscribe: (r) => omitNull({ subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount }, 'beneficiary'),
+  unsubscribe: (r) => omitNull({ subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount }, 'beneficiary', 'amount'),
+};
+
+/** jettons */
+const JETTON_DETAILS: Readonly<Record<string, Detail>> = {
+  jetton_transfer: (r) => {
+    const t = col(r, 'jetton_transfer_data');
+    return {
+      asset: r.asset, sender: r.source, sender_jetton_wallet: r.source_secondary, receiver: r.destination,
+      receiver_jetton_wallet: r.destination_secondary, amount: r.amount, comment: t.comment ?? null,
+      is_encrypted_comment: t.is_encrypted_comment ?? null, query_id: t.query_id ?? null, response_destination: t.response_destination ?? null,
+      custom_payload: t.custom_payload ?? null, forward_payload: t.forward_payload ?? null, forward_amount: t.forward_amount ?? null,
+    };
+  },
+  jetton_burn: (r) => ({ owner: r.source, owner_jetton_wallet: r.source_secondary, asset: r.asset, amount: r.amount }),
+  jetton_mint: (r) => ({ asset: r.asset, amount: r.amount, ton_amount: r.value, receiver: r.destination, receiver_jetton_wallet: r.destination_secondary }),
+};
+
+/** DEX swaps and liquidity (DeDust, STON.fi, TONCO, ...) */
+const DEX_DETAILS: Readonly<Record<string, Detail>> = {
+  jetton_swap: (r) => {
+    const s = col(r, 'jetton_swap_data');
+    const peers = (s.peer_swaps as Array<Record<string, unknown>> | undefined) ?? [];
+    const out: Record<string, unknown> = {
+      dex: s.dex ?? null, sender: r.source, asset_in: r.asset, asset_out: r.asset2,
+      dex_incoming_transfer: swapTransfer(s.dex_incoming_transfer), dex_outgoing_transfer: swapTransfer(s.dex_outgoing_transfer),
+      peer_swaps: peers.map((p) => ({ asset_in: p.asset_in ?? null, amount_in: p.amount_in ?? null, asset_out: p.asset_out ?? null, amount_out: p.amount_out ?? null })),
+    };
+    // min_out_amount is shown for TONCO and DeDust v2 only (the Go API's rule, v1.3)
+    if (s.dex === 'tonco' || s.dex === 'dedust_v2') out.min_out_amount = s.min_out_amount ?? null;
+    return out;
+  },
+  dex_deposit_liquidity: (r) => {
+    const x = col(r, 'dex_deposit_liquidity_data');
+    const excesses = (x.vault_excesses as Array<Record<string, unknown>> | undefined) ?? [];
+    return {
+      dex: x.dex ?? null, source: r.source, pool: r.destination,
+      // DeDust deposits go through a deposit contract; the others straight to the pool
+      destination_liquidity: x.dex === 'dedust' ? r.destination_secondary : r.destination,
+      asset_1: x.asset1 ?? null, asset_2: x.asset2 ?? null, amount_1: x.amount1 ?? null, amount_2: x.amount2 ?? null,
+      user_jetton_wallet_1: x.user_jetton_wallet_1 ?? null, user_jetton_wallet_2: x.user_jetton_wallet_2 ?? null,
+      lp_tokens_minted: x.lp_tokens_minted ?? null,
+      target_amount_1: x.target_amount_1 ?? null, target_asset_1: x.target_asset_1 ?? null,
+      target_amount_2: x.target_amount_2 ?? null, target_asset_2: x.target_asset_2 ?? null,
+      tick_lower: x.tick_lower ?? null, tick_upper: x.tick_upper ?? null, nft_index: x.nft_index ?? null, nft_address: x.nft_address ?? null,
+      vault_excesses: excesses.map((e) => ({ asset: e.asset ?? null, amount: e.amount ?? null })),
+    };
+  },
+  dex_withdraw_liquidity: (r) => {
+    const x = col(r, 'dex_withdraw_liquidity_data');
+    return {
+      source: r.source, dex: x.dex ?? null, pool: r.destination, destination_liquidity: r.destination,
+      asset_1: x.asset1_out ?? null, asset_2: x.asset2_out ?? null, amount_1: x.amount1 ?? null, amount_2: x.amount2 ?? null,
+      user_jetton_wallet_1: x.user_jetton_wallet_1 ?? null, user_jetton_wallet_2: x.user_jetton_wallet_2 ?? null,
+      lp_tokens_burnt: x.lp_tokens_burnt ?? null, is_refund: null,
+      burnt_nft_index: x.burned_nft_index ?? null, burnt_nft_address: x.burned_nft_address ?? null,
+      tick_lower: x.tick_lower ?? null, tick_upper: x.tick_upper ?? null,
+    };
+  },
+  // v1.3's ActionDetailsDedustV2ClaimFees / ...ClaimReward, read from the dex_withdraw_liquidity_data columns
+  dedust_v2_claim_fees: (r) => {
+    const w = col(r, 'dex_withdraw_liquidity_data');
+    return {
+      dex: w.dex ?? null, source: r.source, pool: r.destination, position: r.destination_secondary, asset_1: w.asset1_out ?? null,
+      asset_2: w.asset2_out ?? null, amount_1: w.amount1 ?? null, amount_2: w.amount2 ?? null, user_jetton_wallet_1: w.user_jetton_wallet_1 ?? null,
+      user_jetton_wallet_2: w.user_jetton_wallet_2 ?? null, dex_jetton_wallet_1: w.dex_jetton_wallet_1 ?? null, dex_jetton_wallet_2: w.dex_jetton_wallet_2 ?? null,
+    };
+  },
+  dedust_v2_claim_reward: (r) => {
+    const w = col(r, 'dex_withdraw_liquidity_data');
+    return {
+      dex: w.dex ?? null, source: r.source, pool: r.destination, position: r.destination_secondary, asset: w.asset1_out ?? null,
+      amount: w.amount1 ?? null, user_jetton_wallet: w.user_jetton_wallet_1 ?? null, dex_jetton_wallet: w.dex_jetton_wallet_1 ?? null,
+    };
+  },
+  tonco_deploy_pool: (r) => {
+    const t = col(r, 'tonco_deploy_pool_data');
+    return {
+      source: r.source, pool: r.destination_secondary, router: r.destination,
+      router_jetton_wallet_1: t.jetton0_router_wallet ?? null, router_jetton_wallet_2: t.jetton1_router_wallet ?? null,
+      jetton_minter_1: t.jetton0_minter ?? null, jetton_minter_2: t.jetton1_minter ?? null, tick_spacing: t.tick_spacing ?? null,
+      initial_price_x96: t.initial_price_x96 ?? null, protocol_fee: t.protocol_fee ?? null, lp_fee_base: t.lp_fee_base ?? null,
+      lp_fee_current: t.lp_fee_current ?? null, pool_active: t.pool_active ?? null,
+    };
+  },
+};
+
+/** nft_transfer, nft_purchase */
+const nftTransferDetails: Detail = (r) => {
+  const n = col(r, 'nft_transfer_data');
+  const l = col(r, 'nft_listing_data');
+  const purchase = n.is_purchase === true || r.type === 'nft_purchase';
+  const c = n.forward_payload !== null && n.forward_payload !== undefined ? commentFromPayload(n.forward_payload) : null;
+  return omitNull({
+    nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: n.nft_item_index ?? null, old_owner: r.source, new_owner: r.destination,
+    is_purchase: n.is_purchase ?? null, price: n.price ?? null, query_id: n.query_id ?? null, response_destination: n.response_destination ?? null,
+    custom_payload: n.custom_payload ?? null, forward_payload: n.forward_payload ?? null, forward_amount: n.forward_amount ?? null,
+    comment: c ? c.comment : null, is_encrypted_comment: c ? c.encrypted : null,
+    // the Go API names the marketplace from its address list; the classifier's own name stands in here
+    marketplace: purchase ? (n.marketplace ?? null) : null,
+    real_old_owner: n.real_prev_owner ?? null, marketplace_address: n.marketplace_address ?? null,
+    payout_amount: n.payout_amount ?? null, payout_comment: n.payout_comment ?? null,
+    payout_comment_encoded: n.payout_comment_encoded ?? null, payout_comment_encrypted: n.payout_comment_encrypted ?? null,
+    royalty_amount: n.royalty_amount ?? null,
+    payout_address: r.type === 'nft_purchase' ? (n.real_prev_owner ?? null) : (l.marketplace_fee_address ?? null),
+    royalty_address: r.type === 'nft_purchase' ? null : (l.royalty_address ?? null),
+  }, 'old_owner', 'price');
+};
+
+/** nft_put_on_auction, teleitem_start_auction */
+const nftAuctionDetails: Detail = (r) => {
+  const l = col(r, 'nft_listing_data');
+  return {
+    nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: l.nft_item_index ?? null, owner: r.source, listing_address: r.source_secondary,
+    auction_address: r.destination, marketplace_address: r.destination_secondary, marketplace: l.marketplace ?? null,
+    marketplace_fee_factor: l.mp_fee_factor ?? null, marketplace_fee_base: l.mp_fee_base ?? null, royalty_fee_base: l.royalty_fee_base ?? null,
+    max_bid: l.max_bid ?? null, min_bid: l.min_bid ?? null, marketplace_fee_address: l.marketplace_fee_address ?? null, royalty_address: l.royalty_address ?? null,
+  };
+};
+
+/** nft_cancel_auction, teleitem_cancel_auction, nft_finish_auction */
+const nftAuctionEndDetails: Detail = (r) => {
+  const n = col(r, 'nft_transfer_data');
+  return { owner: r.source, auction_address: r.destination, nft_item: r.asset_secondary, nft_collection: r.asset, marketplace_address: n.marketplace_address ?? null, marketplace: n.marketplace ?? null };
+};
+
+/** NFTs: mints, transfers and purchases, sales and auctions */
+const NFT_DETAILS: Readonly<Record<string, Detail>> = {
+  nft_mint: (r) => omitNull({ owner: r.source, nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: col(r, 'nft_mint_data').nft_item_index ?? null }, 'owner'),
+  nft_transfer: nftTransferDetails,
+  nft_purchase: nftTransferDetails,
+  nft_discovery: (r) => ({ source: r.source, nft_item: r.asset_secondary, nft_collection: r.asset, nft_item_index: col(r, 'nft_transfer_data').nft_item_index ?? null }),
+  nft_put_on_sale: (r) => {
+    const l = col(r, 'nft_listing_data');
+    const n = col(r, 'nft_transfer_data');
+    return {
+      nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: l.nft_item_index ?? null, owner: r.source, listing_address: r.source_secondary,
+      sale_address: r.destination, marketplace_address: r.destination_secondary, marketplace: l.marketplace ?? (n.marketplace ?? null),
+      full_price: l.full_price ?? null, marketplace_fee: l.marketplace_fee ?? null, royalty_amount: l.royalty_amount ?? null,
+      marketplace_fee_address: l.marketplace_fee_address ?? null, royalty_address: l.royalty_address ?? null,
+    };
+  },
+  nft_update_sale: (r) => {
+    const n = col(r, 'nft_transfer_data');
+    const l = col(r, 'nft_listing_data');
+    return {
+      source: r.source, sale_contract: r.destination, nft_address: r.asset_secondary, marketplace_address: n.marketplace_address ?? null,
+      full_price: l.full_price ?? null, marketplace_fee: l.marketplace_fee ?? null, royalty_amount: l.royalty_amount ?? null, marketplace: n.marketplace ?? null,
+    };
+  },
+  nft_cancel_sale: (r) => {
+    const n = col(r, 'nft_transfer_data');
+    return { owner: r.source, sale_address: r.destination, nft_item: r.asset_secondary, nft_collection: r.asset, marketplace_address: n.marketplace_address ?? null, marketplace: n.marketplace ?? null };
+  },
+  nft_put_on_auction: nftAuctionDetails,
+  teleitem_start_auction: nftAuctionDetails,
+  auction_bid: (r) => ({ bidder: r.source, auction: r.destination, amount: r.value, nft_item: r.asset_secondary, nft_collection: r.asset, nft_item_index: col(r, 'nft_transfer_data').nft_item_index ?? null }),
+  auction_outbid: (r) => {
+    const n = col(r, 'nft_transfer_data');
+    return omitNull({
+      auction_address: r.source, bidder: r.destination, new_bidder: r.source_secondary, nft_item: r.asset_secondary, nft_collection: r.asset,
+      amount: r.amount, comment: col(r, 'ton_transfer_data').comment ?? null, marketplace: n.marketplace ?? null,
+    }, 'comment', 'marketplace');
+  },
+  nft_cancel_auction: nftAuctionEndDetails,
+  teleitem_cancel_auction: nftAuctionEndDetails,
+  nft_finish_auction: nftAuctionEndDetails,
+};
+
+/** TON DNS */
+const DNS_DETAILS: Readonly<Record<string, Detail>> = {
+  change_dns: (r) => {
+    const x = col(r, 'change_dns_record_data');
+    const schema = (x.value_schema as string | null | undefined) ?? null;
+    const v = x.value ?? null;
+    return {
+      key: x.key ?? null,
+      value: {
+        sum_type: schema,
+        dns_smc_address: schema === 'DNSSmcAddress' ? v : null,
+        dns_adnl_address: schema === 'DNSAdnlAddress' ? v : null,
+        dns_text: null,
+        dns_next_resolver_address: schema === 'DNSNextResolver' ? v : null,
+        // the Go API puts a DNSText value into dns_storage_address
+        dns_storage_address: schema === 'DNSStorageAddress' || schema === 'DNSText' ? v : null,
+        flags: x.flags ?? null,
+      },
+      source: r.source, asset: r.destination, nft_collection: r.asset,
+    };
+  },
+  delete_dns: (r) => ({ hash: col(r, 'change_dns_record_data').key ?? null, asset: r.destination, source: r.source, nft_collection: r.asset }),
+  renew_dns: (r) => ({ asset: r.destination, source: r.source, nft_collection: r.asset }),
+  dns_purchase: (r) => {
+    const n = col(r, 'nft_transfer_data');
+    return { nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: n.nft_item_index ?? null, new_owner: r.destination, price: n.price ?? null, query_id: n.query_id ?? null, payout_amount: n.payout_amount ?? null };
+  },
+  dns_release: (r) => {
+    const n = col(r, 'nft_transfer_data');
+    return { query_id: n.query_id ?? null, source: r.source, nft_item: r.destination, nft_collection: r.asset, nft_item_index: n.nft_item_index ?? null, value: r.value };
+  },
+};
+
+/** jvault_unstake, jvault_unstake_request */
+const jvaultUnstakeDetails: Detail = (r) => ({ source: r.source, stake_wallet: r.source_secondary, pool: r.destination, amount: r.amount, exit_code: r.opcode, asset: r.asset, staking_asset: r.asset2 });
+
+/** liquid staking and JVault */
+const STAKING_DETAILS: Readonly<Record<string, Detail>> = {
+  stake_deposit: (r) => {
+    const s = col(r, 'staking_data');
+    const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, amount: r.amount, tokens_minted: s.tokens_minted ?? null, asset: r.asset };
+    if (s.provider === 'ethena') out.source_asset = r.asset2;
+    return out;
+  },
+  stake_withdrawal: (r) => {
+    const s = col(r, 'staking_data');
+    return { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, amount: r.amount, payout_nft: s.ts_nft ?? null, tokens_burnt: s.tokens_burnt ?? null, asset: r.asset };
+  },
+  stake_withdrawal_request: (r) => {
+    const s = col(r, 'staking_data');
+    const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, payout_nft: s.ts_nft ?? null, asset: r.asset, tokens_burnt: null };
+    if (s.provider === 'tonstakers') out.tokens_burnt = r.amount;
+    else if (s.provider === 'ethena') out.tokens_minted = s.tokens_minted ?? null;
+    return omitNull(out, 'tokens_minted');
+  },
+  jvault_claim: (r) => {
+    const j = col(r, 'jvault_claim_data');
+    const jettons = (j.claimed_jettons as unknown[] | undefined) ?? [];
+    const amounts = (j.claimed_amounts as unknown[] | undefined) ?? [];
+    const rewards = jettons.length === amounts.length ? jettons.map((jetton, i) => ({ jetton, amount: amounts[i] })) : [];
+    return { claimed_rewards: rewards, source: r.source, stake_wallet: r.source_secondary, pool: r.destination };
+  },
+  jvault_stake: (r) => {
+    const j = col(r, 'jvault_stake_data');
+    return {
+      period: j.period ?? null, minted_stake_jettons: j.minted_stake_jettons ?? null, stake_wallet: j.stake_wallet ?? null, source: r.source,
+      source_jetton_wallet: r.source_secondary, asset: r.asset, pool: r.destination, amount: r.amount,
+    };
+  },
+  jvault_unstake: jvaultUnstakeDetails,
+  jvault_unstake_request: jvaultUnstakeDetails,
+};
+
+/** multisig orders and vesting wallets */
+const MULTISIG_DETAILS: Readonly<Record<string, Detail>> = {
+  multisig_create_order: (r) => {
+    const x = col(r, 'multisig_create_order_data');
+    return {
+      query_id: x.query_id ?? null, order_seqno: x.order_seqno ?? null, is_created_by_signer: x.is_created_by_signer ?? null,
+      is_signed_by_creator: x.is_signed_by_creator ?? null, creator_index: x.creator_index ?? null, expiration_date: x.expiration_date ?? null,
+      order_boc: x.order_boc ?? null, source: r.source, destination: r.destination, destination_order: r.destination_secondary,
+    };
+  },
+  multisig_approve: (r) => {
+    const x = col(r, 'multisig_approve_data');
+    return { signer_index: x.signer_index ?? null, exit_code: x.exit_code ?? null, source: r.source, destination: r.destination };
+  },
+  multisig_execute: (r) => {
+    const x = col(r, 'multisig_execute_data');
+    return {
+      query_id: x.query_id ?? null, order_seqno: x.order_seqno ?? null, expiration_date: x.expiration_date ?? null, approvals_num: x.approvals_num ?? null,
+      signers_hash: x.signers_hash ?? null, order_boc: x.order_boc ?? null, source: r.source, destination: r.destination,
+    };
+  },
+  vesting_send_message: (r) => {
+    const x = col(r, 'vesting_send_message_data');
+    return { query_id: x.query_id ?? null, message_boc: x.message_boc ?? null, source: r.source, vesting: r.destination, destination: r.destination_secondary, amount: r.amount };
+  },
+  vesting_add_whitelist: (r) => {
+    const x = col(r, 'vesting_add_whitelist_data');
+    return { query_id: x.query_id ?? null, accounts_added: x.accounts_added ?? [], source: r.source, vesting: r.destination };
+  },
+};
+
+/** EVAA lending */
+const EVAA_DETAILS: Readonly<Record<string, Detail>> = {
+  evaa_supply: (r) => {
+    const e = col(r, 'evaa_supply_data');
+    return {
+      // the Go API reads it from the composite, which upstream's serializer never fills (the wallet is source_wallet)
+      sender_jetton_wallet: e.sender_jetton_wallet ?? null, recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null,
+      master: e.master ?? null, asset_id: e.asset_id ?? null, is_ton: e.is_ton ?? null, source: r.source, source_wallet: r.source_secondary,
+      recipient: r.destination, recipient_contract: r.destination_secondary, asset: r.asset, amount: r.amount,
+    };
+  },
+  evaa_withdraw: (r) => {
+    const e = col(r, 'evaa_withdraw_data');
+    return {
+      recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null, master: e.master ?? null,
+      fail_reason: e.fail_reason ?? null, asset_id: e.asset_id ?? null, source: r.source, recipient: r.destination,
+      owner_contract: r.destination_secondary, asset: r.asset, amount: r.amount,
+    };
+  },
+  evaa_liquidate: (r) => {
+    const e = col(r, 'evaa_liquidate_data');
+    const assetId = typeof e.asset_id === 'string' ? e.asset_id : null;
+    const [asset, known] = assetId !== null ? parseEvaaAssetId(assetId) : [null, false];
+    return {
+      fail_reason: e.fail_reason ?? null, debt_amount: e.debt_amount ?? null, source: r.source, borrower: r.destination,
+      borrower_contract: r.destination_secondary, collateral: r.asset, asset_id: assetId, amount: r.amount,
+      asset, is_known_asset: known,
+    };
+  },
+};
+
+/** tgbtc_mint, tgbtc_mint_fallback */
+const tgbtcMintDetails: Detail = (r) => ({ source: r.source, destination: r.destination, amount: r.amount, asset: r.asset, bitcoin_tx_id: r.asset_secondary, destination_wallet: r.destination_secondary });
+
+/** tgbtc_burn, tgbtc_burn_fallback */
+const tgbtcBurnDetails: Detail = (r) => ({ source: r.source, source_wallet: r.source_secondary, destination: r.destination, amount: r.amount, asset: r.asset });
+
+/** tgbtc_new_key, tgbtc_new_key_fallback */
+const tgbtcNewKeyDetails: Detail = (r) => ({ source: r.source, pubkey: r.source_secondary, coordinator: r.destination, pegout: r.destination_secondary, amount: r.amount, asset: r.asset });
+
+/** tgBTC (each with its fallback) */
+const TGBTC_DETAILS: Readonly<Record<string, Detail>> = {
+  tgbtc_mint: tgbtcMintDetails,
+  tgbtc_mint_fallback: tgbtcMintDetails,
+  tgbtc_burn: tgbtcBurnDetails,
+  tgbtc_burn_fallback: tgbtcBurnDetails,
+  tgbtc_new_key: tgbtcNewKeyDetails,
+  tgbtc_new_key_fallback: tgbtcNewKeyDetails,
+  tgbtc_dkg_log_fallback: (r) => ({ coordinator: r.source, pubkey: r.asset, timestamp: r.value }),
+};
+
+/** Coffee DEX pools, staking, MEV protection and vaults */
+const COFFEE_DETAILS: Readonly<Record<string, Detail>> = {
+  coffee_create_pool: (r) => {
+    const c = col(r, 'coffee_create_pool_data');
+    return {
+      source: r.source, source_jetton_wallet: r.source_secondary, initiator_1: c.initiator_1 ?? null, initiator_2: c.initiator_2 ?? null,
+      provided_asset: c.provided_asset ?? null, amount: r.amount, pool: r.destination, asset_1: r.asset, asset_2: r.asset2,
+      amount_1: c.amount_1 ?? null, amount_2: c.amount_2 ?? null, lp_tokens_minted: c.lp_tokens_minted ?? null, pool_creator_contract: r.destination_secondary,
+    };
+  },
+  coffee_create_pool_creator: (r) => ({
+    source: r.source, source_jetton_wallet: r.source_secondary, deposit_recipient: r.destination, pool_creator_contract: r.destination_secondary,
+    // the Go API reads provided_asset from coffee_create_pool_data, which this type does not fill
+    provided_asset: col(r, 'coffee_create_pool_data').provided_asset ?? null, asset_1: r.asset, asset_2: r.asset2, amount: r.amount,
+  }),
+  coffee_staking_deposit: (r) => {
+    const c = col(r, 'coffee_staking_deposit_data');
+    return {
+      source: r.source, source_jetton_wallet: r.source_secondary, pool: r.destination, pool_jetton_wallet: r.destination_secondary, asset: r.asset,
+      amount: r.amount, minted_item_address: c.minted_item_address ?? null, minted_item_index: c.minted_item_index ?? null,
+    };
+  },
+  coffee_staking_withdraw: (r) => {
+    const c = col(r, 'coffee_staking_withdraw_data');
+    return {
+      source: r.source, source_jetton_wallet: r.source_secondary, pool: r.destination, pool_jetton_wallet: r.destination_secondary, asset: r.asset,
+      amount: r.amount, nft_address: c.nft_address ?? null, nft_index: c.nft_index ?? null, points: c.points ?? null,
+    };
+  },
+  coffee_staking_claim_rewards: (r) => ({ pool: r.source, pool_jetton_wallet: r.source_secondary, recipient: r.destination, recipient_jetton_wallet: r.destination_secondary, asset: r.asset, amount: r.amount }),
+  coffee_mev_protect_hold_funds: (r) => ({ source: r.source, source_jetton_wallet: r.source_secondary, mev_contract: r.destination, mev_contract_jetton_wallet: r.destination_secondary, asset: r.asset, amount: r.amount }),
+  coffee_create_vault: (r) => ({ source: r.source, vault: r.destination, asset: r.asset, value: r.value }),
+};
+
+/** LayerZero */
+const LAYERZERO_DETAILS: Readonly<Record<string, Detail>> = {
+  layerzero_send: (r) => ({ initiator: r.source, layerzero_send_data: lzSend(r), layerzero_packet_data: packet(r) }),
+  layerzero_send_tokens: (r) => ({
+    sender: r.source, sender_wallet: r.source_secondary, oapp: r.destination, oapp_wallet: r.destination_secondary, asset: r.asset, amount: r.amount,
+    layerzero_send_data: lzSend(r), layerzero_packet_data: packet(r),
+  }),
+  layerzero_receive: (r) => ({ sender: r.source, oapp: r.destination, channel: r.destination_secondary, layerzero_packet_data: packet(r) }),
+  layerzero_commit_packet: (r) => ({
+    sender: r.source, endpoint: r.source_secondary, uln: r.destination, uln_connection: r.destination_secondary, channel: r.asset,
+    msglib_connection: r.asset_secondary, layerzero_packet_data: packet(r),
+  }),
+  layerzero_dvn_verify: (r) => {
+    const v = col(r, 'layerzero_dvn_verify_data');
+    return { initiator: r.source, nonce: jsonInt(v.nonce), status: v.status ?? null, dvn: v.dvn ?? null, proxy: v.proxy ?? null, uln: v.uln ?? null, uln_connection: v.uln_connection ?? null };
+  },
+};
+
+/** Cocoon */
+const COCOON_DETAILS: Readonly<Record<string, Detail>> = {
+  cocoon_worker_payout: (r) => {
+    const c = col(r, 'cocoon_worker_payout_data');
+    return {
+      payout_type: c.payout_type ?? null, query_id: c.query_id ?? null, new_tokens: c.new_tokens ?? null, worker_state: jsonInt(c.worker_state),
+      worker_tokens: c.worker_tokens ?? null, source: r.source, destination: r.destination, amount: r.amount,
+    };
+  },
+  cocoon_proxy_payout: (r) => ({ query_id: col(r, 'cocoon_proxy_payout_data').query_id ?? null, source: r.source, destination: r.destination }),
+  cocoon_proxy_charge: (r) => {
+    const c = col(r, 'cocoon_proxy_charge_data');
+    return { query_id: c.query_id ?? null, new_tokens_used: c.new_tokens_used ?? null, expected_address: c.expected_address ?? null, source: r.source, destination: r.destination };
+  },
+  cocoon_client_top_up: (r) => ({ query_id: col(r, 'cocoon_client_top_up_data').query_id ?? null, source: r.source, destination: r.destination, amount: r.amount }),
+  cocoon_register_proxy: (r) => ({ query_id: col(r, 'cocoon_register_proxy_data').query_id ?? null, destination: r.destination }),
+  cocoon_unregister_proxy: (r) => {
+    const c = col(r, 'cocoon_unregister_proxy_data');
+    return { query_id: c.query_id ?? null, seqno: jsonInt(c.seqno), destination: r.destination };
+  },
+  cocoon_client_register: (r) => {
+    const c = col(r, 'cocoon_client_register_data');
+    return { query_id: c.query_id ?? null, nonce: c.nonce ?? null, source: r.source, destination: r.destination };
+  },
+  cocoon_client_change_secret_hash: (r) => {
+    const c = col(r, 'cocoon_client_change_secret_hash_data');
+    return { query_id: c.query_id ?? null, new_secret_hash: c.new_secret_hash ?? null, source: r.source, destination: r.destination };
+  },
+  cocoon_client_request_refund: (r) => {
+    const c = col(r, 'cocoon_client_request_refund_data');
+    return { query_id: c.query_id ?? null, via_wallet: c.via_wallet ?? null, source: r.source, destination: r.destination };
+  },
+  cocoon_grant_refund: (r) => {
+    const c = col(r, 'cocoon_grant_refund_data');
+    return { query_id: c.query_id ?? null, new_tokens_used: c.new_tokens_used ?? null, expected_address: c.expected_address ?? null, source: r.source, destination: r.destination, amount: r.amount };
+  },
+  cocoon_client_increase_stake: (r) => {
+    const c = col(r, 'cocoon_client_increase_stake_data');
+    return { query_id: c.query_id ?? null, new_stake: c.new_stake ?? null, source: r.source, destination: r.destination, amount: r.amount };
+  },
+  cocoon_client_withdraw: (r) => {
+    const c = col(r, 'cocoon_client_withdraw_data');
+    return { query_id: c.query_id ?? null, withdraw_amount: c.withdraw_amount ?? null, source: r.source, destination: r.destination, amount: r.amount };
+  },
+};
+
+/**
+ * ParseRawAction's switch as a table: every action type the Go API renders, and its `details`. A type not in it
+ * (`unknown` among them) renders the Go API's error object.
+ */
+const DETAILS: ReadonlyMap<string, Detail> = new Map(
+  Object.entries({ ...CALL_DETAILS, ...JETTON_DETAILS, ...DEX_DETAILS, ...NFT_DETAILS, ...DNS_DETAILS, ...STAKING_DETAILS, ...MULTISIG_DETAILS, ...EVAA_DETAILS, ...TGBTC_DETAILS, ...COFFEE_DETAILS, ...LAYERZERO_DETAILS, ...COCOON_DETAILS }),
+);
+
 /** The `details` object of one action type (before JSON rendering: bigints stay bigints here). */
 function rawDetails(r: ActionRow): Record<string, unknown> {
-  switch (r.type) {
-    case 'call_contract':
-      return omitNull({ opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value, extra_currencies: r.value_extra_currencies }, 'opcode');
-    case 'contract_deploy':
-      return omitNull({ opcode: opHex(r.opcode), source: r.source, destination: r.destination, value: r.value }, 'opcode');
-    case 'ton_transfer': {
-      const t = col(r, 'ton_transfer_data');
-      return { source: r.source, destination: r.destination, value: r.value, value_extra_currencies: r.value_extra_currencies, comment: t.content ?? null, encrypted: t.encrypted ?? null };
-    }
-    case 'auction_bid':
-      return { bidder: r.source, auction: r.destination, amount: r.value, nft_item: r.asset_secondary, nft_collection: r.asset, nft_item_index: col(r, 'nft_transfer_data').nft_item_index ?? null };
-    case 'change_dns': {
-      const x = col(r, 'change_dns_record_data');
-      const schema = (x.value_schema as string | null | undefined) ?? null;
-      const v = x.value ?? null;
-      return {
-        key: x.key ?? null,
-        value: {
-          sum_type: schema,
-          dns_smc_address: schema === 'DNSSmcAddress' ? v : null,
-          dns_adnl_address: schema === 'DNSAdnlAddress' ? v : null,
-          dns_text: null,
-          dns_next_resolver_address: schema === 'DNSNextResolver' ? v : null,
-          // the Go API puts a DNSText value into dns_storage_address
-          dns_storage_address: schema === 'DNSStorageAddress' || schema === 'DNSText' ? v : null,
-          flags: x.flags ?? null,
-        },
-        source: r.source, asset: r.destination, nft_collection: r.asset,
-      };
-    }
-    case 'dex_deposit_liquidity': {
-      const x = col(r, 'dex_deposit_liquidity_data');
-      const excesses = (x.vault_excesses as Array<Record<string, unknown>> | undefined) ?? [];
-      return {
-        dex: x.dex ?? null, source: r.source, pool: r.destination,
-        // DeDust deposits go through a deposit contract; the others straight to the pool
-        destination_liquidity: x.dex === 'dedust' ? r.destination_secondary : r.destination,
-        asset_1: x.asset1 ?? null, asset_2: x.asset2 ?? null, amount_1: x.amount1 ?? null, amount_2: x.amount2 ?? null,
-        user_jetton_wallet_1: x.user_jetton_wallet_1 ?? null, user_jetton_wallet_2: x.user_jetton_wallet_2 ?? null,
-        lp_tokens_minted: x.lp_tokens_minted ?? null,
-        target_amount_1: x.target_amount_1 ?? null, target_asset_1: x.target_asset_1 ?? null,
-        target_amount_2: x.target_amount_2 ?? null, target_asset_2: x.target_asset_2 ?? null,
-        tick_lower: x.tick_lower ?? null, tick_upper: x.tick_upper ?? null, nft_index: x.nft_index ?? null, nft_address: x.nft_address ?? null,
-        vault_excesses: excesses.map((e) => ({ asset: e.asset ?? null, amount: e.amount ?? null })),
-      };
-    }
-    case 'dex_withdraw_liquidity': {
-      const x = col(r, 'dex_withdraw_liquidity_data');
-      return {
-        source: r.source, dex: x.dex ?? null, pool: r.destination, destination_liquidity: r.destination,
-        asset_1: x.asset1_out ?? null, asset_2: x.asset2_out ?? null, amount_1: x.amount1 ?? null, amount_2: x.amount2 ?? null,
-        user_jetton_wallet_1: x.user_jetton_wallet_1 ?? null, user_jetton_wallet_2: x.user_jetton_wallet_2 ?? null,
-        lp_tokens_burnt: x.lp_tokens_burnt ?? null, is_refund: null,
-        burnt_nft_index: x.burned_nft_index ?? null, burnt_nft_address: x.burned_nft_address ?? null,
-        tick_lower: x.tick_lower ?? null, tick_upper: x.tick_upper ?? null,
-      };
-    }
-    case 'delete_dns':
-      return { hash: col(r, 'change_dns_record_data').key ?? null, asset: r.destination, source: r.source, nft_collection: r.asset };
-    case 'renew_dns':
-      return { asset: r.destination, source: r.source, nft_collection: r.asset };
-    case 'election_deposit':
-    case 'election_recover':
-      return omitNull({ stake_holder: r.source, amount: r.amount }, 'amount');
-    case 'jetton_burn':
-      return { owner: r.source, owner_jetton_wallet: r.source_secondary, asset: r.asset, amount: r.amount };
-    // v1.3's ActionDetailsDedustV2ClaimFees / ...ClaimReward, read from the dex_withdraw_liquidity_data columns
-    case 'dedust_v2_claim_fees': {
-      const w = col(r, 'dex_withdraw_liquidity_data');
-      return {
-        dex: w.dex ?? null, source: r.source, pool: r.destination, position: r.destination_secondary, asset_1: w.asset1_out ?? null,
-        asset_2: w.asset2_out ?? null, amount_1: w.amount1 ?? null, amount_2: w.amount2 ?? null, user_jetton_wallet_1: w.user_jetton_wallet_1 ?? null,
-        user_jetton_wallet_2: w.user_jetton_wallet_2 ?? null, dex_jetton_wallet_1: w.dex_jetton_wallet_1 ?? null, dex_jetton_wallet_2: w.dex_jetton_wallet_2 ?? null,
-      };
-    }
-    case 'dedust_v2_claim_reward': {
-      const w = col(r, 'dex_withdraw_liquidity_data');
-      return {
-        dex: w.dex ?? null, source: r.source, pool: r.destination, position: r.destination_secondary, asset: w.asset1_out ?? null,
-        amount: w.amount1 ?? null, user_jetton_wallet: w.user_jetton_wallet_1 ?? null, dex_jetton_wallet: w.dex_jetton_wallet_1 ?? null,
-      };
-    }
-    case 'jetton_swap': {
-      const s = col(r, 'jetton_swap_data');
-      const peers = (s.peer_swaps as Array<Record<string, unknown>> | undefined) ?? [];
-      const out: Record<string, unknown> = {
-        dex: s.dex ?? null, sender: r.source, asset_in: r.asset, asset_out: r.asset2,
-        dex_incoming_transfer: swapTransfer(s.dex_incoming_transfer), dex_outgoing_transfer: swapTransfer(s.dex_outgoing_transfer),
-        peer_swaps: peers.map((p) => ({ asset_in: p.asset_in ?? null, amount_in: p.amount_in ?? null, asset_out: p.asset_out ?? null, amount_out: p.amount_out ?? null })),
-      };
-      // min_out_amount is shown for TONCO and DeDust v2 only (the Go API's rule, v1.3)
-      if (s.dex === 'tonco' || s.dex === 'dedust_v2') out.min_out_amount = s.min_out_amount ?? null;
-      return out;
-    }
-    case 'jetton_transfer': {
-      const t = col(r, 'jetton_transfer_data');
-      return {
-        asset: r.asset, sender: r.source, sender_jetton_wallet: r.source_secondary, receiver: r.destination,
-        receiver_jetton_wallet: r.destination_secondary, amount: r.amount, comment: t.comment ?? null,
-        is_encrypted_comment: t.is_encrypted_comment ?? null, query_id: t.query_id ?? null, response_destination: t.response_destination ?? null,
-        custom_payload: t.custom_payload ?? null, forward_payload: t.forward_payload ?? null, forward_amount: t.forward_amount ?? null,
-      };
-    }
-    case 'jetton_mint':
-      return { asset: r.asset, amount: r.amount, ton_amount: r.value, receiver: r.destination, receiver_jetton_wallet: r.destination_secondary };
-    case 'nft_mint':
-      return omitNull({ owner: r.source, nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: col(r, 'nft_mint_data').nft_item_index ?? null }, 'owner');
-    case 'nft_transfer':
-    case 'nft_purchase': {
-      const n = col(r, 'nft_transfer_data');
-      const l = col(r, 'nft_listing_data');
-      const purchase = n.is_purchase === true || r.type === 'nft_purchase';
-      const c = n.forward_payload !== null && n.forward_payload !== undefined ? commentFromPayload(n.forward_payload) : null;
-      return omitNull({
-        nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: n.nft_item_index ?? null, old_owner: r.source, new_owner: r.destination,
-        is_purchase: n.is_purchase ?? null, price: n.price ?? null, query_id: n.query_id ?? null, response_destination: n.response_destination ?? null,
-        custom_payload: n.custom_payload ?? null, forward_payload: n.forward_payload ?? null, forward_amount: n.forward_amount ?? null,
-        comment: c ? c.comment : null, is_encrypted_comment: c ? c.encrypted : null,
-        // the Go API names the marketplace from its address list; the classifier's own name stands in here
-        marketplace: purchase ? (n.marketplace ?? null) : null,
-        real_old_owner: n.real_prev_owner ?? null, marketplace_address: n.marketplace_address ?? null,
-        payout_amount: n.payout_amount ?? null, payout_comment: n.payout_comment ?? null,
-        payout_comment_encoded: n.payout_comment_encoded ?? null, payout_comment_encrypted: n.payout_comment_encrypted ?? null,
-        royalty_amount: n.royalty_amount ?? null,
-        payout_address: r.type === 'nft_purchase' ? (n.real_prev_owner ?? null) : (l.marketplace_fee_address ?? null),
-        royalty_address: r.type === 'nft_purchase' ? null : (l.royalty_address ?? null),
-      }, 'old_owner', 'price');
-    }
-    case 'dns_purchase': {
-      const n = col(r, 'nft_transfer_data');
-      return { nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: n.nft_item_index ?? null, new_owner: r.destination, price: n.price ?? null, query_id: n.query_id ?? null, payout_amount: n.payout_amount ?? null };
-    }
-    case 'nft_put_on_sale': {
-      const l = col(r, 'nft_listing_data');
-      const n = col(r, 'nft_transfer_data');
-      return {
-        nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: l.nft_item_index ?? null, owner: r.source, listing_address: r.source_secondary,
-        sale_address: r.destination, marketplace_address: r.destination_secondary, marketplace: l.marketplace ?? (n.marketplace ?? null),
-        full_price: l.full_price ?? null, marketplace_fee: l.marketplace_fee ?? null, royalty_amount: l.royalty_amount ?? null,
-        marketplace_fee_address: l.marketplace_fee_address ?? null, royalty_address: l.royalty_address ?? null,
-      };
-    }
-    case 'nft_put_on_auction':
-    case 'teleitem_start_auction': {
-      const l = col(r, 'nft_listing_data');
-      return {
-        nft_collection: r.asset, nft_item: r.asset_secondary, nft_item_index: l.nft_item_index ?? null, owner: r.source, listing_address: r.source_secondary,
-        auction_address: r.destination, marketplace_address: r.destination_secondary, marketplace: l.marketplace ?? null,
-        marketplace_fee_factor: l.mp_fee_factor ?? null, marketplace_fee_base: l.mp_fee_base ?? null, royalty_fee_base: l.royalty_fee_base ?? null,
-        max_bid: l.max_bid ?? null, min_bid: l.min_bid ?? null, marketplace_fee_address: l.marketplace_fee_address ?? null, royalty_address: l.royalty_address ?? null,
-      };
-    }
-    case 'tick_tock':
-      return {};
-    case 'stake_deposit': {
-      const s = col(r, 'staking_data');
-      const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, amount: r.amount, tokens_minted: s.tokens_minted ?? null, asset: r.asset };
-      if (s.provider === 'ethena') out.source_asset = r.asset2;
-      return out;
-    }
-    case 'stake_withdrawal': {
-      const s = col(r, 'staking_data');
-      return { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, amount: r.amount, payout_nft: s.ts_nft ?? null, tokens_burnt: s.tokens_burnt ?? null, asset: r.asset };
-    }
-    case 'stake_withdrawal_request': {
-      const s = col(r, 'staking_data');
-      const out: Record<string, unknown> = { provider: s.provider ?? null, stake_holder: r.source, pool: r.destination, payout_nft: s.ts_nft ?? null, asset: r.asset, tokens_burnt: null };
-      if (s.provider === 'tonstakers') out.tokens_burnt = r.amount;
-      else if (s.provider === 'ethena') out.tokens_minted = s.tokens_minted ?? null;
-      return omitNull(out, 'tokens_minted');
-    }
-    case 'subscribe':
-      return omitNull({ subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount }, 'beneficiary');
-    case 'unsubscribe':
-      return omitNull({ subscriber: r.source, beneficiary: r.destination, subscription: r.destination_secondary, amount: r.amount }, 'beneficiary', 'amount');
-    case 'multisig_create_order': {
-      const x = col(r, 'multisig_create_order_data');
-      return {
-        query_id: x.query_id ?? null, order_seqno: x.order_seqno ?? null, is_created_by_signer: x.is_created_by_signer ?? null,
-        is_signed_by_creator: x.is_signed_by_creator ?? null, creator_index: x.creator_index ?? null, expiration_date: x.expiration_date ?? null,
-        order_boc: x.order_boc ?? null, source: r.source, destination: r.destination, destination_order: r.destination_secondary,
-      };
-    }
-    case 'multisig_approve': {
-      const x = col(r, 'multisig_approve_data');
-      return { signer_index: x.signer_index ?? null, exit_code: x.exit_code ?? null, source: r.source, destination: r.destination };
-    }
-    case 'multisig_execute': {
-      const x = col(r, 'multisig_execute_data');
-      return {
-        query_id: x.query_id ?? null, order_seqno: x.order_seqno ?? null, expiration_date: x.expiration_date ?? null, approvals_num: x.approvals_num ?? null,
-        signers_hash: x.signers_hash ?? null, order_boc: x.order_boc ?? null, source: r.source, destination: r.destination,
-      };
-    }
-    case 'vesting_send_message': {
-      const x = col(r, 'vesting_send_message_data');
-      return { query_id: x.query_id ?? null, message_boc: x.message_boc ?? null, source: r.source, vesting: r.destination, destination: r.destination_secondary, amount: r.amount };
-    }
-    case 'vesting_add_whitelist': {
-      const x = col(r, 'vesting_add_whitelist_data');
-      return { query_id: x.query_id ?? null, accounts_added: x.accounts_added ?? [], source: r.source, vesting: r.destination };
-    }
-    case 'evaa_supply': {
-      const e = col(r, 'evaa_supply_data');
-      return {
-        // the Go API reads it from the composite, which upstream's serializer never fills (the wallet is source_wallet)
-        sender_jetton_wallet: e.sender_jetton_wallet ?? null, recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null,
-        master: e.master ?? null, asset_id: e.asset_id ?? null, is_ton: e.is_ton ?? null, source: r.source, source_wallet: r.source_secondary,
-        recipient: r.destination, recipient_contract: r.destination_secondary, asset: r.asset, amount: r.amount,
-      };
-    }
-    case 'evaa_withdraw': {
-      const e = col(r, 'evaa_withdraw_data');
-      return {
-        recipient_jetton_wallet: e.recipient_jetton_wallet ?? null, master_jetton_wallet: e.master_jetton_wallet ?? null, master: e.master ?? null,
-        fail_reason: e.fail_reason ?? null, asset_id: e.asset_id ?? null, source: r.source, recipient: r.destination,
-        owner_contract: r.destination_secondary, asset: r.asset, amount: r.amount,
-      };
-    }
-    case 'evaa_liquidate': {
-      const e = col(r, 'evaa_liquidate_data');
-      const assetId = typeof e.asset_id === 'string' ? e.asset_id : null;
-      const [asset, known] = assetId !== null ? parseEvaaAssetId(assetId) : [null, false];
-      return {
-        fail_reason: e.fail_reason ?? null, debt_amount: e.debt_amount ?? null, source: r.source, borrower: r.destination,
-        borrower_contract: r.destination_secondary, collateral: r.asset, asset_id: assetId, amount: r.amount,
-        asset, is_known_asset: known,
-      };
-    }
-    case 'jvault_claim': {
-      const j = col(r, 'jvault_claim_data');
-      const jettons = (j.claimed_jettons as unknown[] | undefined) ?? [];
-      const amounts = (j.claimed_amounts as unknown[] | undefined) ?? [];
-      const rewards = jettons.length === amounts.length ? jettons.map((jetton, i) => ({ jetton, amount: amounts[i] })) : [];
-      return { claimed_rewards: rewards, source: r.source, stake_wallet: r.source_secondary, pool: r.destination };
-    }
-    case 'jvault_stake': {
-      const j = col(r, 'jvault_stake_data');
-      return {
-        period: j.period ?? null, minted_stake_jettons: j.minted_stake_jettons ?? null, stake_wallet: j.stake_wallet ?? null, source: r.source,
-        source_jetton_wallet: r.source_secondary, asset: r.asset, pool: r.destination, amount: r.amount,
-      };
-    }
-    case 'jvault_unstake':
-    case 'jvault_unstake_request':
-      return { source: r.source, stake_wallet: r.source_secondary, pool: r.destination, amount: r.amount, exit_code: r.opcode, asset: r.asset, staking_asset: r.asset2 };
-    case 'nft_discovery':
-      return { source: r.source, nft_item: r.asset_secondary, nft_collection: r.asset, nft_item_index: col(r, 'nft_transfer_data').nft_item_index ?? null };
-    case 'tgbtc_mint':
-    case 'tgbtc_mint_fallback':
-      return { source: r.source, destination: r.destination, amount: r.amount, asset: r.asset, bitcoin_tx_id: r.asset_secondary, destination_wallet: r.destination_secondary };
-    case 'tgbtc_burn':
-    case 'tgbtc_burn_fallback':
-      return { source: r.source, source_wallet: r.source_secondary, destination: r.destination, amount: r.amount, asset: r.asset };
-    case 'tgbtc_new_key':
-    case 'tgbtc_new_key_fallback':
-      return { source: r.source, pubkey: r.source_secondary, coordinator: r.destination, pegout: r.destination_secondary, amount: r.amount, asset: r.asset };
-    case 'tgbtc_dkg_log_fallback':
-      return { coordinator: r.source, pubkey: r.asset, timestamp: r.value };
-    case 'tonco_deploy_pool': {
-      const t = col(r, 'tonco_deploy_pool_data');
-      return {
-        source: r.source, pool: r.destination_secondary, router: r.destination,
-        router_jetton_wallet_1: t.jetton0_router_wallet ?? null, router_jetton_wallet_2: t.jetton1_router_wallet ?? null,
-        jetton_minter_1: t.jetton0_minter ?? null, jetton_minter_2: t.jetton1_minter ?? null, tick_spacing: t.tick_spacing ?? null,
-        initial_price_x96: t.initial_price_x96 ?? null, protocol_fee: t.protocol_fee ?? null, lp_fee_base: t.lp_fee_base ?? null,
-        lp_fee_current: t.lp_fee_current ?? null, pool_active: t.pool_active ?? null,
-      };
-    }
-    case 'coffee_create_pool': {
-      const c = col(r, 'coffee_create_pool_data');
-      return {
-        source: r.source, source_jetton_wallet: r.source_secondary, initiator_1: c.initiator_1 ?? null, initiator_2: c.initiator_2 ?? null,
-        provided_asset: c.provided_asset ?? null, amount: r.amount, pool: r.destination, asset_1: r.asset, asset_2: r.asset2,
-        amount_1: c.amount_1 ?? null, amount_2: c.amount_2 ?? null, lp_tokens_minted: c.lp_tokens_minted ?? null, pool_creator_contract: r.destination_secondary,
-      };
-    }
-    case 'coffee_create_pool_creator':
-      return {
-        source: r.source, source_jetton_wallet: r.source_secondary, deposit_recipient: r.destination, pool_creator_contract: r.destination_secondary,
-        // the Go API reads provided_asset from coffee_create_pool_data, which this type does not fill
-        provided_asset: col(r, 'coffee_create_pool_data').provided_asset ?? null, asset_1: r.asset, asset_2: r.asset2, amount: r.amount,
-      };
-    case 'coffee_staking_deposit': {
-      const c = col(r, 'coffee_staking_deposit_data');
-      return {
-        source: r.source, source_jetton_wallet: r.source_secondary, pool: r.destination, pool_jetton_wallet: r.destination_secondary, asset: r.asset,
-        amount: r.amount, minted_item_address: c.minted_item_address ?? null, minted_item_index: c.minted_item_index ?? null,
-      };
-    }
-    case 'coffee_staking_withdraw': {
-      const c = col(r, 'coffee_staking_withdraw_data');
-      return {
-        source: r.source, source_jetton_wallet: r.source_secondary, pool: r.destination, pool_jetton_wallet: r.destination_secondary, asset: r.asset,
-        amount: r.amount, nft_address: c.nft_address ?? null, nft_index: c.nft_index ?? null, points: c.points ?? null,
-      };
-    }
-    case 'coffee_staking_claim_rewards':
-      return { pool: r.source, pool_jetton_wallet: r.source_secondary, recipient: r.destination, recipient_jetton_wallet: r.destination_secondary, asset: r.asset, amount: r.amount };
-    case 'coffee_mev_protect_hold_funds':
-      return { source: r.source, source_jetton_wallet: r.source_secondary, mev_contract: r.destination, mev_contract_jetton_wallet: r.destination_secondary, asset: r.asset, amount: r.amount };
-    case 'coffee_create_vault':
-      return { source: r.source, vault: r.destination, asset: r.asset, value: r.value };
-    case 'auction_outbid': {
-      const n = col(r, 'nft_transfer_data');
-      return omitNull({
-        auction_address: r.source, bidder: r.destination, new_bidder: r.source_secondary, nft_item: r.asset_secondary, nft_collection: r.asset,
-        amount: r.amount, comment: col(r, 'ton_transfer_data').comment ?? null, marketplace: n.marketplace ?? null,
-      }, 'comment', 'marketplace');
-    }
-    case 'nft_cancel_sale': {
-      const n = col(r, 'nft_transfer_data');
-      return { owner: r.source, sale_address: r.destination, nft_item: r.asset_secondary, nft_collection: r.asset, marketplace_address: n.marketplace_address ?? null, marketplace: n.marketplace ?? null };
-    }
-    case 'nft_cancel_auction':
-    case 'teleitem_cancel_auction':
-    case 'nft_finish_auction': {
-      const n = col(r, 'nft_transfer_data');
-      return { owner: r.source, auction_address: r.destination, nft_item: r.asset_secondary, nft_collection: r.asset, marketplace_address: n.marketplace_address ?? null, marketplace: n.marketplace ?? null };
-    }
-    case 'dns_release': {
-      const n = col(r, 'nft_transfer_data');
-      return { query_id: n.query_id ?? null, source: r.source, nft_item: r.destination, nft_collection: r.asset, nft_item_index: n.nft_item_index ?? null, value: r.value };
-    }
-    case 'nft_update_sale': {
-      const n = col(r, 'nft_transfer_data');
-      const l = col(r, 'nft_listing_data');
-      return {
-        source: r.source, sale_contract: r.destination, nft_address: r.asset_secondary, marketplace_address: n.marketplace_address ?? null,
-        full_price: l.full_price ?? null, marketplace_fee: l.marketplace_fee ?? null, royalty_amount: l.royalty_amount ?? null, marketplace: n.marketplace ?? null,
-      };
-    }
-    case 'layerzero_send':
-      return { initiator: r.source, layerzero_send_data: lzSend(r), layerzero_packet_data: packet(r) };
-    case 'layerzero_send_tokens':
-      return {
-        sender: r.source, sender_wallet: r.source_secondary, oapp: r.destination, oapp_wallet: r.destination_secondary, asset: r.asset, amount: r.amount,
-        layerzero_send_data: lzSend(r), layerzero_packet_data: packet(r),
-      };
-    case 'layerzero_receive':
-      return { sender: r.source, oapp: r.destination, channel: r.destination_secondary, layerzero_packet_data: packet(r) };
-    case 'layerzero_commit_packet':
-      return {
-        sender: r.source, endpoint: r.source_secondary, uln: r.destination, uln_connection: r.destination_secondary, channel: r.asset,
-        msglib_connection: r.asset_secondary, layerzero_packet_data: packet(r),
-      };
-    case 'layerzero_dvn_verify': {
-      const v = col(r, 'layerzero_dvn_verify_data');
-      return { initiator: r.source, nonce: jsonInt(v.nonce), status: v.status ?? null, dvn: v.dvn ?? null, proxy: v.proxy ?? null, uln: v.uln ?? null, uln_connection: v.uln_connection ?? null };
-    }
-    case 'cocoon_worker_payout': {
-      const c = col(r, 'cocoon_worker_payout_data');
-      return {
-        payout_type: c.payout_type ?? null, query_id: c.query_id ?? null, new_tokens: c.new_tokens ?? null, worker_state: jsonInt(c.worker_state),
-        worker_tokens: c.worker_tokens ?? null, source: r.source, destination: r.destination, amount: r.amount,
-      };
-    }
-    case 'cocoon_proxy_payout':
-      return { query_id: col(r, 'cocoon_proxy_payout_data').query_id ?? null, source: r.source, destination: r.destination };
-    case 'cocoon_proxy_charge': {
-      const c = col(r, 'cocoon_proxy_charge_data');
-      return { query_id: c.query_id ?? null, new_tokens_used: c.new_tokens_used ?? null, expected_address: c.expected_address ?? null, source: r.source, destination: r.destination };
-    }
-    case 'cocoon_client_top_up':
-      return { query_id: col(r, 'cocoon_client_top_up_data').query_id ?? null, source: r.source, destination: r.destination, amount: r.amount };
-    case 'cocoon_register_proxy':
-      return { query_id: col(r, 'cocoon_register_proxy_data').query_id ?? null, destination: r.destination };
-    case 'cocoon_unregister_proxy': {
-      const c = col(r, 'cocoon_unregister_proxy_data');
-      return { query_id: c.query_id ?? null, seqno: jsonInt(c.seqno), destination: r.destination };
-    }
-    case 'cocoon_client_register': {
-      const c = col(r, 'cocoon_client_register_data');
-      return { query_id: c.query_id ?? null, nonce: c.nonce ?? null, source: r.source, destination: r.destination };
-    }
-    case 'cocoon_client_change_secret_hash': {
-      const c = col(r, 'cocoon_client_change_secret_hash_data');
-      return { query_id: c.query_id ?? null, new_secret_hash: c.new_secret_hash ?? null, source: r.source, destination: r.destination };
-    }
-    case 'cocoon_client_request_refund': {
-      const c = col(r, 'cocoon_client_request_refund_data');
-      return { query_id: c.query_id ?? null, via_wallet: c.via_wallet ?? null, source: r.source, destination: r.destination };
-    }
-    case 'cocoon_grant_refund': {
-      const c = col(r, 'cocoon_grant_refund_data');
-      return { query_id: c.query_id ?? null, new_tokens_used: c.new_tokens_used ?? null, expected_address: c.expected_address ?? null, source: r.source, destination: r.destination, amount: r.amount };
-    }
-    case 'cocoon_client_increase_stake': {
-      const c = col(r, 'cocoon_client_increase_stake_data');
-      return { query_id: c.query_id ?? null, new_stake: c.new_stake ?? null, source: r.source, destination: r.destination, amount: r.amount };
-    }
-    case 'cocoon_client_withdraw': {
-      const c = col(r, 'cocoon_client_withdraw_data');
-      return { query_id: c.query_id ?? null, withdraw_amount: c.withdraw_amount ?? null, source: r.source, destination: r.destination, amount: r.amount };
-    }
-    default:
-      return { error: `unsupported action type: '${r.type}'` };
-  }
+  const detail = DETAILS.get(r.type);
+  return detail ? detail(r) : { error: `unsupported action type: '${r.type}'` };
 }
 
 /** The `details` object of one action type, rendered for JSON (amounts and 64-bit ids as decimal strings). */

@@ -287,109 +287,13 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
   }
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
-    const blocks = [...otherBlocks].sort(byMinLt);
-    const peerSwapBlocks: Array<Block | [Block, Block]> = [block];
-    let inTransfer: Block | null = null;
-    let outTransfer: Block | null = null;
-    for (const b of blocks) {
-      if (!(b instanceof LabelBlock)) continue;
-      if (b.label === 'peer_swap') peerSwapBlocks.push(b.block);
-      else if (b.label === 'payout') peerSwapBlocks[peerSwapBlocks.length - 1] = [peerSwapBlocks[peerSwapBlocks.length - 1] as Block, b.block];
-      else if (b.label === 'out_transfer') outTransfer = b.block;
-      else if (b.label === 'in_transfer') inTransfer = b.block;
-    }
-    let ok = true;
-    const steps: Array<{ wallet: Addr; minLt: bigint; payTo: StonfiV2PayTo; swap: StonfiSwapV2 }> = [];
-    for (const pair of peerSwapBlocks) {
-      // a swap without its pay-to does not unpack (upstream's TypeError)
-      if (!Array.isArray(pair)) throw new TypeError('cannot unpack non-iterable Block object');
-      const [swap, payTo] = pair;
-      const payToMsg = new StonfiV2PayTo(payTo.getBody());
-      if (payToMsg.exitCode !== STONFI_SWAP_OK_EXIT_CODE) ok = false;
-      const swapMsg = new StonfiSwapV2(swap.getBody());
-      steps.push({ wallet: swapMsg.tokenWallet1, minLt: swap.minLt, payTo: payToMsg, swap: swapMsg });
-    }
-    steps.sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
-
-    const repo = interfaceRepository();
-    let destinationAsset: Asset | null = null;
-    const poolAccounts = steps[0].swap.getPoolAccountsRecursive();
-    const targetPoolWallet = repo.getJettonWallet(poolAccounts[poolAccounts.length - 1]);
-    if (targetPoolWallet !== null) destinationAsset = isPtonMaster(targetPoolWallet.jetton) ? new Asset(true) : new Asset(false, targetPoolWallet.jetton);
-
-    const poolAddrJettonMap = new Map<string, Asset>();
-    for (const step of steps) {
-      const key = addrStr(step.wallet);
-      const jetton = repo.getJettonWallet(key);
-      if (jetton !== null) {
-        poolAddrJettonMap.set(key, isPtonMaster(jetton.jetton) ? new Asset(true) : new Asset(false, jetton.jetton));
-      } else {
-        block.broken = true;
-        break;
-      }
-    }
-
-    let inData: SwapTransfer;
-    let sender: AccountId;
-    if (inTransfer instanceof JettonTransferBlock) {
-      const d = transferData(inTransfer);
-      sender = d.sender;
-      const jettonAddress = d.asset!.jettonAddress;
-      const asset = isPtonMaster(jettonOf(d.asset)) ? new Asset(true) : new Asset(d.asset!.isTon, jettonAddress);
-      inData = { asset, amount: d.amount, source: d.sender, source_jetton_wallet: d.sender_wallet, destination: d.receiver, destination_jetton_wallet: d.receiver_wallet ?? null };
-    } else {
-      const message = inTransfer!.eventNodes[0].message;
-      let amount = message.value;
-      if (message.opcode === PTonTransfer.opcode) amount = new PTonTransfer(inTransfer!.getBody()).tonAmount;
-      sender = accountId(message.source);
-      inData = {
-        asset: new Asset(true), amount, source: accountId(message.source), source_jetton_wallet: null,
-        destination: accountId(block.eventNodes[0].message.source), destination_jetton_wallet: accountId(message.destination),
-      };
-    }
-
-    const peerSwaps: PeerSwap[] = [];
-    const mapped = (a: Addr): Asset => {
-      const k = addrStr(a);
-      const v = poolAddrJettonMap.get(k);
-      if (v === undefined) throw new Error(`KeyError: ${k}`);
-      return v;
-    };
-    const bestOut = (p: StonfiV2PayTo): [bigint, Addr] => {
-      const assets: Array<[bigint, Addr]> = [[p.amount0Out, p.token0Address], [p.amount1Out, p.token1Address]];
-      assets.sort((a, b) => (a[0] > b[0] ? -1 : a[0] < b[0] ? 1 : 0));
-      return assets[0];
-    };
-    if (steps.length > 1) {
-      let payTo = steps[0].payTo;
-      let [amt, addr] = bestOut(payTo);
-      peerSwaps.push({ in: { amount: inData.amount, asset: inData.asset as Asset }, out: { amount: amt, asset: mapped(addr) } });
-      if (payTo.exitCode === STONFI_SWAP_OK_EXIT_CODE) {
-        for (let i = 0; i < steps.length - 1; i++) {
-          payTo = steps[i + 1].payTo;
-          [amt, addr] = bestOut(payTo);
-          if (payTo.exitCode !== STONFI_SWAP_OK_EXIT_CODE) continue;
-          peerSwaps.push({ in: peerSwaps[peerSwaps.length - 1].out, out: { amount: amt, asset: mapped(addr) } });
-        }
-      }
-    }
-
-    const additional: Block[] = [];
-    if (outTransfer === null) throw new TypeError("'NoneType' object has no attribute 'next_blocks'");
-    const ptonTransfer = outTransfer.nextBlocks.find((x) => x instanceof CallContractBlock && x.opcode === PTonTransfer.opcode) ?? null;
-    const od = transferData(outTransfer);
-    let outData: SwapTransfer;
-    if (ptonTransfer === null && od.has_internal_transfer) {
-      const asset = isPtonMaster(jettonOf(od.asset)) ? new Asset(true) : new Asset(od.asset!.isTon, od.asset!.jettonAddress);
-      outData = { asset, amount: od.amount, source: od.sender, source_jetton_wallet: od.sender_wallet, destination: od.receiver, destination_jetton_wallet: od.receiver_wallet ?? null };
-    } else {
-      if (ptonTransfer === null) throw new TypeError("'NoneType' object has no attribute 'get_body'");
-      additional.push(ptonTransfer);
-      outData = {
-        asset: new Asset(true), amount: new PTonTransfer(ptonTransfer.getBody()).tonAmount, source: od.sender, source_jetton_wallet: od.sender_wallet,
-        destination: accountId(ptonTransfer.getMessage().destination), destination_jetton_wallet: null,
-      };
-    }
+    const { peerSwapBlocks, inTransfer, outTransfer } = stonfiV2Labels(block, otherBlocks);
+    const { steps, ok } = stonfiV2Steps(peerSwapBlocks);
+    const destinationAsset = stonfiV2RouteTargetAsset(steps);
+    const poolAddrJettonMap = stonfiV2PoolAssets(steps, block);
+    const { inData, sender } = stonfiV2Incoming(inTransfer, block);
+    const peerSwaps = stonfiV2PeerSwaps(steps, inData, poolAddrJettonMap);
+    const { outData, additional } = stonfiV2Outgoing(outTransfer);
     const newBlock = new JettonSwapBlock({
       dex: 'stonfi_v2',
       source_asset: inData.asset,
@@ -412,6 +316,139 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
     }
     return [newBlock];
   }
+}
+
+/** The labeled blocks of a STON.fi v2 match in lt order: each swap (the matched one first) paired with its pay-to. */
+function stonfiV2Labels(block: Block, otherBlocks: Block[]): { peerSwapBlocks: Array<Block | [Block, Block]>; inTransfer: Block | null; outTransfer: Block | null } {
+  const peerSwapBlocks: Array<Block | [Block, Block]> = [block];
+  let inTransfer: Block | null = null;
+  let outTransfer: Block | null = null;
+  for (const b of [...otherBlocks].sort(byMinLt)) {
+    if (!(b instanceof LabelBlock)) continue;
+    if (b.label === 'peer_swap') peerSwapBlocks.push(b.block);
+    else if (b.label === 'payout') peerSwapBlocks[peerSwapBlocks.length - 1] = [peerSwapBlocks[peerSwapBlocks.length - 1] as Block, b.block];
+    else if (b.label === 'out_transfer') outTransfer = b.block;
+    else if (b.label === 'in_transfer') inTransfer = b.block;
+  }
+  return { peerSwapBlocks, inTransfer, outTransfer };
+}
+
+type StonfiV2Step = { wallet: Addr; minLt: bigint; payTo: StonfiV2PayTo; swap: StonfiSwapV2 };
+
+/** The hops in lt order, their messages read; a pay-to that is not ok fails the swap. */
+function stonfiV2Steps(peerSwapBlocks: Array<Block | [Block, Block]>): { steps: StonfiV2Step[]; ok: boolean } {
+  let ok = true;
+  const steps: StonfiV2Step[] = [];
+  for (const pair of peerSwapBlocks) {
+    // a swap without its pay-to does not unpack (upstream's TypeError)
+    if (!Array.isArray(pair)) throw new TypeError('cannot unpack non-iterable Block object');
+    const [swap, payTo] = pair;
+    const payToMsg = new StonfiV2PayTo(payTo.getBody());
+    if (payToMsg.exitCode !== STONFI_SWAP_OK_EXIT_CODE) ok = false;
+    const swapMsg = new StonfiSwapV2(swap.getBody());
+    steps.push({ wallet: swapMsg.tokenWallet1, minLt: swap.minLt, payTo: payToMsg, swap: swapMsg });
+  }
+  steps.sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
+  return { steps, ok };
+}
+
+/** The jetton of the route's last pool wallet (TON for pTON): a failed swap's destination asset; null when unknown. */
+function stonfiV2RouteTargetAsset(steps: StonfiV2Step[]): Asset | null {
+  const poolAccounts = steps[0].swap.getPoolAccountsRecursive();
+  const targetPoolWallet = interfaceRepository().getJettonWallet(poolAccounts[poolAccounts.length - 1]);
+  if (targetPoolWallet === null) return null;
+  return isPtonMaster(targetPoolWallet.jetton) ? new Asset(true) : new Asset(false, targetPoolWallet.jetton);
+}
+
+/** Each hop's wallet -> its asset, up to the first wallet the repository does not know (which marks the block broken). */
+function stonfiV2PoolAssets(steps: StonfiV2Step[], block: Block): Map<string, Asset> {
+  const repo = interfaceRepository();
+  const poolAddrJettonMap = new Map<string, Asset>();
+  for (const step of steps) {
+    const key = addrStr(step.wallet);
+    const jetton = repo.getJettonWallet(key);
+    if (jetton !== null) {
+      poolAddrJettonMap.set(key, isPtonMaster(jetton.jetton) ? new Asset(true) : new Asset(false, jetton.jetton));
+    } else {
+      block.broken = true;
+      break;
+    }
+  }
+  return poolAddrJettonMap;
+}
+
+/** The incoming transfer: a jetton transfer, or TON (a pTON transfer's amount, else the message's value). */
+function stonfiV2Incoming(inTransfer: Block | null, block: Block): { inData: SwapTransfer; sender: AccountId } {
+  if (inTransfer instanceof JettonTransferBlock) {
+    const d = transferData(inTransfer);
+    const jettonAddress = d.asset!.jettonAddress;
+    const asset = isPtonMaster(jettonOf(d.asset)) ? new Asset(true) : new Asset(d.asset!.isTon, jettonAddress);
+    const inData = { asset, amount: d.amount, source: d.sender, source_jetton_wallet: d.sender_wallet, destination: d.receiver, destination_jetton_wallet: d.receiver_wallet ?? null };
+    return { inData, sender: d.sender };
+  }
+  const message = inTransfer!.eventNodes[0].message;
+  let amount = message.value;
+  if (message.opcode === PTonTransfer.opcode) amount = new PTonTransfer(inTransfer!.getBody()).tonAmount;
+  const sender = accountId(message.source);
+  const inData = {
+    asset: new Asset(true), amount, source: accountId(message.source), source_jetton_wallet: null,
+    destination: accountId(block.eventNodes[0].message.source), destination_jetton_wallet: accountId(message.destination),
+  };
+  return { inData, sender };
+}
+
+/** A pay-to's larger amount with its token. */
+function stonfiV2BestOut(p: StonfiV2PayTo): [bigint, Addr] {
+  const assets: Array<[bigint, Addr]> = [[p.amount0Out, p.token0Address], [p.amount1Out, p.token1Address]];
+  assets.sort((a, b) => (a[0] > b[0] ? -1 : a[0] < b[0] ? 1 : 0));
+  return assets[0];
+}
+
+/**
+ * The hops of a multi-hop route: the first from the incoming transfer, then (when it is ok) each ok pay-to after
+ * it. A hop's token missing from the pool map raises (upstream's KeyError).
+ */
+function stonfiV2PeerSwaps(steps: StonfiV2Step[], inData: SwapTransfer, poolAddrJettonMap: Map<string, Asset>): PeerSwap[] {
+  const peerSwaps: PeerSwap[] = [];
+  if (steps.length <= 1) return peerSwaps;
+  const mapped = (a: Addr): Asset => {
+    const k = addrStr(a);
+    const v = poolAddrJettonMap.get(k);
+    if (v === undefined) throw new Error(`KeyError: ${k}`);
+    return v;
+  };
+  let payTo = steps[0].payTo;
+  let [amt, addr] = stonfiV2BestOut(payTo);
+  peerSwaps.push({ in: { amount: inData.amount, asset: inData.asset as Asset }, out: { amount: amt, asset: mapped(addr) } });
+  if (payTo.exitCode !== STONFI_SWAP_OK_EXIT_CODE) return peerSwaps;
+  for (let i = 0; i < steps.length - 1; i++) {
+    payTo = steps[i + 1].payTo;
+    [amt, addr] = stonfiV2BestOut(payTo);
+    if (payTo.exitCode !== STONFI_SWAP_OK_EXIT_CODE) continue;
+    peerSwaps.push({ in: peerSwaps[peerSwaps.length - 1].out, out: { amount: amt, asset: mapped(addr) } });
+  }
+  return peerSwaps;
+}
+
+/**
+ * The outgoing transfer: the jetton transfer itself when it has an internal transfer and no pTON transfer after
+ * it, else that pTON transfer's TON (then also `additional`). A missing block raises as upstream's `None.x`.
+ */
+function stonfiV2Outgoing(outTransfer: Block | null): { outData: SwapTransfer; additional: Block[] } {
+  if (outTransfer === null) throw new TypeError("'NoneType' object has no attribute 'next_blocks'");
+  const ptonTransfer = outTransfer.nextBlocks.find((x) => x instanceof CallContractBlock && x.opcode === PTonTransfer.opcode) ?? null;
+  const od = transferData(outTransfer);
+  if (ptonTransfer === null && od.has_internal_transfer) {
+    const asset = isPtonMaster(jettonOf(od.asset)) ? new Asset(true) : new Asset(od.asset!.isTon, od.asset!.jettonAddress);
+    const outData = { asset, amount: od.amount, source: od.sender, source_jetton_wallet: od.sender_wallet, destination: od.receiver, destination_jetton_wallet: od.receiver_wallet ?? null };
+    return { outData, additional: [] };
+  }
+  if (ptonTransfer === null) throw new TypeError("'NoneType' object has no attribute 'get_body'");
+  const outData = {
+    asset: new Asset(true), amount: new PTonTransfer(ptonTransfer.getBody()).tonAmount, source: od.sender, source_jetton_wallet: od.sender_wallet,
+    destination: accountId(ptonTransfer.getMessage().destination), destination_jetton_wallet: null,
+  };
+  return { outData, additional: [ptonTransfer] };
 }
 
 // ---------------------------------------------------------------- DeDust
@@ -625,187 +662,220 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
   }
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
-    const blocks = [...otherBlocks].sort(byMinLt);
-    let inTransfer: Block | null = null;
-    const payouts: Block[] = [], peerSwaps: Block[] = [], outTransfers: Block[] = [], intermediateTransfers: Block[] = [], hopTriggers: Block[] = [];
-    for (const b of blocks) {
-      if (!(b instanceof LabelBlock)) continue;
-      const bb = b.block;
-      if (b.label === 'in_transfer') inTransfer = bb;
-      else if (b.label === 'peer_swap') peerSwaps.push(bb);
-      else if (b.label === 'payout') payouts.push(bb);
-      else if (b.label === 'out_transfer') outTransfers.push(bb);
-      else if (b.label === 'intermediate_transfer') intermediateTransfers.push(bb);
-      else if (b.label === 'intermediate_hop_trigger') hopTriggers.push(bb);
-    }
-    peerSwaps.unshift(block);
+    const labels = toncoLabels(block, otherBlocks);
+    const { inTransfer, peerSwaps, payouts, outTransfers, intermediateTransfers, hopTriggers } = labels;
     const allSwaps = [...peerSwaps].sort(byMinLt);
     const allPayouts = [...payouts].sort(byMinLt);
     if (inTransfer === null || allSwaps.length !== allPayouts.length) return [];
-    const inTransferBlock: Block = inTransfer;
 
-    let ok = true;
-    type Step = { swapBlock: Block; payoutBlock: Block; sourceWallet: AccountId; swapMsg: ToncoPoolV3Swap; payoutMsg: ToncoRouterV3PayTo; minLt: bigint };
-    const swapSteps: Step[] = [];
-    const walletAsset = new Map<string | null, Asset>();
-    const repo = interfaceRepository();
-    allSwaps.forEach((swapBlock, i) => {
-      const payoutBlock = allPayouts[i];
-      try {
-        const swapMsg = new ToncoPoolV3Swap(swapBlock.getBody());
-        const payoutMsg = new ToncoRouterV3PayTo(payoutBlock.getBody());
-        if (payoutMsg.exitCode !== 0 && payoutMsg.exitCode !== 200) ok = false;
-        const sourceWallet = addrAccount(swapMsg.sourceWallet);
-        swapSteps.push({ swapBlock, payoutBlock, sourceWallet, swapMsg, payoutMsg, minLt: swapBlock.minLt });
-        if (!walletAsset.has(sourceWallet)) {
-          const w = repo.getJettonWallet(sourceWallet ?? '');
-          if (w !== null) walletAsset.set(sourceWallet ?? '', toncoAsset(w.jetton));
-        }
-      } catch {
-        // a step that does not read fails the swap (upstream logs and carries on)
-        ok = false;
-      }
-    });
-    swapSteps.sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
-
-    let inData: SwapTransfer;
-    let sender: AccountId;
-    // the request payload of a pTON transfer; a jetton transfer's payload is never read (upstream tests it against Cell)
-    let inPayload: Cell = beginCell().endCell();
-    if (inTransferBlock instanceof JettonTransferBlock) {
-      const d = transferData(inTransferBlock);
-      sender = d.sender;
-      const jettonAddress = d.asset!.jettonAddress;
-      const isPton = jettonAddress !== null && isPtonMaster(jettonAddress);
-      const asset = new Asset(isPton, isPton ? null : jettonAddress);
-      inData = { asset, amount: d.amount, source: d.sender, source_jetton_wallet: d.sender_wallet, destination: d.receiver, destination_jetton_wallet: d.receiver_wallet ?? null };
-    } else {
-      try {
-        const message = inTransferBlock.eventNodes[0].message;
-        let amount = message.value;
-        let forwardPayload: Cell | null = null;
-        if (message.opcode === PTonTransfer.opcode) {
-          const p = new PTonTransfer(inTransferBlock.getBody());
-          amount = p.tonAmount;
-          forwardPayload = p.forwardPayload;
-        }
-        sender = accountId(message.source);
-        inData = {
-          asset: new Asset(true), amount: amount ?? 0n, source: accountId(message.source), source_jetton_wallet: null,
-          destination: accountId(block.eventNodes[0].message.source), destination_jetton_wallet: accountId(message.destination),
-        };
-        if (forwardPayload) inPayload = forwardPayload;
-      } catch {
-        return [];
-      }
-    }
-
-    if (outTransfers.length === 0) return [];
-    const outTransfer = outTransfers[outTransfers.length - 1];
-    const additional: Block[] = [];
-    const pton = findCallContract(outTransfer.nextBlocks, PTonTransfer.opcode);
-    if (pton) additional.push(pton);
-    let outData: SwapTransfer;
-    if (outTransfer instanceof JettonTransferBlock) {
-      try {
-        const d = transferData(outTransfer);
-        const jettonAddress = d.asset!.jettonAddress;
-        const isPton = jettonAddress !== null && isPtonMaster(jettonAddress);
-        const asset = new Asset(isPton, isPton ? null : jettonAddress);
-        const receiverWallet = d.receiver_wallet ?? null;
-        const senderWallet = d.sender_wallet;
-        if (receiverWallet) walletAsset.set(receiverWallet, asset);
-        if (senderWallet) walletAsset.set(senderWallet, asset);
-        outData = { asset, amount: d.amount, source: d.sender, source_jetton_wallet: senderWallet, destination: d.receiver, destination_jetton_wallet: receiverWallet };
-      } catch {
-        return [];
-      }
-    } else {
-      return [];
-    }
-    for (const t of intermediateTransfers) {
-      if (t instanceof JettonTransferBlock) {
-        const p = findCallContract(t.nextBlocks, PTonTransfer.opcode);
-        if (p) additional.push(p);
-      }
-    }
-
-    const payoutAssets = (p: ToncoRouterV3PayTo): Array<[bigint, AccountId]> => {
-      const assets: Array<[bigint, AccountId]> = [];
-      if (p.amount0 !== null && p.jetton0Address !== null) assets.push([p.amount0, addrAccount(p.jetton0Address)]);
-      if (p.amount1 !== null && p.jetton1Address !== null) assets.push([p.amount1, addrAccount(p.jetton1Address)]);
-      assets.sort((a, b) => (a[0] > b[0] ? -1 : a[0] < b[0] ? 1 : 0));
-      return assets;
-    };
-    const peerSwapData: PeerSwap[] = [];
-    if (swapSteps.length > 1) {
-      const assets = payoutAssets(swapSteps[0].payoutMsg);
-      if (assets.length > 0) {
-        const [outAmount, outAddr] = assets[0];
-        const outAsset = walletAsset.get(outAddr);
-        if (outAsset) {
-          const firstHop: PeerSwap = { in: { amount: inData.amount, asset: inData.asset as Asset }, out: { amount: outAmount, asset: outAsset } };
-          peerSwapData.push(firstHop);
-          let prevOut = firstHop.out;
-          for (const next of swapSteps.slice(1)) {
-            if (next.payoutMsg.exitCode !== 0 && next.payoutMsg.exitCode !== 200) continue;
-            const nextAssets = payoutAssets(next.payoutMsg);
-            if (nextAssets.length > 0) {
-              const [nextAmount, nextAddr] = nextAssets[0];
-              const hop: PeerSwap = { in: { ...prevOut }, out: { amount: nextAmount, asset: walletAsset.get(nextAddr) ?? new Asset(true) } };
-              peerSwapData.push(hop);
-              prevOut = hop.out;
-            }
-          }
-        }
-      }
-    }
-
-    let destinationAsset = outData.asset as Asset;
-    let minOutAmount: Amount = outData.amount;
-    // a failed swap: the asset and minimum the request asked for
-    if (!ok && swapSteps.length > 0) {
-      try {
-        const payload = new ToncoPoolV3SwapPayload(inPayload.beginParse(true));
-        const targets = payload.getTargetWalletsAndAmountsRecursive();
-        const [targetWallet, targetMin] = targets.length ? targets[targets.length - 1] : [null, null];
-        if (targetWallet) {
-          let targetAsset = walletAsset.get(targetWallet) ?? null;
-          if (!targetAsset) {
-            try {
-              const w = repo.getJettonWallet(targetWallet);
-              if (w !== null) targetAsset = toncoAsset(w.jetton);
-            } catch {
-              // upstream logs and carries on
-            }
-          }
-          if (targetAsset) {
-            destinationAsset = targetAsset;
-            minOutAmount = targetMin ?? 0n;
-          }
-        }
-      } catch {
-        // no request payload (a jetton transfer's, or one that does not read): the outgoing transfer's figures stand
-      }
-    }
+    const { swapSteps, ok, walletAsset } = toncoSteps(allSwaps, allPayouts);
+    const incoming = toncoIncoming(inTransfer, block);
+    if (incoming === null) return [];
+    const { inData, sender } = incoming;
+    const outgoing = toncoOutgoing(outTransfers, intermediateTransfers, walletAsset);
+    if (outgoing === null) return [];
+    const { outData, additional } = outgoing;
+    const peerSwapData = toncoPeerSwaps(swapSteps, inData, walletAsset);
+    const requested = !ok && swapSteps.length > 0 ? toncoRequestedOut(incoming.inPayload, walletAsset) : null;
 
     const newBlock = new JettonSwapBlock({
       dex: 'tonco',
       source_asset: inData.asset,
-      destination_asset: destinationAsset,
+      destination_asset: requested?.asset ?? (outData.asset as Asset),
       sender,
       dex_incoming_transfer: inData,
       dex_outgoing_transfer: outData,
       referral_amount: null,
       referral_address: null,
       peer_swaps: peerSwapData,
-      min_out_amount: minOutAmount,
+      min_out_amount: requested ? requested.minOut : outData.amount,
     });
     const toInclude = [block, ...otherBlocks, ...additional];
-    for (const b of [...peerSwaps, ...payouts, ...outTransfers, ...intermediateTransfers, ...hopTriggers, inTransferBlock]) if (!toInclude.includes(b)) toInclude.push(b);
+    for (const b of [...peerSwaps, ...payouts, ...outTransfers, ...intermediateTransfers, ...hopTriggers, inTransfer]) if (!toInclude.includes(b)) toInclude.push(b);
     newBlock.mergeBlocks(toInclude);
     newBlock.failed = !ok;
     return [newBlock];
+  }
+}
+
+/** The labeled blocks of a TONCO match, by label, in lt order; `peerSwaps` starts with the matched swap itself. */
+function toncoLabels(block: Block, otherBlocks: Block[]) {
+  let inTransfer: Block | null = null;
+  const payouts: Block[] = [], peerSwaps: Block[] = [], outTransfers: Block[] = [], intermediateTransfers: Block[] = [], hopTriggers: Block[] = [];
+  for (const b of [...otherBlocks].sort(byMinLt)) {
+    if (!(b instanceof LabelBlock)) continue;
+    const bb = b.block;
+    if (b.label === 'in_transfer') inTransfer = bb;
+    else if (b.label === 'peer_swap') peerSwaps.push(bb);
+    else if (b.label === 'payout') payouts.push(bb);
+    else if (b.label === 'out_transfer') outTransfers.push(bb);
+    else if (b.label === 'intermediate_transfer') intermediateTransfers.push(bb);
+    else if (b.label === 'intermediate_hop_trigger') hopTriggers.push(bb);
+  }
+  peerSwaps.unshift(block);
+  return { inTransfer: inTransfer as Block | null, payouts, peerSwaps, outTransfers, intermediateTransfers, hopTriggers };
+}
+
+type ToncoStep = { swapBlock: Block; payoutBlock: Block; sourceWallet: AccountId; swapMsg: ToncoPoolV3Swap; payoutMsg: ToncoRouterV3PayTo; minLt: bigint };
+
+/**
+ * Each swap with its payout (both in lt order), the steps in lt order; a payout's exit code other than 0 or 200,
+ * or a step that does not read, fails the swap. `walletAsset`: the asset of each hop's source wallet the
+ * repository knows (the outgoing transfer adds its own wallets later).
+ */
+function toncoSteps(allSwaps: Block[], allPayouts: Block[]): { swapSteps: ToncoStep[]; ok: boolean; walletAsset: Map<string | null, Asset> } {
+  let ok = true;
+  const swapSteps: ToncoStep[] = [];
+  const walletAsset = new Map<string | null, Asset>();
+  const repo = interfaceRepository();
+  allSwaps.forEach((swapBlock, i) => {
+    const payoutBlock = allPayouts[i];
+    try {
+      const swapMsg = new ToncoPoolV3Swap(swapBlock.getBody());
+      const payoutMsg = new ToncoRouterV3PayTo(payoutBlock.getBody());
+      if (payoutMsg.exitCode !== 0 && payoutMsg.exitCode !== 200) ok = false;
+      const sourceWallet = addrAccount(swapMsg.sourceWallet);
+      swapSteps.push({ swapBlock, payoutBlock, sourceWallet, swapMsg, payoutMsg, minLt: swapBlock.minLt });
+      if (!walletAsset.has(sourceWallet)) {
+        const w = repo.getJettonWallet(sourceWallet ?? '');
+        if (w !== null) walletAsset.set(sourceWallet ?? '', toncoAsset(w.jetton));
+      }
+    } catch {
+      // a step that does not read fails the swap (upstream logs and carries on)
+      ok = false;
+    }
+  });
+  swapSteps.sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
+  return { swapSteps, ok, walletAsset };
+}
+
+/**
+ * The incoming transfer: a jetton transfer, or TON (a pTON transfer's amount and request payload); null when the
+ * TON side does not read (no match). A jetton transfer's payload is never read (upstream tests it against Cell).
+ */
+function toncoIncoming(inTransfer: Block, block: Block): { inData: SwapTransfer; sender: AccountId; inPayload: Cell } | null {
+  if (inTransfer instanceof JettonTransferBlock) {
+    const d = transferData(inTransfer);
+    const jettonAddress = d.asset!.jettonAddress;
+    const isPton = jettonAddress !== null && isPtonMaster(jettonAddress);
+    const asset = new Asset(isPton, isPton ? null : jettonAddress);
+    const inData = { asset, amount: d.amount, source: d.sender, source_jetton_wallet: d.sender_wallet, destination: d.receiver, destination_jetton_wallet: d.receiver_wallet ?? null };
+    return { inData, sender: d.sender, inPayload: beginCell().endCell() };
+  }
+  try {
+    const message = inTransfer.eventNodes[0].message;
+    let amount = message.value;
+    let forwardPayload: Cell | null = null;
+    if (message.opcode === PTonTransfer.opcode) {
+      const p = new PTonTransfer(inTransfer.getBody());
+      amount = p.tonAmount;
+      forwardPayload = p.forwardPayload;
+    }
+    const sender = accountId(message.source);
+    const inData = {
+      asset: new Asset(true), amount: amount ?? 0n, source: accountId(message.source), source_jetton_wallet: null,
+      destination: accountId(block.eventNodes[0].message.source), destination_jetton_wallet: accountId(message.destination),
+    };
+    return { inData, sender, inPayload: forwardPayload ? forwardPayload : beginCell().endCell() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The last final transfer (a jetton transfer, else no match: null), its wallets' asset added to `walletAsset`;
+ * `additional`: the pTON transfers after it and after the intermediate transfers.
+ */
+function toncoOutgoing(outTransfers: Block[], intermediateTransfers: Block[], walletAsset: Map<string | null, Asset>): { outData: SwapTransfer; additional: Block[] } | null {
+  if (outTransfers.length === 0) return null;
+  const outTransfer = outTransfers[outTransfers.length - 1];
+  const additional: Block[] = [];
+  const pton = findCallContract(outTransfer.nextBlocks, PTonTransfer.opcode);
+  if (pton) additional.push(pton);
+  if (!(outTransfer instanceof JettonTransferBlock)) return null;
+  let outData: SwapTransfer;
+  try {
+    const d = transferData(outTransfer);
+    const jettonAddress = d.asset!.jettonAddress;
+    const isPton = jettonAddress !== null && isPtonMaster(jettonAddress);
+    const asset = new Asset(isPton, isPton ? null : jettonAddress);
+    const receiverWallet = d.receiver_wallet ?? null;
+    const senderWallet = d.sender_wallet;
+    if (receiverWallet) walletAsset.set(receiverWallet, asset);
+    if (senderWallet) walletAsset.set(senderWallet, asset);
+    outData = { asset, amount: d.amount, source: d.sender, source_jetton_wallet: senderWallet, destination: d.receiver, destination_jetton_wallet: receiverWallet };
+  } catch {
+    return null;
+  }
+  for (const t of intermediateTransfers) {
+    if (t instanceof JettonTransferBlock) {
+      const p = findCallContract(t.nextBlocks, PTonTransfer.opcode);
+      if (p) additional.push(p);
+    }
+  }
+  return { outData, additional };
+}
+
+/** A payout's amounts with their jetton, largest first. */
+function toncoPayoutAssets(p: ToncoRouterV3PayTo): Array<[bigint, AccountId]> {
+  const assets: Array<[bigint, AccountId]> = [];
+  if (p.amount0 !== null && p.jetton0Address !== null) assets.push([p.amount0, addrAccount(p.jetton0Address)]);
+  if (p.amount1 !== null && p.jetton1Address !== null) assets.push([p.amount1, addrAccount(p.jetton1Address)]);
+  assets.sort((a, b) => (a[0] > b[0] ? -1 : a[0] < b[0] ? 1 : 0));
+  return assets;
+}
+
+/**
+ * The hops of a multi-hop route: the first from the incoming transfer to the first payout's largest amount (none
+ * when its asset is unknown), then each successful payout after it (TON where its wallet is unknown).
+ */
+function toncoPeerSwaps(swapSteps: ToncoStep[], inData: SwapTransfer, walletAsset: Map<string | null, Asset>): PeerSwap[] {
+  const peerSwapData: PeerSwap[] = [];
+  if (swapSteps.length <= 1) return peerSwapData;
+  const assets = toncoPayoutAssets(swapSteps[0].payoutMsg);
+  if (assets.length === 0) return peerSwapData;
+  const [outAmount, outAddr] = assets[0];
+  const outAsset = walletAsset.get(outAddr);
+  if (!outAsset) return peerSwapData;
+  const firstHop: PeerSwap = { in: { amount: inData.amount, asset: inData.asset as Asset }, out: { amount: outAmount, asset: outAsset } };
+  peerSwapData.push(firstHop);
+  let prevOut = firstHop.out;
+  for (const next of swapSteps.slice(1)) {
+    if (next.payoutMsg.exitCode !== 0 && next.payoutMsg.exitCode !== 200) continue;
+    const nextAssets = toncoPayoutAssets(next.payoutMsg);
+    if (nextAssets.length > 0) {
+      const [nextAmount, nextAddr] = nextAssets[0];
+      const hop: PeerSwap = { in: { ...prevOut }, out: { amount: nextAmount, asset: walletAsset.get(nextAddr) ?? new Asset(true) } };
+      peerSwapData.push(hop);
+      prevOut = hop.out;
+    }
+  }
+  return peerSwapData;
+}
+
+/**
+ * A failed swap: the asset and minimum the request payload asked for (its last hop's target wallet, through
+ * `walletAsset` or the repository). Null, and the outgoing transfer's figures stand, when there is no request
+ * payload (a jetton transfer's, or one that does not read) or its target's asset is unknown.
+ */
+function toncoRequestedOut(inPayload: Cell, walletAsset: Map<string | null, Asset>): { asset: Asset; minOut: Amount } | null {
+  try {
+    const payload = new ToncoPoolV3SwapPayload(inPayload.beginParse(true));
+    const targets = payload.getTargetWalletsAndAmountsRecursive();
+    const [targetWallet, targetMin] = targets.length ? targets[targets.length - 1] : [null, null];
+    if (!targetWallet) return null;
+    let targetAsset = walletAsset.get(targetWallet) ?? null;
+    if (!targetAsset) {
+      try {
+        const w = interfaceRepository().getJettonWallet(targetWallet);
+        if (w !== null) targetAsset = toncoAsset(w.jetton);
+      } catch {
+        // upstream logs and carries on
+      }
+    }
+    return targetAsset ? { asset: targetAsset, minOut: targetMin ?? 0n } : null;
+  } catch {
+    return null;
   }
 }
 
