@@ -130,7 +130,6 @@ const LONG_FUNCTIONS = {
   'src/devnet/generate/chain.ts:Devnet.produceRound': 142,
   'src/bus/memory.ts:MemoryBus.subscribe': 138,
   'src/api/v3/routes/validators.ts:validatorRoutes': 131,
-  'src/decode/rows.ts:appendBlockRows': 128,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
   'src/engine/run.ts:runEngine': 126,
   'pipelines/index.ts:runIndexer': 123,
@@ -140,7 +139,6 @@ const LONG_FUNCTIONS = {
   'src/devnet/liteserver/server.ts:startLiteServer': 109,
   'src/traces/classify-pool.ts:classifierPool': 109,
   'pipelines/stages.ts:startCheckpointStage': 107,
-  'src/entities/events.ts:entityEvents': 107,
   'src/cli/commands/index-chain.ts:indexCommand.run': 105,
 };
 

@@ -107,8 +107,7 @@ export function statesBeforeRows(block: DecodedBlock): Row[] {
 /** Same as blockToRows, appending into existing row lists (batching several blocks). */
 export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: BlockToRowsOptions = {}): void {
   const mc = mcSeqnoOf(block, opts);
-  const { id, info } = block;
-  const shard = shardToBigint(id.shard);
+  const shard = shardToBigint(block.id.shard);
   const traced = opts.tables !== 'untraced';
   const untraced = opts.tables !== 'traced';
   const stateRows = block.account_states.map(accountStateRow);
@@ -121,13 +120,52 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
   const transitional = [...statesBeforeRows(block), ...intermediate];
   const firstTx = rows.transactions.length;
   const firstMsg = rows.messages.length;
-  // body / init-state BoCs of the block's messages, for its documents
-  const contents = new Map<string, string>();
+  const contents = pushTransactionRows(rows, block, { mc, shard, traceIds: opts.traceIds, traced, untraced });
+  if (traced) {
+    const docs = blockDocRows(
+      { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows, transitional },
+      opts.priorStates,
+    );
+    for (const d of docs) rows.transaction_docs_kv.push(d);
+  }
+  if (!untraced) return;
+  pushAccountStateRows(rows, block, stateRows, intermediate);
+  if (block.shards) pushShardStateRows(rows, block, shard);
+  rows.blocks.push(blockRow(block, shard, mc));
+  rows.ingested_blocks.push({
+    workchain: block.id.workchain,
+    shard,
+    seqno: block.id.seqno,
+    root_hash: hex(block.id.root_hash),
+    mc_block_seqno: mc,
+    tx_count: block.transactions.length,
+  });
+}
 
+/** Which of a block's transaction tables to fill, and where its transactions stand. */
+interface TransactionTables {
+  mc: number;
+  /** the block's own shard (a transaction's block_ref names its own) */
+  shard: bigint;
+  traceIds: ReadonlyMap<string, string> | undefined;
+  /** `transactions` and `messages` */
+  traced: boolean;
+  /** the lookup tables: `transactions_by_hash`, `transactions_by_lt`, `message_hashes`, `message_contents` */
+  untraced: boolean;
+}
+
+/**
+ * The rows of the block's transactions and messages, in the tables asked for. Returns the body / init-state BoCs of
+ * the block's messages, for its documents (filled when `traced`).
+ */
+function pushTransactionRows(rows: StoreRows, block: DecodedBlock, t: TransactionTables): Map<string, string> {
+  const { id } = block;
+  const { mc, traced, untraced } = t;
+  const contents = new Map<string, string>();
   for (const tx of block.transactions) {
-    const traceId = opts.traceIds?.get(tx.hash) ?? null;
+    const traceId = t.traceIds?.get(tx.hash) ?? null;
     const wc = tx.block_ref?.workchain ?? id.workchain;
-    const bshard = tx.block_ref ? shardToBigint(tx.block_ref.shard) : shard;
+    const bshard = tx.block_ref ? shardToBigint(tx.block_ref.shard) : t.shard;
     const bseqno = tx.block_ref?.seqno ?? id.seqno;
     if (traced) {
       rows.transactions.push(transactionRow(tx, { wc, shard: bshard, seqno: bseqno, mc, traceId }));
@@ -151,15 +189,11 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
     if (tx.in_msg) pushMessageIndexes(rows, tx, tx.in_msg, 'in');
     for (const m of tx.out_msgs) pushMessageIndexes(rows, tx, m, 'out');
   }
-  if (traced) {
-    const docs = blockDocRows(
-      { transactions: rows.transactions.slice(firstTx), messages: rows.messages.slice(firstMsg), contents, states: stateRows, transitional },
-      opts.priorStates,
-    );
-    for (const d of docs) rows.transaction_docs_kv.push(d);
-  }
-  if (!untraced) return;
+  return contents;
+}
 
+/** The intermediate states, then each account's end state with its latest-state row, code and code's methods. */
+function pushAccountStateRows(rows: StoreRows, block: DecodedBlock, stateRows: Row[], intermediate: Row[]): void {
   for (const r of intermediate) rows.account_states.push(r);
   for (const [i, st] of block.account_states.entries()) {
     rows.account_states.push(stateRows[i]);
@@ -171,34 +205,35 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
       if (methods) rows.contract_methods.push({ code_hash: hex(st.code_hash), methods: methods.map((m) => m >>> 0) });
     }
   }
+}
 
-  if (block.shards) {
+/** A masterchain block's `shard_state`: the block itself, then every shard's top block it commits. */
+function pushShardStateRows(rows: StoreRows, block: DecodedBlock, shard: bigint): void {
+  const { id } = block;
+  rows.shard_state.push({
+    mc_seqno: id.seqno,
+    workchain: id.workchain,
+    shard,
+    seqno: id.seqno,
+    root_hash: hex(id.root_hash),
+    file_hash: hex(id.file_hash),
+  });
+  for (const s of block.shards ?? []) {
     rows.shard_state.push({
       mc_seqno: id.seqno,
-      workchain: id.workchain,
-      shard,
-      seqno: id.seqno,
-      root_hash: hex(id.root_hash),
-      file_hash: hex(id.file_hash),
+      workchain: s.workchain,
+      shard: shardToBigint(s.shard),
+      seqno: s.seqno,
+      root_hash: hex(s.root_hash),
+      file_hash: hex(s.file_hash),
     });
-    for (const s of block.shards) {
-      rows.shard_state.push({
-        mc_seqno: id.seqno,
-        workchain: s.workchain,
-        shard: shardToBigint(s.shard),
-        seqno: s.seqno,
-        root_hash: hex(s.root_hash),
-        file_hash: hex(s.file_hash),
-      });
-    }
   }
+}
 
-  const prevShardOf = (i: number): bigint => {
-    // After a merge the two prev blocks are the children; otherwise the referenced block's shard
-    // is resolved by the decoder.
-    return shardToBigint(info.prev_ref[i].shard);
-  };
-  rows.blocks.push({
+/** The `blocks` row: the id, BlockInfo, the committing masterchain block and the previous blocks. */
+function blockRow(block: DecodedBlock, shard: bigint, mc: number): Row {
+  const { id, info } = block;
+  return {
     workchain: id.workchain,
     shard,
     seqno: id.seqno,
@@ -229,22 +264,15 @@ export function appendBlockRows(rows: StoreRows, block: DecodedBlock, opts: Bloc
     rand_seed: hex(block.rand_seed),
     created_by: hex(block.created_by),
     tx_count: block.transactions.length,
-    prev_blocks: info.prev_ref.map((p, i) => ({
+    // after a merge the two prev blocks are the children; otherwise the referenced block's shard is resolved by the decoder
+    prev_blocks: info.prev_ref.map((p) => ({
       workchain: p.workchain,
-      shard: prevShardOf(i),
+      shard: shardToBigint(p.shard),
       seqno: p.seqno,
       root_hash: hex(p.root_hash),
       file_hash: hex(p.file_hash),
     })),
-  });
-  rows.ingested_blocks.push({
-    workchain: id.workchain,
-    shard,
-    seqno: id.seqno,
-    root_hash: hex(id.root_hash),
-    mc_block_seqno: mc,
-    tx_count: block.transactions.length,
-  });
+  };
 }
 
 interface TxPlace {

@@ -9,7 +9,7 @@
  */
 import { parseJettonBurn, parseJettonTransfer, parseNftTransfer, OP, cellOf, parseJettonWalletData, parseNftItemData, type JettonWalletData, type NftItemData } from '../contracts/index.ts';
 import type { Row } from '../util/index.ts';
-import type { AccountStateRow, TransactionRow } from '../ton/index.ts';
+import type { AccountStateRow, MessageRow, TransactionRow } from '../ton/index.ts';
 import { STATE_TABLES } from './family.ts';
 import { emptyStateTables, type StateTables } from './state-rows.ts';
 
@@ -73,6 +73,9 @@ export function candidates(txs: readonly BatchTx[]): { jetton: Set<string>; nft:
   return { jetton, nft };
 }
 
+type WalletEntity = { owner: string; jetton: string };
+type ItemEntity = { index: bigint; collection: string | null };
+
 /** The event tables filled; the entity-state tables empty (state-rows.ts fills them). */
 export function entityEvents(txs: readonly BatchTx[], states: readonly AccountStateRow[], known: KnownEntities): EntityTables {
   const out: EntityTables = {
@@ -82,9 +85,24 @@ export function entityEvents(txs: readonly BatchTx[], states: readonly AccountSt
     ...emptyStateTables(),
   };
   const cand = candidates(txs);
-  const wallets = new Map<string, { owner: string; jetton: string }>(known.jettonWallets);
-  const items = new Map<string, { index: bigint; collection: string | null }>(known.nftItems);
+  const wallets = new Map<string, WalletEntity>(known.jettonWallets);
+  const items = new Map<string, ItemEntity>(known.nftItems);
+  pushEntities(out, states, cand, wallets, items);
+  for (const btx of txs) pushEvent(out, btx, wallets, items);
+  return out;
+}
 
+/**
+ * The candidates whose data (after the block) reads as a jetton wallet (tried first) or an NFT item: their
+ * `jetton_wallets` / `nft_items` rows, and each added to `wallets` / `items` for the batch's events.
+ */
+function pushEntities(
+  out: EntityTables,
+  states: readonly AccountStateRow[],
+  cand: { jetton: Set<string>; nft: Set<string> },
+  wallets: Map<string, WalletEntity>,
+  items: Map<string, ItemEntity>,
+): void {
   for (const st of states) {
     if (st.account_status !== 'active' || !(cand.jetton.has(st.account) || cand.nft.has(st.account))) continue;
     const data = cellOf(st.data_root_boc);
@@ -118,68 +136,86 @@ export function entityEvents(txs: readonly BatchTx[], states: readonly AccountSt
       });
     }
   }
+}
 
-  for (const { tx, mcSeqno, traceId } of txs) {
-    const op = inOp(tx);
-    const msg = tx.in_msg;
-    if (op === null || !msg) continue;
-    const base = {
-      tx_hash: tx.hash,
-      tx_lt: tx.lt,
-      tx_now: tx.now,
-      tx_aborted: tx.description.aborted ?? false,
-      mc_seqno: mcSeqno,
-      trace_id: traceId,
-    };
-    if (op === OP.jettonTransfer && wallets.has(tx.account)) {
-      const w = wallets.get(tx.account)!;
-      const t = parseJettonTransfer(msg.body_boc);
-      if (!t || !t.destination || !msg.source) continue;
-      out.jetton_transfers.push({
-        ...base,
-        query_id: t.queryId,
-        amount: t.amount,
-        source: msg.source,
-        destination: t.destination,
-        jetton_wallet_address: tx.account,
-        jetton_master_address: w.jetton,
-        response_destination: t.responseDestination,
-        custom_payload: t.customPayload,
-        forward_ton_amount: t.forwardAmount,
-        forward_payload: t.forwardPayload.boc,
-      });
-    } else if (op === OP.jettonBurn && wallets.has(tx.account)) {
-      const w = wallets.get(tx.account)!;
-      const b = parseJettonBurn(msg.body_boc);
-      if (!b || !msg.source) continue;
-      out.jetton_burns.push({
-        ...base,
-        query_id: b.queryId,
-        owner: msg.source,
-        jetton_wallet_address: tx.account,
-        jetton_master_address: w.jetton,
-        amount: b.amount,
-        response_destination: b.responseDestination,
-        custom_payload: b.customPayload,
-      });
-    } else if (op === OP.nftTransfer && items.has(tx.account)) {
-      const it = items.get(tx.account)!;
-      const t = parseNftTransfer(msg.body_boc);
-      if (!t || !t.newOwner || !msg.source) continue;
-      out.nft_transfers.push({
-        ...base,
-        query_id: t.queryId,
-        nft_item_address: tx.account,
-        nft_item_index: it.index,
-        nft_collection_address: it.collection,
-        old_owner: msg.source,
-        new_owner: t.newOwner,
-        response_destination: t.responseDestination,
-        custom_payload: t.customPayload,
-        forward_amount: t.forwardAmount,
-        forward_payload: t.forwardPayload?.boc ?? null,
-      });
-    }
+/** The event of one transaction, if any: a jetton transfer or burn a known wallet receives, an NFT transfer a known item receives. */
+function pushEvent(out: EntityTables, { tx, mcSeqno, traceId }: BatchTx, wallets: ReadonlyMap<string, WalletEntity>, items: ReadonlyMap<string, ItemEntity>): void {
+  const op = inOp(tx);
+  const msg = tx.in_msg;
+  if (op === null || !msg) return;
+  const base = {
+    tx_hash: tx.hash,
+    tx_lt: tx.lt,
+    tx_now: tx.now,
+    tx_aborted: tx.description.aborted ?? false,
+    mc_seqno: mcSeqno,
+    trace_id: traceId,
+  };
+  if (op === OP.jettonTransfer && wallets.has(tx.account)) {
+    const row = jettonTransferRow(base, tx, msg, wallets.get(tx.account)!);
+    if (row) out.jetton_transfers.push(row);
+  } else if (op === OP.jettonBurn && wallets.has(tx.account)) {
+    const row = jettonBurnRow(base, tx, msg, wallets.get(tx.account)!);
+    if (row) out.jetton_burns.push(row);
+  } else if (op === OP.nftTransfer && items.has(tx.account)) {
+    const row = nftTransferRow(base, tx, msg, items.get(tx.account)!);
+    if (row) out.nft_transfers.push(row);
   }
-  return out;
+}
+
+/** The columns every event row starts with: its transaction and trace. */
+type EventBase = { tx_hash: string; tx_lt: bigint; tx_now: number; tx_aborted: boolean; mc_seqno: number; trace_id: string | null };
+
+/** A wallet's `transfer` from its owner; null when the body or an address does not read. */
+function jettonTransferRow(base: EventBase, tx: TransactionRow, msg: MessageRow, w: WalletEntity): Row | null {
+  const t = parseJettonTransfer(msg.body_boc);
+  if (!t || !t.destination || !msg.source) return null;
+  return {
+    ...base,
+    query_id: t.queryId,
+    amount: t.amount,
+    source: msg.source,
+    destination: t.destination,
+    jetton_wallet_address: tx.account,
+    jetton_master_address: w.jetton,
+    response_destination: t.responseDestination,
+    custom_payload: t.customPayload,
+    forward_ton_amount: t.forwardAmount,
+    forward_payload: t.forwardPayload.boc,
+  };
+}
+
+/** A wallet's `burn`; null when the body or the sender does not read. */
+function jettonBurnRow(base: EventBase, tx: TransactionRow, msg: MessageRow, w: WalletEntity): Row | null {
+  const b = parseJettonBurn(msg.body_boc);
+  if (!b || !msg.source) return null;
+  return {
+    ...base,
+    query_id: b.queryId,
+    owner: msg.source,
+    jetton_wallet_address: tx.account,
+    jetton_master_address: w.jetton,
+    amount: b.amount,
+    response_destination: b.responseDestination,
+    custom_payload: b.customPayload,
+  };
+}
+
+/** An item's `transfer`; null when the body or an address does not read. */
+function nftTransferRow(base: EventBase, tx: TransactionRow, msg: MessageRow, it: ItemEntity): Row | null {
+  const t = parseNftTransfer(msg.body_boc);
+  if (!t || !t.newOwner || !msg.source) return null;
+  return {
+    ...base,
+    query_id: t.queryId,
+    nft_item_address: tx.account,
+    nft_item_index: it.index,
+    nft_collection_address: it.collection,
+    old_owner: msg.source,
+    new_owner: t.newOwner,
+    response_destination: t.responseDestination,
+    custom_payload: t.customPayload,
+    forward_amount: t.forwardAmount,
+    forward_payload: t.forwardPayload?.boc ?? null,
+  };
 }
