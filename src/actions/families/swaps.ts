@@ -662,8 +662,7 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
   }
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
-    const labels = toncoLabels(block, otherBlocks);
-    const { inTransfer, peerSwaps, payouts, outTransfers, intermediateTransfers, hopTriggers } = labels;
+    const { inTransfer, peerSwaps, payouts, outTransfers, intermediateTransfers, hopTriggers } = toncoLabels(block, otherBlocks);
     const allSwaps = [...peerSwaps].sort(byMinLt);
     const allPayouts = [...payouts].sort(byMinLt);
     if (inTransfer === null || allSwaps.length !== allPayouts.length) return [];
