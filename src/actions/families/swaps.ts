@@ -21,6 +21,7 @@ import { CallContractBlock } from '../basic-blocks.ts';
 import type { JettonSwapData, JettonTransferData, SwapTransfer } from '../block-data.ts';
 import { findCallContract, findCallContracts, findMessages, getLabeled } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
+import type { InterfaceRepository } from '../interfaces.ts';
 import { Block, SingleLevelWrapper } from '../core.ts';
 import { LabelBlock, labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, childSequenceMatcher, ContractMatcher, GenericMatcher, OrMatcher, RecursiveMatcher } from '../matchers.ts';
@@ -108,7 +109,7 @@ function stonfiBlockData(block: Block, otherBlocks: Block[]): JettonSwapData & R
   }
   const actualOutAddr = outAddr;
   if (block instanceof JettonTransferBlock && block.jettonTransferMessage.stonfiSwapBody !== null) outAddr = block.jettonTransferMessage.stonfiSwapBody.jettonWallet;
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   const outWallet = repo.getJettonWallet(addrStr(outAddr));
   const actualOutWallet = repo.getJettonWallet(addrStr(actualOutAddr));
   const dexInWallet = repo.getJettonWallet(addrStr(swap.tokenWallet));
@@ -275,11 +276,11 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
   }
 
   /** The target wallet a notification's swap payload names, as an asset (null when anything is missing). */
-  private targetAssetFromNotification(message: Message): Asset | null {
+  private targetAssetFromNotification(message: Message, repo: InterfaceRepository): Asset | null {
     try {
       const address = [...extractTargetWalletStonfiV2Swap({ body: message.body } as Parameters<typeof extractTargetWalletStonfiV2Swap>[0])][0];
       if (address === undefined) return null;
-      const wallet = interfaceRepository().getJettonWallet(address);
+      const wallet = repo.getJettonWallet(address);
       return wallet !== null ? new Asset(false, wallet.jetton) : null;
     } catch {
       return null;
@@ -311,7 +312,7 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
     }
     steps.sort((a, b) => (a.minLt < b.minLt ? -1 : a.minLt > b.minLt ? 1 : 0));
 
-    const repo = interfaceRepository();
+    const repo = interfaceRepository(block);
     let destinationAsset: Asset | null = null;
     const poolAccounts = steps[0].swap.getPoolAccountsRecursive();
     const targetPoolWallet = repo.getJettonWallet(poolAccounts[poolAccounts.length - 1]);
@@ -406,7 +407,7 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
     if (!ok) {
       if (destinationAsset !== null) newBlock.data.destination_asset = destinationAsset;
       else {
-        const target = this.targetAssetFromNotification(block.previousBlock!.eventNodes[0].message);
+        const target = this.targetAssetFromNotification(block.previousBlock!.eventNodes[0].message, interfaceRepository(block));
         if (target !== null) newBlock.data.destination_asset = target;
       }
     }
@@ -432,11 +433,11 @@ function parseDedustSteps(slice: Slice): string[] {
 }
 
 /** The assets a route goes through: each pool gives the asset that is not the one coming in. */
-function dedustSwapSequence(steps: string[], incoming: Asset): Asset[] {
+function dedustSwapSequence(repo: InterfaceRepository, steps: string[], incoming: Asset): Asset[] {
   let prev = incoming;
   const seq = [prev];
   for (const step of steps) {
-    const pool = interfaceRepository().getDedustPool(step);
+    const pool = repo.getDedustPool(step);
     if (pool === null) throw new TypeError("'NoneType' object has no attribute 'assets'");
     for (const a of pool.assets) {
       if (a.is_ton && prev.isTon) continue;
@@ -545,7 +546,7 @@ export class DedustSwapBlockMatcher extends BlockMatcher {
 
     if (stepsSlice === null) throw new TypeError("'NoneType' object has no attribute 'copy'");
     const steps = parseDedustSteps(stepsSlice);
-    const sequence = dedustSwapSequence(steps, assetIn ?? new Asset(true));
+    const sequence = dedustSwapSequence(interfaceRepository(block), steps, assetIn ?? new Asset(true));
     const assetOut = sequence[sequence.length - 1];
     // no swap event at all: the swap as requested and paid out
     if (peerSwaps.length === 0) peerSwaps.push({ in: { amount: amountIn, asset: assetIn as Asset }, out: { amount: actualAmountOut, asset: actualAssetOut as Asset } });
@@ -648,7 +649,7 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
     type Step = { swapBlock: Block; payoutBlock: Block; sourceWallet: AccountId; swapMsg: ToncoPoolV3Swap; payoutMsg: ToncoRouterV3PayTo; minLt: bigint };
     const swapSteps: Step[] = [];
     const walletAsset = new Map<string | null, Asset>();
-    const repo = interfaceRepository();
+    const repo = interfaceRepository(block);
     allSwaps.forEach((swapBlock, i) => {
       const payoutBlock = allPayouts[i];
       try {
