@@ -123,7 +123,6 @@ const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
   'src/actions/details.ts:rawDetails': 393,
   'src/api/v3/routes/entities.ts:entityRoutes': 263,
-  'pipelines/traces.ts:startTracesStage': 233,
   'src/kv/reads.ts:kvPointReads': 176,
   'src/actions/families/swaps.ts:ToncoSwapBlockMatcher.buildBlock': 172,
   'src/ton/block/decode.ts:decodeBlock': 158,
