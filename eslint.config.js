@@ -142,7 +142,6 @@ const LONG_FUNCTIONS = {
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
   'src/cli/commands/serve.ts:serveCommand.run': 111,
   'src/devnet/liteserver/server.ts:startLiteServer': 109,
-  'src/traces/classify-pool.ts:classifierPool': 109,
   'pipelines/stages.ts:startCheckpointStage': 107,
   'src/ton/tlb/message.ts:readMessage': 107,
   'src/entities/events.ts:entityEvents': 107,
