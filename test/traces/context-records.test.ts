@@ -13,6 +13,7 @@ import { beginCell, Cell, loadShardAccount, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
+import { DedustPoolList } from '../../src/actions/dedust-pools.ts';
 import { blockToRows } from '../../src/decode/index.ts';
 import { encodeJsonLines, type StoreClient, fillKvFromStore } from '../../src/store/client/index.ts';
 import { StoreWriter } from '../../src/store/write/index.ts';
@@ -22,6 +23,7 @@ import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { poolAssetsFromState, poolAssetsFromSwapEvent, DEDUST_SWAP_EVENT_OPCODE } from '../../src/traces/context-dedust.ts';
 import { contentFromDeploy, deploysAccount } from '../../src/contracts/index.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { assembleBatch } from '../../src/traces/step.ts';
 import { createTracesContext } from '../../src/traces/stage-context.ts';
 import { rowAddresses, rowMessages, traceAddresses, traceMessages } from '../../src/traces/addresses.ts';
 import { loadTraceContext } from '../../src/traces/read-context.ts';
@@ -122,6 +124,21 @@ describe('DeDust pools: the pool’s code alone', () => {
     await storePoolState(without.store, false);
     const bare = await processMcBatch(without.traces, new TraceAssembler(), 700, [block(B71398501)]);
     expect(bare.actions.filter((a) => a.type === 'jetton_swap' && (a.jetton_swap_data as { dex: string }).dex === 'dedust')).toEqual([]);
+  });
+
+  it('the DeDust pool list (--dedust-pools-api) stands in: the stage\'s classifier and the emulation\'s assembleBatch both take it', async () => {
+    const b = block(B71398501);
+    const dedust = (actions: readonly { type: string; jetton_swap_data?: unknown }[]) => actions.filter((a) => a.type === 'jetton_swap' && (a.jetton_swap_data as { dex: string }).dex === 'dedust');
+    // the pool's own assets (get_assets on its real state), as the API list would give them
+    const assets = (await poolAssetsFromState(poolState().code, poolState().data.toBoc().toString('base64'), { account: POOL, balance: 0n, timestamp: 1 }))!;
+    const list = new DedustPoolList();
+    list.set(new Map([[POOL, assets]]));
+    const out = await processMcBatch(createTracesContext({ store: without.store, dedustPools: list }), new TraceAssembler(), 700, [b]);
+    expect(dedust(out.actions)).toHaveLength(2);
+    // assembleBatch, as src/emulate/rows.ts calls it: the records of a context of its own, the list given
+    const src = await loadTraceContext(createTracesContext({ store: without.store }), { addresses: rowAddresses(b.transactions), states: b.account_states, messages: rowMessages(b.transactions) });
+    expect(dedust(assembleBatch(new TraceAssembler(), 700, b.transactions, src, list.pools).actions)).toHaveLength(2);
+    expect(dedust(assembleBatch(new TraceAssembler(), 700, b.transactions, src).actions)).toEqual([]);
   });
 });
 
