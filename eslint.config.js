@@ -122,7 +122,6 @@ const subFloors = {
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
   'src/api/v3/routes/entities.ts:entityRoutes': 263,
-  'pipelines/traces.ts:startTracesStage': 233,
   'src/kv/reads.ts:kvPointReads': 176,
   'src/bus/kafka.ts:KafkaBus.subscribe': 154,
   'src/api/v3/routes/traces.ts:traceRoutes': 146,
@@ -137,7 +136,6 @@ const LONG_FUNCTIONS = {
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
   'src/cli/commands/serve.ts:serveCommand.run': 111,
   'src/devnet/liteserver/server.ts:startLiteServer': 109,
-  'src/traces/classify-pool.ts:classifierPool': 109,
   'pipelines/stages.ts:startCheckpointStage': 107,
   'src/cli/commands/index-chain.ts:indexCommand.run': 105,
 };

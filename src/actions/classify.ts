@@ -26,17 +26,17 @@ export interface Classification {
 
 /** `opts.dedustPools`: the DeDust pool list (dedust-pools.ts), the fallback for pools the trace's records do not describe. */
 export function classifyTrace(trace: Trace, opts: { dedustPools?: ReadonlyMap<string, DedustPoolAssets> } = {}): Classification {
-  return withTraceContext(trace, () => {
+  return withTraceContext(trace, (repository) => {
     const txs = trace.transactions;
     if (txs.length === 1 && txs[0].descr === 'tick_tock') return { actions: [], blocks: [], state: 'ok' };
     try {
-      const blocks = processEventWithPostprocessing(trace);
+      const blocks = processEventWithPostprocessing(trace, repository);
       const res = serializeBlocks(blocks, trace);
       let actions = res.actions;
-      if (actions.length === 0 && txs.length > 0) actions = tryClassifyUnknownTrace(trace);
+      if (actions.length === 0 && txs.length > 0) actions = tryClassifyUnknownTrace(trace, repository);
       return { actions, blocks: blocks.filter((b) => b.btype !== 'root'), state: res.state };
     } catch (e) {
-      return { actions: tryClassifyBasicActions(trace), blocks: [], state: 'failed', error: e instanceof Error ? e : new Error(String(e)) };
+      return { actions: tryClassifyBasicActions(trace, repository), blocks: [], state: 'failed', error: e instanceof Error ? e : new Error(String(e)) };
     }
   }, opts.dedustPools);
 }

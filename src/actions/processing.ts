@@ -10,6 +10,7 @@ import type { BlockMatcher } from './matchers.ts';
 import { addrStr, TonTransferMessage } from './messages/common.ts';
 import { extractPayloadFromWalletMessage } from './messages/externals.ts';
 import type { ActionRow, Trace } from './model.ts';
+import type { InterfaceRepository } from './interfaces.ts';
 import { blockToAction, createUnknownAction, serializeBlocks } from './serializer.ts';
 import { EventNode, toTree, type Message } from './tree.ts';
 
@@ -65,7 +66,7 @@ export function initFromExternal(node: EventNode): Block {
       createdAt: tx.now,
       body: payload.body.toBoc().toString('base64'),
     };
-    const ghost = new EventNode(msg, [], { ghostNode: true });
+    const ghost = new EventNode(msg, [], { repository: node.repository, ghostNode: true });
     ghost.failed = true;
     node.addChild(ghost);
   });
@@ -127,9 +128,12 @@ function runMatchers(root: Block, list: BlockMatcher[]): void {
   }
 }
 
-/** `process_event_async`: the root block (type `root`) of the matched block graph. */
-export function processEvent(trace: Pick<Trace, 'transactions'>): Block {
-  const node = toTree(trace);
+/**
+ * `process_event_async`: the root block (type `root`) of the matched block graph. `repository`: what the matchers
+ * read of the trace's accounts (context.ts; by default the trace's own records).
+ */
+export function processEvent(trace: Pick<Trace, 'interfaces' | 'transactions'>, repository?: InterfaceRepository): Block {
+  const node = toTree(trace, repository);
   const root = new Block('root', [], null);
   root.connect(initBlock(node));
   runMatchers(root, matchers());
@@ -142,8 +146,8 @@ function postProcess(blocks: Block[]): Block[] {
 }
 
 /** `process_event_async_with_postprocessing`: root, then every block reachable from it, post-processed. */
-export function processEventWithPostprocessing(trace: Pick<Trace, 'transactions'>): Block[] {
-  const root = processEvent(trace);
+export function processEventWithPostprocessing(trace: Pick<Trace, 'interfaces' | 'transactions'>, repository?: InterfaceRepository): Block[] {
+  const root = processEvent(trace, repository);
   return postProcess([root, ...root.bfsIter()]);
 }
 
@@ -152,8 +156,8 @@ export function processEventWithPostprocessing(trace: Pick<Trace, 'transactions'
  * its intended messages, matched by the failed-external matchers; [] when it is not such a trace or asked for
  * nothing.
  */
-export function tryProcessUnknownEvent(trace: Pick<Trace, 'transactions'>): Block[] {
-  const node = toTree(trace);
+export function tryProcessUnknownEvent(trace: Pick<Trace, 'interfaces' | 'transactions'>, repository?: InterfaceRepository): Block[] {
+  const node = toTree(trace, repository);
   if (node.children.length !== 0 || node.message.source !== null) return [];
   const root = new Block('root', [], null);
   const b = initFromExternal(node);
@@ -174,10 +178,10 @@ export function isSkippedBlock(block: Block): boolean {
 }
 
 /** `try_classify_unknown_trace`: the fallback actions of a trace nothing was found in; at least `unknown`. */
-export function tryClassifyUnknownTrace(trace: Trace): ActionRow[] {
+export function tryClassifyUnknownTrace(trace: Trace, repository?: InterfaceRepository): ActionRow[] {
   const actions: ActionRow[] = [];
   try {
-    for (const block of tryProcessUnknownEvent(trace)) {
+    for (const block of tryProcessUnknownEvent(trace, repository)) {
       if (isSkippedBlock(block)) continue;
       const action = blockToAction(block, trace);
       if (action.accounts.length === 0) throw new Error(`Action ${action.action_id} has no accounts`);
@@ -192,9 +196,9 @@ export function tryClassifyUnknownTrace(trace: Trace): ActionRow[] {
 }
 
 /** `try_classify_basic_actions`: the basic blocks' actions, when matching failed; `unknown` for a lone transaction. */
-export function tryClassifyBasicActions(trace: Trace): ActionRow[] {
+export function tryClassifyBasicActions(trace: Trace, repository?: InterfaceRepository): ActionRow[] {
   try {
-    const node = toTree(trace);
+    const node = toTree(trace, repository);
     if (node.children.length === 0) return [createUnknownAction(trace)];
     const root = new Block('root', [], null);
     root.connect(initBlock(node));

@@ -4,6 +4,7 @@
  * transactions; ghost nodes stand for the intended messages of a failed wallet external (event_processing.py).
  */
 import { hashToBase64 } from '../format/index.ts';
+import { InterfaceRepository } from './interfaces.ts';
 import type { Trace, TraceMessage, TraceTransaction } from './model.ts';
 
 export class NoMessageBodyException extends Error {
@@ -67,10 +68,13 @@ export class EventNode {
   emulated: boolean;
   failed: boolean;
   readonly ghostNode: boolean;
+  /** the interface repository of the node's trace (context.ts), the same for every node of a tree */
+  readonly repository: InterfaceRepository;
 
-  constructor(message: Message | null, children: EventNode[], opts: { tickTockTx?: TraceTransaction; ghostNode?: boolean } = {}) {
+  constructor(message: Message | null, children: EventNode[], opts: { repository: InterfaceRepository; tickTockTx?: TraceTransaction; ghostNode?: boolean }) {
     this.children = children;
     this.ghostNode = opts.ghostNode ?? false;
+    this.repository = opts.repository;
     if (opts.tickTockTx) {
       const tx = opts.tickTockTx;
       this.isTickTock = true;
@@ -142,18 +146,18 @@ export class EventNode {
  * node), adopting the nodes of its out-messages' receivers (already built: they are later) and a node per
  * external-out message. The root is the earliest transaction's topmost ancestor. An internal out-message whose
  * receiver is not in the trace fails (upstream asserts), as does a transaction with neither in-message nor
- * tick-tock.
+ * tick-tock. Every node carries `repository`: by default one of the trace's own records (context.ts).
  */
-export function toTree(trace: Pick<Trace, 'transactions'>): EventNode {
+export function toTree(trace: Pick<Trace, 'interfaces' | 'transactions'>, repository = new InterfaceRepository(trace)): EventNode {
   const txs = [...trace.transactions].sort((a, b) => (a.lt < b.lt ? 1 : a.lt > b.lt ? -1 : 0));
   if (txs.length === 0) throw new Error('trace has no transactions');
   const msgTx = new Map<string, string>();
   const nodes = new Map<string, EventNode>();
   const createNode = (tx: TraceTransaction): EventNode => {
-    if (tx.inMsg === null && tx.descr === 'tick_tock') return new EventNode(null, [], { tickTockTx: tx });
+    if (tx.inMsg === null && tx.descr === 'tick_tock') return new EventNode(null, [], { repository, tickTockTx: tx });
     if (tx.inMsg === null) throw new TypeError(`transaction ${tx.hash} has no in-message`);
     msgTx.set(tx.inMsg.hash, tx.hash);
-    return new EventNode(messageOf(tx.inMsg, 'in', tx), []);
+    return new EventNode(messageOf(tx.inMsg, 'in', tx), [], { repository });
   };
   for (const tx of txs) {
     if (nodes.has(tx.hash)) continue;
@@ -161,7 +165,7 @@ export function toTree(trace: Pick<Trace, 'transactions'>): EventNode {
     nodes.set(tx.hash, node);
     for (const m of tx.outMsgs) {
       if (m.destination === null) {
-        node.addChild(new EventNode(messageOf(m, 'out', tx), []));
+        node.addChild(new EventNode(messageOf(m, 'out', tx), [], { repository }));
       } else {
         const receiver = msgTx.get(m.hash);
         if (receiver === undefined) throw new Error(`out message ${m.hash} of ${tx.hash} has no receiving transaction in the trace`);

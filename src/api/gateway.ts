@@ -11,6 +11,7 @@ import { buildServer, type NetworkContext, type RouteGroup, type ServerOptions }
 import type { HubOptions, StreamHub } from './streaming/index.ts';
 import { legacyNode, v2Group, type NodeClient } from './v2/index.ts';
 import type { EmulationService, EmulationServiceOptions } from '../emulate/index.ts';
+import type { DedustPoolList } from '../actions/index.ts';
 
 export interface GatewayOptions {
   networks: NetworkContext[];
@@ -63,7 +64,9 @@ export async function buildGateway(opts: GatewayOptions): Promise<FastifyInstanc
     for (const n of opts.networks) {
       if (!n.services.store || !n.services.node) continue;
       const store = n.services.store as StoreClient;
-      const service = new Service({ ...(emulation || {}), store, state: liteserverState(store, n.services.node as NodeClient), feed: n.services.feed as NotificationFeed | undefined });
+      // the indexer's DeDust pool list (`--dedust-pools-api`), when this process has one: emulated traces are classified as indexed ones
+      const dedustPools = n.services.dedustPools as DedustPoolList | undefined;
+      const service = new Service({ ...(emulation || {}), store, state: liteserverState(store, n.services.node as NodeClient), feed: n.services.feed as NotificationFeed | undefined, dedustPools });
       n.services.emulation = service;
       emulations.push(service);
     }

@@ -3,14 +3,16 @@
  * indexed data: each transaction decoded by the block decoder's transaction reader, its documents built as a block's
  * (src/store `blockToRows`, the states before and after each transaction from the emulator's ShardAccounts), the trace
  * folded by the traces stage's assembler and classified by the same classifier, with the interface records the
- * indexer would read for it (the store's, overlaid with the states the emulation produced).
+ * indexer would read for it (the store's, overlaid with the states the emulation produced) and the DeDust pool list
+ * the indexer's classifier falls back on (`--dedust-pools-api`).
  */
 import { Cell } from '@ton/core';
+import type { DedustPoolList } from '../actions/index.ts';
 import { blockToRows } from '../decode/index.ts';
 import type { StoreClient } from '../store/client/index.ts';
 import type { Row } from '../util/index.ts';
 import { ACCOUNT_NONE_HASH, decodeAccount, decodeTransaction, type AccountStateRow, type DecodedBlock, type TransactionRow, type TransactionStateRow } from '../ton/index.ts';
-import { assembleBatch, loadTraceContext, TraceAssembler, type AccountSnapshot, type TraceContextSource, type TraceRow } from '../traces/index.ts';
+import { assembleBatch, createTracesContext, loadTraceContext, TraceAssembler, type AccountSnapshot, type TraceContextSource, type TraceRow } from '../traces/index.ts';
 import type { EmulatedTrace } from './trace.ts';
 
 /** A value in the store's JSON form: bigint as a decimal string (the feed's rows, schemas/bus/notifications.ts). */
@@ -116,11 +118,11 @@ async function contextFor(store: StoreClient, txs: TransactionRow[], emulated: A
       if (m?.destination) addresses.add(m.destination);
     }
   }
-  // The traces stage keeps caches by store (its recent states, the addresses known absent and its batch counter):
-  // an emulation must neither read the indexer's nor write into them, so it reads through a store of its own identity
-  // (a transparent proxy: the same client, a key no cache has), and passes no states
-  const isolated = new Proxy(store, {}) as StoreClient;
-  const base = await loadTraceContext(isolated, { addresses, states: [] });
+  // The traces stage keeps caches in its context (its recent states, the addresses known absent and its batch
+  // counter): an emulation must neither read the indexer's nor write into them, so it reads with a context of its
+  // own, for this emulation only (no states of it to learn: an address found absent now may have a row later), and
+  // passes no states
+  const base = await loadTraceContext(createTracesContext({ store }), { addresses, states: [] });
   const states = new Map<string, AccountSnapshot>(base.states);
   const codes = new Map<string, Cell>(base.codes);
   for (const st of emulated) {
@@ -130,8 +132,11 @@ async function contextFor(store: StoreClient, txs: TransactionRow[], emulated: A
   return { ...base, states, codes };
 }
 
-/** The rows of an emulated trace; `store` gives the classifier's context. */
-export async function emulatedRows(trace: EmulatedTrace, deps: { store: StoreClient; utime: number }): Promise<EmulatedRows> {
+/**
+ * The rows of an emulated trace; `store` gives the classifier's context, `dedustPools` the pool list it falls back on
+ * for a pool no record describes (default: none).
+ */
+export async function emulatedRows(trace: EmulatedTrace, deps: { store: StoreClient; utime: number; dedustPools?: DedustPoolList }): Promise<EmulatedRows> {
   const { txs, blocks } = decoded(trace, deps.utime);
   const docs = new Map<string, string>();
   for (const b of blocks) {
@@ -156,7 +161,7 @@ export async function emulatedRows(trace: EmulatedTrace, deps: { store: StoreCli
     traceRow = res.traces[0];
   } else {
     const context = await contextFor(deps.store, txs, ends);
-    const batch = assembleBatch(asm, trace.mcSeqno, txs, context);
+    const batch = assembleBatch(asm, trace.mcSeqno, txs, context, deps.dedustPools?.pools);
     traceRow = batch.traces[0];
     const accountsOf = new Map<string, Set<string>>();
     for (const a of batch.tables.action_accounts) {

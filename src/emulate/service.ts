@@ -8,6 +8,7 @@
 import type { Cell } from '@ton/core';
 import type { Executor } from '@ton/sandbox';
 import type { FeedEvent } from '../../schemas/bus/index.ts';
+import type { DedustPoolList } from '../actions/index.ts';
 import type { StoreClient } from '../store/client/index.ts';
 import { withExecutor } from '../tvm/index.ts';
 import { BoundedMap } from '../util/index.ts';
@@ -40,6 +41,8 @@ export interface FeedSource {
 
 export interface EmulationServiceOptions {
   store: StoreClient;
+  /** the DeDust pool list the indexer's classifier falls back on (`--dedust-pools-api`); default: none */
+  dedustPools?: DedustPoolList;
   /** The state to emulate against: the newest masterchain block the index has (called once per emulation). */
   state: (hint: { lastSeqno: number | null; at?: number }) => Promise<EmulationState>;
   /** Feed whose seqnos confirm or invalidate pending traces; without it they only expire. */
@@ -134,7 +137,7 @@ export class EmulationService {
         emulateTrace(ex, message, state, { ignoreChksig: opts.ignoreChksig, maxTxs: this.opts.maxTxs, maxDepth: this.opts.maxDepth }),
       );
       const t2 = performance.now();
-      const rows = await emulatedRows(trace, { store: this.opts.store, utime: state.utime });
+      const rows = await emulatedRows(trace, { store: this.opts.store, utime: state.utime, dedustPools: this.opts.dedustPools });
       this.lastTimings = { stateMs: t1 - t0, emulateMs: t2 - t1, rowsMs: performance.now() - t2 };
       return rows;
     });

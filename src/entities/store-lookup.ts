@@ -1,9 +1,10 @@
 /**
  * The store side of `entityStateRows`: code cells from `contract_code` (written from every block that carries a
- * code unpruned, i.e. deploys) and previous entity rows. One lookup per store, so its caches live as long as the
- * process: a code hash is asked for once (a miss is asked again after a while: another writer may have stored it
- * since), and the rows this process derived are remembered, because the traces stage may process several
- * seqnos before it writes them (a row remembered is never older than the store's: batches come in order).
+ * code unpruned, i.e. deploys) and previous entity rows. Each call makes a lookup with caches of its own, living as
+ * long as it: the traces stage's context (src/traces/stage-context.ts) keeps one for the stage's life. A code hash
+ * is asked for once (a miss is asked again after a while: another writer may have stored it since), and the rows
+ * derived are remembered, because the traces stage may process several seqnos before it writes them (a row
+ * remembered is never older than the store's: batches come in order).
  */
 import { Cell } from '@ton/core';
 import { readContractCodes, readLatestRows } from '../store/traces/index.ts';
@@ -19,11 +20,7 @@ const MAX_CODES = 20_000;
 const MISS_RETRY_MS = 10 * 60_000;
 const MAX_REMEMBERED = 50_000;
 
-const lookups = new WeakMap<StoreClient, EntityLookup>();
-
 export function storeEntityLookup(store: StoreClient): EntityLookup {
-  const hit = lookups.get(store);
-  if (hit) return hit;
   const cache = new Map<string, Cell | number>(); // cell, or the time of a miss
   const recent = new Map<StateTable, BoundedMap<string, Row>>();
 
@@ -67,7 +64,6 @@ export function storeEntityLookup(store: StoreClient): EntityLookup {
       for (const r of rows) mem.set(r[key] as string, r);
     },
   };
-  lookups.set(store, lookup);
   return lookup;
 }
 

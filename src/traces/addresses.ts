@@ -69,7 +69,8 @@ function scanBody(boc: string): string[] {
 }
 
 // the stage scans a group's bodies for its prefetch, again per batch and per completed trace: the cache holds a
-// group's worth (a full clear when it filled made the group scans all misses)
+// group's worth (a full clear when it filled made the group scans all misses). A memo of a pure function of the BoC
+// (CONTRIBUTING: a module-level memo over immutable input): whoever shares it gets the same answer, so it stays here.
 const scanned = new BoundedMap<string, string[]>(65_536);
 
 /** Every standard basechain / masterchain address written anywhere in a body's cells (raw upper-case). */

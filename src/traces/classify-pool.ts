@@ -149,6 +149,63 @@ function spawn(resourceLimits: ResourceLimits | undefined): Worker {
   return new Worker(boot, { eval: true, resourceLimits });
 }
 
+/** Stops a slot's worker (once) and fails what it had in flight with `err`. */
+function killSlot(slot: Slot, err: Error): void {
+  if (slot.dead) return;
+  slot.dead = true;
+  for (const p of slot.pending.values()) p.reject(err);
+  slot.pending.clear();
+  void slot.worker.terminate();
+}
+
+/**
+ * A new worker in a slot: its replies settle their requests (their times counted in `stats`); a reply that cannot
+ * be read, an error or an exit is the worker's end (`kill`).
+ */
+function startSlot(resourceLimits: ResourceLimits | undefined, stats: ClassifierStats, kill: (slot: Slot, err: Error) => void): Slot {
+  const worker = spawn(resourceLimits);
+  const slot: Slot = { worker, pending: new Map(), load: 0, pools: null, dead: false };
+  worker.on('message', (m: ClassifyReply) => {
+    const p = slot.pending.get(m.id);
+    if (!p) return;
+    slot.pending.delete(m.id);
+    slot.load -= p.size;
+    if ('error' in m) p.reject(new Error(`classifier worker: ${m.error}`));
+    else {
+      if (p.kind === 'derive') stats.derive.ms += m.ms;
+      else stats.ms += m.ms;
+      p.resolve(m.results);
+    }
+  });
+  worker.on('messageerror', (e) => kill(slot, new Error(`classifier worker: a reply could not be read: ${e.message}`)));
+  worker.on('error', (e) => kill(slot, new Error(`classifier worker failed: ${e.message}`)));
+  worker.on('exit', (code) => kill(slot, new Error(`classifier worker exited (code ${code})`)));
+  return slot;
+}
+
+/**
+ * Posts `msg` to the slot's worker, as `size` of its load; settles with the worker's reply to it. A message that
+ * cannot be cloned rejects at once, and is not pending then (`slot.pending.has(msg.id)` says it went).
+ */
+function request<T>(slot: Slot, msg: ClassifyRequest, size: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // a message that cannot be cloned throws here: the batch fails, the worker is untouched
+    slot.worker.postMessage(msg);
+    slot.pending.set(msg.id, { resolve: resolve as (r: unknown) => void, reject, size, kind: msg.kind });
+    slot.load += size;
+  });
+}
+
+/** Only the codes of these accounts, of all of a seqno's (what one derive message carries). */
+function codesOf(candidates: readonly AccountStateRow[], all: ReadonlyMap<string, string>): Map<string, string> {
+  const codes = new Map<string, string>();
+  for (const st of candidates) {
+    const b = st.code_hash ? all.get(st.code_hash) : undefined;
+    if (b !== undefined) codes.set(st.code_hash!, b);
+  }
+  return codes;
+}
+
 /**
  * `workers` worker threads classifying. `resourceLimits` bounds each worker's heaps (a worker over them dies, and
  * its batch fails).
@@ -162,36 +219,11 @@ export function classifierPool(workers: number, opts: ClassifierOptions & { reso
   const list = opts.dedustPools ?? new DedustPoolList();
 
   const kill = (slot: Slot, err: Error) => {
-    if (slot.dead) return;
-    slot.dead = true;
     const i = slots.indexOf(slot);
-    if (i >= 0) slots[i] = null;
-    for (const p of slot.pending.values()) p.reject(err);
-    slot.pending.clear();
-    void slot.worker.terminate();
+    if (i >= 0 && !slot.dead) slots[i] = null;
+    killSlot(slot, err);
   };
-
-  const start = (i: number): Slot => {
-    const worker = spawn(opts.resourceLimits);
-    const slot: Slot = { worker, pending: new Map(), load: 0, pools: null, dead: false };
-    worker.on('message', (m: ClassifyReply) => {
-      const p = slot.pending.get(m.id);
-      if (!p) return;
-      slot.pending.delete(m.id);
-      slot.load -= p.size;
-      if ('error' in m) p.reject(new Error(`classifier worker: ${m.error}`));
-      else {
-        if (p.kind === 'derive') stats.derive.ms += m.ms;
-        else stats.ms += m.ms;
-        p.resolve(m.results);
-      }
-    });
-    worker.on('messageerror', (e) => kill(slot, new Error(`classifier worker: a reply could not be read: ${e.message}`)));
-    worker.on('error', (e) => kill(slot, new Error(`classifier worker failed: ${e.message}`)));
-    worker.on('exit', (code) => kill(slot, new Error(`classifier worker exited (code ${code})`)));
-    slots[i] = slot;
-    return slot;
-  };
+  const start = (i: number): Slot => (slots[i] = startSlot(opts.resourceLimits, stats, kill));
 
   /** The live worker with the least work queued (a dead one is replaced). */
   const pick = (): Slot => {
@@ -203,36 +235,24 @@ export function classifierPool(workers: number, opts: ClassifierOptions & { reso
     return best!;
   };
 
-  const send = (traces: readonly Trace[]): Promise<Classified[]> =>
-    new Promise<Classified[]>((resolve, reject) => {
-      const slot = pick();
-      const id = nextId++;
-      const msg: ClassifyRequest = { kind: 'classify', id, traces };
-      const pools = list.pools;
-      if (slot.pools !== pools) msg.dedustPools = [...pools];
-      // a trace that cannot be cloned throws here: the batch fails, the worker is untouched
-      slot.worker.postMessage(msg);
-      slot.pools = pools;
-      slot.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, size: traces.length, kind: 'classify' });
-      slot.load += traces.length;
-    });
+  const send = async (traces: readonly Trace[]): Promise<Classified[]> => {
+    const slot = pick();
+    const msg: ClassifyRequest = { kind: 'classify', id: nextId++, traces };
+    const pools = list.pools;
+    if (slot.pools !== pools) msg.dedustPools = [...pools];
+    const reply = request<Classified[]>(slot, msg, traces.length);
+    // the worker has the list only if the message went
+    if (slot.pending.has(msg.id)) slot.pools = pools;
+    return reply;
+  };
 
-  const sendDerive = (candidates: readonly AccountStateRow[], all: ReadonlyMap<string, string>): Promise<DerivedEntityStates> =>
-    new Promise<DerivedEntityStates>((resolve, reject) => {
-      const slot = pick();
-      const id = nextId++;
-      // only the codes of this part's accounts
-      const codes = new Map<string, string>();
-      for (const st of candidates) {
-        const b = st.code_hash ? all.get(st.code_hash) : undefined;
-        if (b !== undefined) codes.set(st.code_hash!, b);
-      }
-      const msg: ClassifyRequest = { kind: 'derive', id, candidates, codes };
-      slot.worker.postMessage(msg);
-      stats.derive.jobs++;
-      slot.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, size: candidates.length, kind: 'derive' });
-      slot.load += candidates.length;
-    });
+  const sendDerive = async (candidates: readonly AccountStateRow[], all: ReadonlyMap<string, string>): Promise<DerivedEntityStates> => {
+    const slot = pick();
+    const msg: ClassifyRequest = { kind: 'derive', id: nextId++, candidates, codes: codesOf(candidates, all) };
+    const reply = request<DerivedEntityStates>(slot, msg, candidates.length);
+    if (slot.pending.has(msg.id)) stats.derive.jobs++;
+    return reply;
+  };
 
   // started now: a worker takes a while to load the classifier (seconds from the TypeScript sources), which the
   // stage's first reads and folds cover

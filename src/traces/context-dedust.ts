@@ -97,8 +97,11 @@ export interface ContextMessage {
   initState?: string | null;
 }
 
-/** What a store's pools are known to hold; pools found nowhere are not asked again for a while. */
-interface PoolCache {
+/**
+ * What a store's pools are known to hold (the traces stage's context keeps one: stage-context.ts); pools found
+ * nowhere are not asked again for a while.
+ */
+export interface PoolCache {
   known: Map<string, DedustPoolAssets>;
   /** pool -> time (ms) it was last looked up in the store without an answer */
   unknown: Map<string, number>;
@@ -107,12 +110,9 @@ interface PoolCache {
 const MAX_POOLS = 100_000;
 /** another writer (the store stage of a split deployment) may store the pool's event or deploy since */
 const UNKNOWN_RETRY_MS = 10 * 60_000;
-const caches = new WeakMap<StoreClient, PoolCache>();
 
-function cacheOf(store: StoreClient): PoolCache {
-  let c = caches.get(store);
-  if (!c) caches.set(store, (c = { known: new BoundedMap(MAX_POOLS), unknown: new BoundedMap(MAX_POOLS) }));
-  return c;
+export function createPoolCache(): PoolCache {
+  return { known: new BoundedMap(MAX_POOLS), unknown: new BoundedMap(MAX_POOLS) };
 }
 
 export interface PoolInput {
@@ -131,8 +131,8 @@ export interface PoolInput {
  * The assets of the batch's pools: the swap events of the batch, what this process read before, the pool's data
  * (the batch's, else the store's full data) through get_assets, else a swap event the store holds.
  */
-export async function loadDedustPools(store: StoreClient, input: PoolInput): Promise<Map<string, DedustPoolAssets>> {
-  const cache = cacheOf(store);
+export async function loadDedustPools(ctx: { store: StoreClient; dedustPools: PoolCache }, input: PoolInput): Promise<Map<string, DedustPoolAssets>> {
+  const { store, dedustPools: cache } = ctx;
   const now = input.now ?? Date.now;
   // every swap event of the batch teaches its pool's assets, asked for or not (the store may not have it yet)
   for (const m of input.messages) {

@@ -47,19 +47,18 @@ async function readStoredDeploys(store: StoreClient, items: readonly string[]): 
   return out;
 }
 
-interface ContentCache {
+/** Items' content read, and the items found nowhere (not asked again for a while); the stage's context keeps one. */
+export interface ContentCache {
   known: Map<string, ItemContent>;
+  /** item -> time (ms) it was last looked up in the store without an answer */
   unknown: Map<string, number>;
 }
 
 const MAX_ITEMS = 100_000;
 const UNKNOWN_RETRY_MS = 10 * 60_000;
-const caches = new WeakMap<StoreClient, ContentCache>();
 
-function cacheOf(store: StoreClient): ContentCache {
-  let c = caches.get(store);
-  if (!c) caches.set(store, (c = { known: new BoundedMap(MAX_ITEMS), unknown: new BoundedMap(MAX_ITEMS) }));
-  return c;
+export function createContentCache(): ContentCache {
+  return { known: new BoundedMap(MAX_ITEMS), unknown: new BoundedMap(MAX_ITEMS) };
 }
 
 export interface TelemintInput {
@@ -79,8 +78,8 @@ export interface TelemintInput {
  * first: an item's content, if it ever changed, would be in the block that changed it), the deploy messages of the
  * batch, what this process read before, else a deploy message the store keeps.
  */
-export async function loadTelemintContents(store: StoreClient, input: TelemintInput): Promise<Map<string, ItemContent>> {
-  const cache = cacheOf(store);
+export async function loadTelemintContents(ctx: { store: StoreClient; itemContents: ContentCache }, input: TelemintInput): Promise<Map<string, ItemContent>> {
+  const { store, itemContents: cache } = ctx;
   const now = input.now ?? Date.now;
   for (const m of input.messages) {
     if (m.destination === null || m.opcode === null || m.opcode >>> 0 !== TELEITEM_DEPLOY_OPCODE) continue;

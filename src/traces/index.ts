@@ -7,6 +7,7 @@ export { assembleBatch, mergeMcBatches, rememberEntities, startBatch, type Batch
 export { loadKnownEntities, prefetchForBatches, readBatchContext } from './read-context.ts';
 export { loadAssembler, processMcBatch, startMcBatch, writeMcBatch, type McBatchOptions, type StartedMcBatch } from './stage.ts';
 export { createClassifier, type Classifier, type ClassifierStats, type DeriveInput } from './classify-pool.ts';
+export { createTracesContext, type TracesContext, type TracesContextOptions } from './stage-context.ts';
 // the emulated traces of src/emulate: folded, given their context and classified as indexed ones
 export { TraceAssembler, type TraceRow } from './assembler.ts';
 export { loadTraceContext } from './read-context.ts';

@@ -10,7 +10,7 @@
  */
 import type { Cell } from '@ton/core';
 import { cellOf, detectInterfaces, isWalletCodeHash, TELEITEM_DEPLOY_OPCODE, type Interface, type ItemContent } from '../contracts/index.ts';
-import { blockIdExtOf, candidates, planEntityStates, planStats, readEntityCodes, storeEntityLookup, withFetchedCodes, type KnownEntities, type LiteserverCodeFetcher } from '../entities/index.ts';
+import { blockIdExtOf, candidates, planEntityStates, planStats, readEntityCodes, withFetchedCodes, type KnownEntities, type LiteserverCodeFetcher } from '../entities/index.ts';
 import { readJettonWallets, readMultisigOrders, readNftItems, readSales, readStates, type StoreContextRows } from '../store/traces/index.ts';
 import { type StoreClient } from '../store/client/index.ts';
 import type { AccountStateRow, DecodedBlock, TransactionRow } from '../ton/index.ts';
@@ -21,25 +21,30 @@ import { loadTelemintContents } from './context-telemint.ts';
 import { rowAddresses, rowMessages } from './addresses.ts';
 import type { TraceAssembler } from './assembler.ts';
 import type { AccountSnapshot, KnownJettonWallet, KnownMultisigOrder, KnownNftItem, KnownSale, TraceContextSource } from './records.ts';
+import type { TracesContext } from './stage-context.ts';
 import type { BatchContext, UnwrittenEntities } from './step.ts';
 
 export type { StoreContextRows };
 
 /**
- * States of the batches this process has folded, newest last: the stage may process several masterchain seqnos
- * before anything is written, and the store stage writes account states on its own schedule, so a trace that
- * spans seqnos finds its earlier accounts here. Bounded; a state here is never newer than the batch being folded.
+ * States of the batches the stage has folded, newest last (its context keeps them: stage-context.ts): the stage may
+ * process several masterchain seqnos before anything is written, and the store stage writes account states on its
+ * own schedule, so a trace that spans seqnos finds its earlier accounts here. Bounded; a state here is never newer
+ * than the batch being folded.
  */
 const MAX_RECENT_STATES = 50_000;
-const recentStates = new WeakMap<StoreClient, BoundedMap<string, AccountSnapshot>>();
+
+export function createRecentStates(): BoundedMap<string, AccountSnapshot> {
+  return new BoundedMap(MAX_RECENT_STATES);
+}
 
 /**
- * Addresses the store has no jetton wallet / NFT item / NFT sale row for. Such a row only appears after a change of
- * the account's state; a changed account is dropped from these sets and not added back while its rows may still be
- * unwritten (UNWRITTEN_BATCHES), so an address is asked for again whenever it may have a row.
- * Without this every batch asked the three tables for every address it names, most of them plain wallets.
+ * Addresses the store has no jetton wallet / NFT item / NFT sale row for (the stage's context keeps them). Such a row
+ * only appears after a change of the account's state; a changed account is dropped from these sets and not added
+ * back while its rows may still be unwritten (UNWRITTEN_BATCHES), so an address is asked for again whenever it may
+ * have a row. Without this every batch asked the three tables for every address it names, most of them plain wallets.
  */
-interface Absent {
+export interface Absent {
   jetton: Set<string>;
   nft: Set<string>;
   sale: Set<string>;
@@ -53,12 +58,9 @@ const MAX_ABSENT = 200_000;
  * once); an account changed that recently is never recorded as absent.
  */
 const UNWRITTEN_BATCHES = 64;
-const absentByStore = new WeakMap<StoreClient, Absent>();
 
-function absentFor(store: StoreClient): Absent {
-  let a = absentByStore.get(store);
-  if (!a) absentByStore.set(store, (a = { jetton: new Set(), nft: new Set(), sale: new Set(), batch: 0, changedAt: new BoundedMap(MAX_ABSENT) }));
-  return a;
+export function createAbsent(): Absent {
+  return { jetton: new Set(), nft: new Set(), sale: new Set(), batch: 0, changedAt: new BoundedMap(MAX_ABSENT) };
 }
 
 function remember(absent: Absent, set: Set<string>, asked: readonly string[], found: ReadonlySet<string>): void {
@@ -152,11 +154,10 @@ export async function readEntityRows(
  * one per table and batch: each statement waits behind the inserts queued in the engine, so the count matters
  * more than the size. Addresses known absent, or whose state this process already holds, are not asked.
  */
-export async function prefetchTraceContext(store: StoreClient, addresses: ReadonlySet<string>): Promise<StoreContextRows> {
-  const recent = recentStates.get(store);
-  const absent = absentFor(store);
+export async function prefetchTraceContext(ctx: TracesContext, addresses: ReadonlySet<string>): Promise<StoreContextRows> {
+  const { store, recentStates: recent, absent } = ctx;
   const all = [...addresses];
-  const askStates = all.filter((a) => !recent?.has(a));
+  const askStates = all.filter((a) => !recent.has(a));
   const askJetton = all.filter((a) => !absent.jetton.has(a));
   const askNft = all.filter((a) => !absent.nft.has(a));
   const askSale = all.filter((a) => !absent.sale.has(a));
@@ -172,7 +173,8 @@ export async function prefetchTraceContext(store: StoreClient, addresses: Readon
 }
 
 /** Loads the context of one masterchain batch: a few batched queries whatever the number of traces. */
-export async function loadTraceContext(store: StoreClient, input: TraceContextInput): Promise<TraceContextSource> {
+export async function loadTraceContext(ctx: TracesContext, input: TraceContextInput): Promise<TraceContextSource> {
+  const { store, recentStates: recent, absent } = ctx;
   const states = new Map<string, AccountSnapshot>();
   const codes = new Map<string, Cell>();
   for (const st of input.states) {
@@ -183,12 +185,9 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
       if (c) codes.set(st.code_hash.toLowerCase(), c);
     }
   }
-  let recent = recentStates.get(store);
-  if (!recent) recentStates.set(store, (recent = new BoundedMap(MAX_RECENT_STATES)));
   for (const [a, s] of states) recent.set(a, s);
 
   const all = [...input.addresses];
-  const absent = absentFor(store);
   absent.batch++;
   for (const st of input.states) {
     absent.jetton.delete(st.account);
@@ -229,7 +228,7 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     const h = states.get(a)?.codeHash;
     if (h && !codes.has(h) && !isWalletCodeHash(h)) wantCode.add(h);
   }
-  if (wantCode.size) for (const [h, c] of await storeEntityLookup(store).codes([...wantCode])) codes.set(h, c);
+  if (wantCode.size) for (const [h, c] of await ctx.entityLookup.codes([...wantCode])) codes.set(h, c);
 
   const jettonWallets = new Map<string, KnownJettonWallet>(input.known?.jettonWallets ?? []);
   const nftItems = new Map<string, KnownNftItem>();
@@ -253,7 +252,7 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
   // DeDust pools and Telegram items, told by their code: what the chain says of their assets / content
   const interfacesOf = codeInterfaces(states, codes);
   const pools = all.filter((a) => interfacesOf(a).includes('dedust_pool'));
-  const dedustPools = await loadDedustPools(store, {
+  const dedustPools = await loadDedustPools(ctx, {
     pools,
     isPool: (a) => interfacesOf(a).includes('dedust_pool'),
     state: (a) => {
@@ -267,7 +266,7 @@ export async function loadTraceContext(store: StoreClient, input: TraceContextIn
     const h = states.get(a)?.codeHash;
     return !!h && !isWalletCodeHash(h);
   });
-  const itemContents = items.length || candidates.length ? await loadTelemintContents(store, { items, candidates, dataBoc: (a) => states.get(a)?.dataBoc, messages }) : new Map<string, ItemContent>();
+  const itemContents = items.length || candidates.length ? await loadTelemintContents(ctx, { items, candidates, dataBoc: (a) => states.get(a)?.dataBoc, messages }) : new Map<string, ItemContent>();
   return { states, codes, jettonWallets, nftItems, sales, multisigOrders, dedustPools, itemContents };
 }
 
@@ -322,9 +321,9 @@ export async function loadKnownEntities(store: StoreClient, txs: readonly Transa
  * address their transactions name, and those of the open traces they continue (traces the group itself opens
  * are made of its own transactions).
  */
-export function prefetchForBatches(store: StoreClient, asm: TraceAssembler, groups: readonly (readonly DecodedBlock[])[]): Promise<StoreContextRows> {
+export function prefetchForBatches(ctx: TracesContext, asm: TraceAssembler, groups: readonly (readonly DecodedBlock[])[]): Promise<StoreContextRows> {
   const txs = groups.flatMap((blocks) => blocks.flatMap((b) => b.transactions));
-  return prefetchTraceContext(store, rowAddresses([...txs, ...asm.continuedBy(txs)]));
+  return prefetchTraceContext(ctx, rowAddresses([...txs, ...asm.continuedBy(txs)]));
 }
 
 /**
@@ -336,7 +335,7 @@ export function prefetchForBatches(store: StoreClient, asm: TraceAssembler, grou
  * `opts.codes`: reads the codes neither the blocks nor the store have from a liteserver, at this masterchain block.
  */
 export async function readBatchContext(
-  store: StoreClient,
+  ctx: TracesContext,
   asm: TraceAssembler,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
@@ -344,15 +343,15 @@ export async function readBatchContext(
 ): Promise<BatchContext> {
   const txs = blocks.flatMap((b) => b.transactions);
   const states = blocks.flatMap((b) => b.account_states);
-  const known = await loadKnownEntities(store, txs, opts.prefetched);
+  const known = await loadKnownEntities(ctx.store, txs, opts.prefetched);
   if (unwritten) {
     for (const [k, v] of unwritten.jettonWallets) (known.jettonWallets as Map<string, typeof v>).set(k, v);
     for (const [k, v] of unwritten.nftItems) (known.nftItems as Map<string, typeof v>).set(k, v);
   }
   const completable = [...txs, ...asm.continuedBy(txs)];
-  const trace = await loadTraceContext(store, { addresses: rowAddresses(completable), states, known, prefetched: opts.prefetched, messages: rowMessages(completable) });
+  const trace = await loadTraceContext(ctx, { addresses: rowAddresses(completable), states, known, prefetched: opts.prefetched, messages: rowMessages(completable) });
   const mc = blocks.find((b) => b.id.workchain === -1);
-  const lookup = opts.codes ? withFetchedCodes(storeEntityLookup(store), opts.codes, mc ? blockIdExtOf(mc.id) : null) : storeEntityLookup(store);
+  const lookup = opts.codes ? withFetchedCodes(ctx.entityLookup, opts.codes, mc ? blockIdExtOf(mc.id) : null) : ctx.entityLookup;
   const plan = planEntityStates(states);
   const stats = planStats(plan);
   const codes = await readEntityCodes(plan, lookup, stats);

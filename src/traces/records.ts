@@ -45,6 +45,8 @@ export function emptyTraceContext(): TraceContextSource {
 const JETTON_OPS = new Set<number>([OP.jettonTransfer, OP.jettonInternalTransfer, OP.jettonBurn]);
 const NFT_OPS = new Set<number>([OP.nftTransfer, OP.nftGetStaticData]);
 
+// A memo of a pure function of the StateInit BoC (its code cell and hash): sharing it cannot change an answer, so it
+// stays at module level (CONTRIBUTING), not in the stage's context.
 const codeCache = new Map<string, { hash: string; code: Cell } | null>();
 
 /** Code cell (and its hash) of a StateInit BoC, or null. */

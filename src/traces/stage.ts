@@ -1,17 +1,18 @@
 /**
  * The traces stage's I/O edges: its saved state (the assembler, loaded at start and saved with each write, so a
  * restart from the checkpoint that goes with it continues exactly the traces a crash cut), one batch read and
- * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces/write.ts).
+ * folded (`processMcBatch`: read-context.ts then step.ts), and the write (src/store/traces/write.ts). What the
+ * stage keeps between batches is in its context (stage-context.ts), passed to each.
  */
-import { addPoolStats, completeEntityStates, type ElectorReader, type NominatorPoolReplayer, ENTITY_TABLES, storeEntityLookup, type EntityStateRows, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
-import { inlineClassifier, type Classifier } from './classify-pool.ts';
-import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreContextRows, type TracesWriteProgress } from '../store/traces/index.ts';
+import { addPoolStats, completeEntityStates, type ElectorReader, type NominatorPoolReplayer, ENTITY_TABLES, type EntityTables, type LiteserverCodeFetcher } from '../entities/index.ts';
+import type { Classifier } from './classify-pool.ts';
+import { loadTracesState, saveTracesState, tracesWriteProgress, writeTracesBatch, type StoreContextRows } from '../store/traces/index.ts';
 import { type StoreClient } from '../store/client/index.ts';
 import type { DecodedBlock } from '../ton/index.ts';
 import { decodeState, encodeState, TraceAssembler } from './assembler.ts';
 import { readBatchContext } from './read-context.ts';
 import { TRACE_TABLES, type TraceTables } from './rows.ts';
-import { PendingSales } from './pending-sales.ts';
+import type { TracesContext } from './stage-context.ts';
 import { startBatch, type McBatchOutput, type UnwrittenEntities } from './step.ts';
 
 /** Writes a batch's trace tables (idempotent: every table is keyed by the row's identity). */
@@ -24,14 +25,14 @@ export async function saveAssemblerState(store: StoreClient, mcSeqno: number, as
   await saveTracesState(store, mcSeqno, encodeState(asm.snapshot()));
 }
 
-/** Assemblers from loadAssembler: the stage's own, written with the replay check (src/store/traces/write.ts). Others (tests, tools) write without it. */
-const progressOf = new WeakMap<TraceAssembler, TracesWriteProgress>();
-
-/** The saved assembler and the masterchain seqno it has folded up to (null: start empty). */
-export async function loadAssembler(store: StoreClient): Promise<{ assembler: TraceAssembler; mcSeqno: number | null }> {
-  const saved = await loadTracesState(store);
+/**
+ * The saved assembler and the masterchain seqno it has folded up to (null: start empty). Its writes on `ctx` are
+ * checked against a replay (src/store/traces/write.ts); other assemblers (tests, tools) write without the check.
+ */
+export async function loadAssembler(ctx: TracesContext): Promise<{ assembler: TraceAssembler; mcSeqno: number | null }> {
+  const saved = await loadTracesState(ctx.store);
   const loaded = saved ? { assembler: new TraceAssembler(decodeState(saved.state)), mcSeqno: saved.mcSeqno } : { assembler: new TraceAssembler(), mcSeqno: null };
-  progressOf.set(loaded.assembler, tracesWriteProgress(loaded.mcSeqno));
+  ctx.fold(loaded.assembler).progress = tracesWriteProgress(loaded.mcSeqno);
   return loaded;
 }
 
@@ -43,7 +44,7 @@ export interface McBatchOptions {
   /** reads the elector's state and runs its get-methods: elections, complaints, what cycles gain (src/entities/elector-reader.ts) */
   elector?: ElectorReader;
   prefetched?: StoreContextRows;
-  /** classifies the completed traces and derives the entity-state rows (classify-pool.ts); default: on this thread */
+  /** classifies the completed traces and derives the entity-state rows (classify-pool.ts); default: the context's */
   classifier?: Classifier;
 }
 
@@ -61,30 +62,19 @@ export interface StartedMcBatch {
 }
 
 /**
- * The last entity-state completion started per assembler (the stage's fold): a seqno's completion reads the
- * previous rows, some of which the seqno before it derived (`remember`: not written yet), so completions run in
- * masterchain order even though derivations finish in any order. A failure rejects every later seqno's `done`
- * too: the stage stops at the first, nothing after it is written.
- */
-const completions = new WeakMap<TraceAssembler, Promise<EntityStateRows>>();
-
-/** Sale rows derived and not written yet, per assembler (the stage's fold). */
-const pendingSales = new WeakMap<TraceAssembler, PendingSales>();
-
-/**
  * One masterchain batch read and folded: its context from the store (and liteservers, `opts.codes`), then the
  * step (trace ids, traces, actions, jetton / NFT entities and events, traced rows). `blocks` are the shard blocks
  * the masterchain block commits and the masterchain block itself.
  */
 export async function processMcBatch(
-  store: StoreClient,
+  ctx: TracesContext,
   asm: TraceAssembler,
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
   opts: McBatchOptions = {},
 ): Promise<McBatchOutput> {
-  return (await startMcBatch(store, asm, mcSeqno, blocks, unwritten, opts)).done;
+  return (await startMcBatch(ctx, asm, mcSeqno, blocks, unwritten, opts)).done;
 }
 
 /**
@@ -93,30 +83,30 @@ export async function processMcBatch(
  * seqnos fold) and completed (after the seqno before's).
  */
 export async function startMcBatch(
-  store: StoreClient,
+  ctx: TracesContext,
   asm: TraceAssembler,
   mcSeqno: number,
   blocks: readonly DecodedBlock[],
   unwritten?: UnwrittenEntities,
   opts: McBatchOptions = {},
 ): Promise<StartedMcBatch> {
-  const read = await readBatchContext(store, asm, blocks, unwritten, opts);
+  const fold = ctx.fold(asm);
+  const read = await readBatchContext(ctx, asm, blocks, unwritten, opts);
   // sale rows earlier seqnos derived and did not write yet (a purchase after the listing: pending-sales.ts)
-  let sales = pendingSales.get(asm);
-  if (!sales) pendingSales.set(asm, (sales = new PendingSales()));
-  const context = { ...read, trace: await sales.overlay(read.trace) };
-  const started = startBatch(asm, mcSeqno, blocks, context);
-  const pool = opts.classifier ?? INLINE;
+  const context = { ...read, trace: await fold.pendingSales.overlay(read.trace) };
+  const started = startBatch(asm, mcSeqno, blocks, context, fold.priorStates);
+  const pool = opts.classifier ?? ctx.classifier;
   const { candidates, codes, stats } = context.entityPlan;
   const classified = pool.classify(started.traces);
   const derived = pool.derive({ candidates, codes });
   // awaited below, maybe after the seqno before completes: not an unhandled rejection meanwhile
   derived.catch(() => undefined);
-  const before = completions.get(asm);
-  const completed = (before ?? Promise.resolve()).then(async () => completeEntityStates(await derived, storeEntityLookup(store), stats));
-  completions.set(asm, completed);
+  // completions in masterchain order, after the seqno before's, whatever order the derivations finish in; a failure
+  // rejects every later seqno's `done` too: the stage stops at the first, nothing after it is written
+  const completed = (fold.completion ?? Promise.resolve()).then(async () => completeEntityStates(await derived, ctx.entityLookup, stats));
+  fold.completion = completed;
   completed.catch(() => undefined);
-  sales.track(candidates, codes, completed);
+  fold.pendingSales.track(candidates, codes, completed);
   // nominator pools: their states before the batch's blocks from a liteserver, their transactions replayed
   const mc = blocks.find((b) => b.id.workchain === -1);
   const pools = opts.pools && mc ? opts.pools.batchRows(blocks, mc, blocks.flatMap((b) => b.transactions).map((tx) => ({ tx, mcSeqno, traceId: null }))) : null;
@@ -154,17 +144,15 @@ export async function startMcBatch(
   return { entities: started.entities, done };
 }
 
-const INLINE = inlineClassifier();
-
 /**
  * Writes what the step produced (the seqnos after the last write up to `mcSeqno`), then the assembler state: after
  * this the batch is durable; rows a crashed earlier write of these seqnos stored are not written again
  * (src/store/traces/write.ts).
  */
-export async function writeMcBatch(store: StoreClient, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
+export async function writeMcBatch(ctx: TracesContext, asm: TraceAssembler, mcSeqno: number, out: McBatchOutput): Promise<void> {
   await writeTracesBatch(
-    store,
-    progressOf.get(asm) ?? null,
+    ctx.store,
+    ctx.fold(asm).progress,
     mcSeqno,
     {
       entities: ENTITY_TABLES.map((table) => ({ table, rows: out.entities[table] })),

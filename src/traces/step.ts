@@ -3,9 +3,9 @@
  * its jetton / NFT events derived, its transactions and messages given their trace_id. It takes the batch's context
  * as plain data (read before it: read-context.ts `readBatchContext`) and returns rows (written after it: stage.ts
  * `writeMcBatch`, src/store/traces/write.ts); no store handle. Its state is in memory: the assembler, and the end
- * states of the blocks it has seen (the documents' states before).
+ * states of the blocks it has seen (the documents' states before), which the caller keeps and passes in.
  */
-import { actionRows, type ActionRow, type Trace } from '../actions/index.ts';
+import { actionRows, type ActionRow, type DedustPoolAssets, type Trace } from '../actions/index.ts';
 import { classifyOne, type Classified } from './classify-pool.ts';
 import { addStateStats, blockConfigParam, emptyStateStats, ENTITY_TABLES, entityEvents, validatorCycleRows, validatorEventRows, type CodeBocs, type EntityStateRows, type EntityTables, type KnownEntities, type StateStats } from '../entities/index.ts';
 import { blockToRows, PriorStates, TRACED_TABLES } from '../decode/index.ts';
@@ -97,14 +97,14 @@ export function finishTraces(folded: FoldedTraces, classified: readonly Classifi
   return { traceIds, tables, traces, actions };
 }
 
-/** Assemble one masterchain batch's transactions and classify what it completes on this thread (`context`: records.ts). */
-export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource): TraceBatch {
+/**
+ * Assemble one masterchain batch's transactions and classify what it completes on this thread (`context`: records.ts;
+ * `dedustPools`: the DeDust pool list the classifier falls back on, src/actions/dedust-pools.ts).
+ */
+export function assembleBatch(asm: TraceAssembler, mcSeqno: number, txs: TransactionRow[], context?: TraceContextSource, dedustPools?: ReadonlyMap<string, DedustPoolAssets>): TraceBatch {
   const folded = foldTraces(asm, mcSeqno, txs, context);
-  return finishTraces(folded, folded.traces.map((t) => classifyOne(t)));
+  return finishTraces(folded, folded.traces.map((t) => classifyOne(t, dedustPools)));
 }
-
-/** End states of the blocks an assembler's stage has seen, for the documents' states before (src/decode/docs.ts). */
-const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
 
 /**
  * One masterchain batch through the step but the classification of the traces it completes and the entity-state
@@ -112,9 +112,11 @@ const priorStatesOf = new WeakMap<TraceAssembler, PriorStates>();
  * classifications, in order, and the entity-state rows, and gives the batch's output. The next seqno may be folded
  * before this one is finished (its jetton wallets / NFT items, all the next fold reads of it, are known now:
  * `rememberEntities`), so classification and derivation can run elsewhere meanwhile (classify-pool.ts).
- * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself.
+ * `blocks` are the shard blocks the masterchain block commits and the masterchain block itself. `priorStates`: the
+ * end states of the blocks the fold has seen, for the documents' states before (src/decode/docs.ts; the stage's
+ * context keeps them per fold, stage-context.ts), updated with these blocks'.
  */
-export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext): StartedBatch {
+export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonly DecodedBlock[], context: BatchContext, priorStates = new PriorStates()): StartedBatch {
   const txs = blocks.flatMap((b) => b.transactions);
   const states = blocks.flatMap((b) => b.account_states);
   const folded = foldTraces(asm, mcSeqno, txs, context.trace);
@@ -131,8 +133,6 @@ export function startBatch(asm: TraceAssembler, mcSeqno: number, blocks: readonl
   }
   entities.validator_events = validatorEventRows(batchTxs, asm.elector);
   const traced: TracedRows = { transactions: [], messages: [], transaction_docs_kv: [] };
-  let priorStates = priorStatesOf.get(asm);
-  if (!priorStates) priorStatesOf.set(asm, (priorStates = new PriorStates()));
   for (const b of blocks) {
     const rows = blockToRows(b, { mcSeqno, traceIds, tables: 'traced', priorStates });
     for (const t of TRACED_TABLES) for (const r of rows[t]) traced[t].push(r);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { createTracesContext } from '../../src/traces/stage-context.ts';
 import { actionScope, computeBalanceChanges, type BcTransaction } from '../../src/api/v3/queries/balance-changes.ts';
 import { FIXTURES, get, openFixture, type Fixture } from './helpers.ts';
 
@@ -125,11 +126,12 @@ beforeAll(async () => {
   f = await openFixture({
     extra: async (store) => {
       let mc = 900_000_000;
+      const traces = createTracesContext({ store });
       for (const file of BLOCKS) {
         const block = decodeBlock(readFileSync(join(FIXTURES, 'blocks/mainnet', file)));
         const asm = new TraceAssembler();
-        const out = await processMcBatch(store, asm, mc, [block]);
-        await writeMcBatch(store, asm, mc, out);
+        const out = await processMcBatch(traces, asm, mc, [block]);
+        await writeMcBatch(traces, asm, mc, out);
         mc++;
       }
     },

@@ -16,6 +16,7 @@ import { importBlocks } from '../../pipelines/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { createTracesContext, type TracesContext } from '../../src/traces/stage-context.ts';
 import { code, fixtureCodes, prunedBranch, raw, stateOf } from '../entities/helpers.ts';
 import { entityStateRows, storeEntityLookup } from '../../src/entities/index.ts';
 import { get } from './helpers.ts';
@@ -47,12 +48,14 @@ function withStates(template: DecodedBlock, states: DecodedBlock['account_states
 
 let dir: string;
 let store: StoreClient;
+let traces: TracesContext;
 let app: FastifyInstance;
 const blocks: Record<string, DecodedBlock> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tg-entity-state-'));
   store = await openStore({ dataDir: dir });
+  traces = createTracesContext({ store });
   const codes = [...fixtureCodes()].map(([code_hash, c]) => ({ code_hash, code_boc: c.toBoc().toString('base64') }));
   await store.insertFormatted('contract_code', encodeJsonLines(codes), 'JSONEachRow');
   for (const f of BLOCKS) blocks[f] = decodeBlock(readFileSync(join(FIX, 'blocks', f)));
@@ -81,8 +84,8 @@ beforeAll(async () => {
   const asm = new TraceAssembler();
   let seqno = 100;
   for (const b of [...Object.values(blocks), synthetic]) {
-    const out = await processMcBatch(store, asm, seqno, [b]);
-    await writeMcBatch(store, asm, seqno, out);
+    const out = await processMcBatch(traces, asm, seqno, [b]);
+    await writeMcBatch(traces, asm, seqno, out);
     seqno++;
   }
   app = buildServer({
@@ -204,8 +207,8 @@ describe('entity state through the traces stage and API v3', () => {
   it('replaying a batch changes nothing (entity tables are keyed by address)', async () => {
     const before = await store.query<{ n: string }>('SELECT count() AS n FROM nft_sales FINAL');
     const asm = new TraceAssembler();
-    const out = await processMcBatch(store, asm, 100, [blocks[BLOCKS[1]]]);
-    await writeMcBatch(store, asm, 100, out);
+    const out = await processMcBatch(traces, asm, 100, [blocks[BLOCKS[1]]]);
+    await writeMcBatch(traces, asm, 100, out);
     expect(await store.query<{ n: string }>('SELECT count() AS n FROM nft_sales FINAL')).toEqual(before);
     expect(out.entities.nft_sales.map((r) => r.address)).toEqual([SALE]);
   });

@@ -16,7 +16,7 @@ import { configParam } from '../../src/proofs/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { type Row } from '../../src/util/index.ts';
 import { decodeBlock, type MessageRow, type TransactionRow } from '../../src/ton/index.ts';
-import { loadAssembler, processMcBatch, writeMcBatch } from '../../src/traces/index.ts';
+import { createTracesContext, loadAssembler, processMcBatch, writeMcBatch } from '../../src/traces/index.ts';
 import { FIXTURES, get, v3App } from './helpers.ts';
 
 const MC = 65466080;
@@ -134,12 +134,13 @@ beforeAll(async () => {
   // a real key block (ton4j's local net) through the traces stage: its cycles and the elector its config names
   const key = decodeBlock(readFileSync(join(FIXTURES, 'blocks/localnet/localnet-ton4j-mc-189235.boc')));
   expect(key.config).not.toBeNull();
-  const { assembler } = await loadAssembler(store);
-  const out = await processMcBatch(store, assembler, key.id.seqno, [key]);
+  const traces = createTracesContext({ store });
+  const { assembler } = await loadAssembler(traces);
+  const out = await processMcBatch(traces, assembler, key.id.seqno, [key]);
   expect(assembler.elector).toBe(key.config!.elector_address);
   // written as the stage writes; the elector's address is saved with the assembler, so a restart keeps it
-  await writeMcBatch(store, assembler, key.id.seqno, out);
-  expect((await loadAssembler(store)).assembler.elector).toBe(key.config!.elector_address);
+  await writeMcBatch(traces, assembler, key.id.seqno, out);
+  expect((await loadAssembler(traces)).assembler.elector).toBe(key.config!.elector_address);
   localStarts = out.entities.validator_cycles.map((c) => c.utime_since as number);
   expect(localStarts.length).toBeGreaterThan(0);
   expect(out.entities.validator_cycles.every((c) => c.source_mc_seqno === key.id.seqno)).toBe(true);

@@ -27,6 +27,7 @@ import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { createTracesContext } from '../../src/traces/stage-context.ts';
 import type { McBatchOutput } from '../../src/traces/step.ts';
 import { code, prunedBranch } from './helpers.ts';
 
@@ -87,7 +88,7 @@ async function freshStore(): Promise<{ store: StoreClient; data: string }> {
 }
 
 function run(store: StoreClient, batch: Batch, codes?: LiteserverCodeFetcher): Promise<McBatchOutput> {
-  return processMcBatch(store, new TraceAssembler(), batch.mcSeqno, batch.blocks, undefined, { codes });
+  return processMcBatch(createTracesContext({ store }), new TraceAssembler(), batch.mcSeqno, batch.blocks, undefined, { codes });
 }
 
 beforeAll(async () => {
@@ -230,7 +231,7 @@ describe('codes from a liteserver in processMcBatch', () => {
       expect(BigInt(nc.next_item_index as bigint)).toBe(nextIndex);
       expect(Address.parseRaw(nc.owner_address as string).equals(owner)).toBe(true);
 
-      await writeMcBatch(store, new TraceAssembler(), target.mcSeqno, out);
+      await writeMcBatch(createTracesContext({ store }), new TraceAssembler(), target.mcSeqno, out);
       await fetcher.settled();
       const stored = await store.query<{ code_hash: string; code_boc: string }>('SELECT code_hash, code_boc FROM contract_code FINAL ORDER BY code_hash');
       const byHash = new Map(stored.map((r) => [r.code_hash, Cell.fromBase64(r.code_boc)]));

@@ -5,15 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { LiteserverPool } from '../../src/source/index.ts';
 import { openStore, type StoreClient, type StoreConfig } from '../../src/store/client/index.ts';
+import { createTracesContext, type TracesContext } from '../../src/traces/index.ts';
 
 /**
  * A fresh migrated chdb store in a temp dir for the enclosing describe block: opened before its tests,
- * closed and removed after. Read `ref.store` inside tests (it is set once beforeAll ran).
+ * closed and removed after, with a traces-stage context of its own (`ref.traces`, src/traces/stage-context.ts).
+ * Read `ref.store` / `ref.traces` inside tests (they are set once beforeAll ran).
  */
-export function tempStore(prefix: string, config: Omit<StoreConfig, 'dataDir'> = {}): { readonly dir: string; readonly store: StoreClient } {
-  const ref = { dir: mkdtempSync(join(tmpdir(), prefix)), store: undefined as unknown as StoreClient };
+export function tempStore(prefix: string, config: Omit<StoreConfig, 'dataDir'> = {}): { readonly dir: string; readonly store: StoreClient; readonly traces: TracesContext } {
+  const ref = { dir: mkdtempSync(join(tmpdir(), prefix)), store: undefined as unknown as StoreClient, traces: undefined as unknown as TracesContext };
   beforeAll(async () => {
     ref.store = await openStore({ ...config, dataDir: ref.dir });
+    ref.traces = createTracesContext({ store: ref.store });
   });
   afterAll(async () => {
     await ref.store?.close();

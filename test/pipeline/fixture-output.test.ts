@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blockToRows, PriorStates } from '../../src/decode/index.ts';
 import { decodeBlock, type DecodedBlock } from '../../src/ton/index.ts';
-import { loadAssembler, processMcBatch, writeMcBatch } from '../../src/traces/index.ts';
+import { createTracesContext, loadAssembler, processMcBatch, writeMcBatch } from '../../src/traces/index.ts';
 import { tempStore } from '../helpers/store.ts';
 import { FIXTURES } from '../store/helpers.ts';
 
@@ -48,7 +48,8 @@ describe('fixture blocks: decode and traces output as recorded', () => {
 
   it('every block: decoded, rows, traces stage output byte for byte', { timeout: 600_000 }, async () => {
     const store = ref.store;
-    const { assembler } = await loadAssembler(store);
+    const ctx = createTracesContext({ store });
+    const { assembler } = await loadAssembler(ctx);
     const all = new PriorStates();
     const untraced = new PriorStates();
     const out: BlockDigest[] = [];
@@ -65,8 +66,8 @@ describe('fixture blocks: decode and traces output as recorded', () => {
       seqno++;
       const rowsAll = blockToRows(block, { mcSeqno: seqno, tables: 'all', priorStates: all });
       const rowsUntraced = blockToRows(block, { mcSeqno: seqno, tables: 'untraced', priorStates: untraced });
-      const batch = await processMcBatch(store, assembler, seqno, [block]);
-      await writeMcBatch(store, assembler, seqno, batch);
+      const batch = await processMcBatch(ctx, assembler, seqno, [block]);
+      await writeMcBatch(ctx, assembler, seqno, batch);
       const { traceIds, traces, ...written } = batch;
       out.push({
         block: basename(file),

@@ -40,8 +40,8 @@ describe('README: SQL for analysts, DEX swaps on real mainnet blocks', () => {
       last_trans_lt: sa.lastTransactionLt.toString(), code_hash: st.state.code!.hash().toString('hex'), data_hash: st.state.data!.hash().toString('hex'), data_boc: st.state.data!.toBoc().toString('base64'),
     }]);
     const block = decodeBlock(readFileSync(join(FIX, 'blocks/mainnet/mainnet-wc0-8000000000000000-71398501.boc')));
-    const out = await processMcBatch(mainnet.store, new TraceAssembler(), 700, [block]);
-    await writeMcBatch(mainnet.store, new TraceAssembler(), 700, out);
+    const out = await processMcBatch(mainnet.traces, new TraceAssembler(), 700, [block]);
+    await writeMcBatch(mainnet.traces, new TraceAssembler(), 700, out);
 
     // what the report must add up: each classified swap's trader, and the jetton transfer the trader sent (the
     // entity events, a path apart from the classifier) into the DEX contract

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, beginCell, Cell, Dictionary, loadShardAccount } from '@ton/core';
 import { parseJsonExact, traceFromToncenterJson, type Trace } from '../../src/actions/index.ts';
-import { completeEntityStates, deriveEntityStates, emptyStateStats, planEntityStates, readEntityCodes, storeEntityLookup, type CodeBocs } from '../../src/entities/index.ts';
+import { completeEntityStates, deriveEntityStates, emptyStateStats, planEntityStates, readEntityCodes, type CodeBocs } from '../../src/entities/index.ts';
 import { decodeBlock, type AccountStateRow } from '../../src/ton/index.ts';
 import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { classifierPool, classifyOne, createClassifier, inlineClassifier, type Classifier } from '../../src/traces/classify-pool.ts';
@@ -113,8 +113,8 @@ describe('processMcBatch with the pool over real mainnet blocks (chdb): the same
     for (const f of readdirSync(dir).filter((x) => x.startsWith('mainnet-wc0-')).sort()) {
       const block = decodeBlock(readFileSync(join(dir, f)));
       // nothing is written: both runs read the same (empty) store
-      const a = await processMcBatch(ref.store, new TraceAssembler(), mc, [block], undefined, { classifier: inlineClassifier() });
-      const b = await processMcBatch(ref.store, new TraceAssembler(), mc, [block], undefined, { classifier: pool });
+      const a = await processMcBatch(ref.traces, new TraceAssembler(), mc, [block], undefined, { classifier: inlineClassifier() });
+      const b = await processMcBatch(ref.traces, new TraceAssembler(), mc, [block], undefined, { classifier: pool });
       mc++;
       expect(b.tables, f).toEqual(a.tables);
       expect(b.entities, f).toEqual(a.entities);
@@ -240,8 +240,8 @@ describe('entity-state completion in masterchain order (startMcBatch, pool of 2,
     };
     try {
       const asm = new TraceAssembler();
-      const a = await startMcBatch(ref.store, asm, 2000, [n], undefined, { classifier: outOfOrder });
-      const b = await startMcBatch(ref.store, asm, 2001, [n1], undefined, { classifier: outOfOrder });
+      const a = await startMcBatch(ref.traces, asm, 2000, [n], undefined, { classifier: outOfOrder });
+      const b = await startMcBatch(ref.traces, asm, 2001, [n1], undefined, { classifier: outOfOrder });
       const [outA, outB] = await Promise.all([a.done, b.done]);
       expect(calls).toBe(2);
       expect(outA.entities.multisig).toMatchObject([{ address: addr, next_order_seqno: 1n }]);
@@ -251,8 +251,8 @@ describe('entity-state completion in masterchain order (startMcBatch, pool of 2,
       expect(outB.entities.multisig).toMatchObject([{ address: addr, next_order_seqno: 2n, signers: signersRow, last_transaction_lt: 20n }]);
       expect(outB.entityStats).toMatchObject({ rows: 1, incomplete: 0 });
       expect(await ref.store.query('SELECT * FROM multisig FINAL WHERE address = {a:String}', { a: addr })).toEqual([]);
-      // and the lookup this store's stage uses holds N+1's row now
-      expect((await storeEntityLookup(ref.store).previous('multisig', [addr])).get(addr)).toMatchObject({ next_order_seqno: 2n });
+      // and the lookup this stage's context keeps holds N+1's row now
+      expect((await ref.traces.entityLookup.previous('multisig', [addr])).get(addr)).toMatchObject({ next_order_seqno: 2n });
     } finally {
       await pool.close();
     }

@@ -13,6 +13,7 @@ import { beginCell, Cell, loadShardAccount, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { parseJsonExact, traceFromToncenterJson } from '../../src/actions/adapters/toncenter-json.ts';
 import { classifyTrace } from '../../src/actions/classify.ts';
+import { DedustPoolList } from '../../src/actions/dedust-pools.ts';
 import { blockToRows } from '../../src/decode/index.ts';
 import { encodeJsonLines, type StoreClient, fillKvFromStore } from '../../src/store/client/index.ts';
 import { StoreWriter } from '../../src/store/write/index.ts';
@@ -22,6 +23,8 @@ import { TraceAssembler } from '../../src/traces/assembler.ts';
 import { poolAssetsFromState, poolAssetsFromSwapEvent, DEDUST_SWAP_EVENT_OPCODE } from '../../src/traces/context-dedust.ts';
 import { contentFromDeploy, deploysAccount } from '../../src/contracts/index.ts';
 import { processMcBatch, writeMcBatch } from '../../src/traces/stage.ts';
+import { assembleBatch } from '../../src/traces/step.ts';
+import { createTracesContext } from '../../src/traces/stage-context.ts';
 import { rowAddresses, rowMessages, traceAddresses, traceMessages } from '../../src/traces/addresses.ts';
 import { loadTraceContext } from '../../src/traces/read-context.ts';
 import { traceContext } from '../../src/traces/records.ts';
@@ -89,7 +92,7 @@ describe('DeDust pools: assets from the chain', () => {
   it('the block’s two DeDust swaps classify once the store holds the pool’s state as its deploy left it', async () => {
     const b = block(B71398501);
     await storePoolState(withState.store, true);
-    const out = await processMcBatch(withState.store, new TraceAssembler(), 700, [b]);
+    const out = await processMcBatch(withState.traces, new TraceAssembler(), 700, [b]);
     const swaps = out.actions.filter((a) => a.type === 'jetton_swap' && (a.jetton_swap_data as { dex: string }).dex === 'dedust');
     expect(swaps).toHaveLength(2);
     const jetton = (await poolAssetsFromState(poolState().code, poolState().data.toBoc().toString('base64'), { account: POOL, balance: 0n, timestamp: 1 }))!.assets[1].address;
@@ -108,7 +111,7 @@ describe('DeDust pools: assets from the chain', () => {
       expect(d.dex_outgoing_transfer).toMatchObject({ asset: jetton, destination: s.source });
     }
     // written, and read back as the API reads them
-    await writeMcBatch(withState.store, new TraceAssembler(), 700, out);
+    await writeMcBatch(withState.traces, new TraceAssembler(), 700, out);
     const rows = await withState.store.query<{ asset: string; details: string }>("SELECT asset, details FROM actions FINAL WHERE type = 'jetton_swap' AND trace_id IN {t:Array(String)}", { t: swaps.map((x) => x.trace_id) });
     expect(rows.map((r) => [r.asset, (JSON.parse(r.details) as { dex: string }).dex])).toEqual([[jetton, 'dedust'], [jetton, 'dedust']]);
   });
@@ -119,8 +122,23 @@ describe('DeDust pools: the pool’s code alone', () => {
 
   it('its assets are nowhere in the store or the block: no DeDust swap (the records are what made them)', async () => {
     await storePoolState(without.store, false);
-    const bare = await processMcBatch(without.store, new TraceAssembler(), 700, [block(B71398501)]);
+    const bare = await processMcBatch(without.traces, new TraceAssembler(), 700, [block(B71398501)]);
     expect(bare.actions.filter((a) => a.type === 'jetton_swap' && (a.jetton_swap_data as { dex: string }).dex === 'dedust')).toEqual([]);
+  });
+
+  it('the DeDust pool list (--dedust-pools-api) stands in: the stage\'s classifier and the emulation\'s assembleBatch both take it', async () => {
+    const b = block(B71398501);
+    const dedust = (actions: readonly { type: string; jetton_swap_data?: unknown }[]) => actions.filter((a) => a.type === 'jetton_swap' && (a.jetton_swap_data as { dex: string }).dex === 'dedust');
+    // the pool's own assets (get_assets on its real state), as the API list would give them
+    const assets = (await poolAssetsFromState(poolState().code, poolState().data.toBoc().toString('base64'), { account: POOL, balance: 0n, timestamp: 1 }))!;
+    const list = new DedustPoolList();
+    list.set(new Map([[POOL, assets]]));
+    const out = await processMcBatch(createTracesContext({ store: without.store, dedustPools: list }), new TraceAssembler(), 700, [b]);
+    expect(dedust(out.actions)).toHaveLength(2);
+    // assembleBatch, as src/emulate/rows.ts calls it: the records of a context of its own, the list given
+    const src = await loadTraceContext(createTracesContext({ store: without.store }), { addresses: rowAddresses(b.transactions), states: b.account_states, messages: rowMessages(b.transactions) });
+    expect(dedust(assembleBatch(new TraceAssembler(), 700, b.transactions, src, list.pools).actions)).toHaveLength(2);
+    expect(dedust(assembleBatch(new TraceAssembler(), 700, b.transactions, src).actions)).toEqual([]);
   });
 });
 
@@ -163,14 +181,14 @@ describe('DeDust pools: a stored swap event', () => {
     const other = addr(0, 'dd'); // a pool (same code) with no event anywhere
     await insert(store, 'latest_account_states', [{ account: other, hash: zero, balance: '1', account_status: 'active', timestamp: 0, last_trans_hash: zero, last_trans_lt: '1', code_hash: code.hash().toString('hex'), data_boc: null }]);
 
-    const src = await loadTraceContext(store, { addresses: new Set([e.pool, other]), states: [], messages: [] });
+    const src = await loadTraceContext(events.traces, { addresses: new Set([e.pool, other]), states: [], messages: [] });
     expect(src.dedustPools!.get(e.pool)).toEqual(poolAssetsFromSwapEvent(e.body));
     expect(src.dedustPools!.has(other)).toBe(false);
     const trace = buildTrace({ account: e.pool, from: addr(0, 'ee') });
     expect(traceContext(trace, src).interfaces![e.pool].raw!.DedustPool).toEqual({ address: e.pool, ...poolAssetsFromSwapEvent(e.body) });
     // what was read is kept, and a pool found nowhere is not asked again at once
     const rec = recordQueries(store);
-    const again = await loadTraceContext(store, { addresses: new Set([e.pool, other]), states: [], messages: [] });
+    const again = await loadTraceContext(events.traces, { addresses: new Set([e.pool, other]), states: [], messages: [] });
     rec.restore();
     expect(again.dedustPools!.get(e.pool)).toEqual(src.dedustPools!.get(e.pool));
     expect(rec.sql.filter((q) => /FROM messages|data_boc IS NOT NULL/.test(q))).toEqual([]);
@@ -228,10 +246,10 @@ describe('Telegram items: content from the chain (the gift mint of block 7139850
     expect(deploy.beginParse().loadUint(32)).toBe(0x299a3e15);
     const uri = offchainUri(deploy.refs[1]);
     expect(uri).toMatch(/^https:\/\/nft\.fragment\.com\/gift\//);
-    const src = await loadTraceContext(ref.store, { addresses: rowAddresses(b.transactions), states: b.account_states, messages: rowMessages(b.transactions) });
+    const src = await loadTraceContext(ref.traces, { addresses: rowAddresses(b.transactions), states: b.account_states, messages: rowMessages(b.transactions) });
     expect(src.itemContents!.get(ITEM)).toEqual({ uri });
 
-    const out = await processMcBatch(ref.store, new TraceAssembler(), 700, [b]);
+    const out = await processMcBatch(ref.traces, new TraceAssembler(), 700, [b]);
     const mint = out.actions.find((a) => a.type === 'nft_mint' && a.asset_secondary === ITEM)!;
     expect(mint).toBeDefined();
     expect(mint.asset).toBe(COLLECTION);
@@ -249,9 +267,9 @@ describe('Telegram items: content from the chain (the gift mint of block 7139850
     const writer = new StoreWriter(ref.store);
     await writer.writeRows(blockToRows(b, { mcSeqno: 700 }));
     await writer.flush();
-    // a process that never saw the mint (its caches are per store client); the item's later state prunes the
-    // content, so it can only come from the stored deploy
-    const fresh = new Proxy(ref.store, {}) as StoreClient;
+    // a process that never saw the mint (a traces context of its own); the item's later state prunes the content,
+    // so it can only come from the stored deploy
+    const fresh = createTracesContext({ store: ref.store });
     const { state: laterState, owner } = laterItemState();
     const trace = startAuctionTrace(owner);
 
@@ -280,7 +298,7 @@ describe('Telegram items: a store that never saw the mint', () => {
   it('the item is not known as a Telegram item: no auction start (the content is what made it)', async () => {
     const { state, owner } = laterItemState();
     const trace = startAuctionTrace(owner);
-    const src = await loadTraceContext(empty.store, { addresses: traceAddresses(trace.transactions), states: [state], messages: traceMessages(trace.transactions) });
+    const src = await loadTraceContext(empty.traces, { addresses: traceAddresses(trace.transactions), states: [state], messages: traceMessages(trace.transactions) });
     expect(src.itemContents!.size).toBe(0);
     expect(classifyTrace({ ...trace, ...traceContext(trace, src) }).actions.map((a) => a.type)).not.toContain('teleitem_start_auction');
   });
@@ -304,7 +322,7 @@ describe('GetGems auctions: the auction’s NFT item (toncenter reads it with th
     }]);
     const trace = buildTrace({ account: BIDDER, from: null, out: [{ account: AUCTION, from: BIDDER, value: 2_000_000_000n }] });
     expect(traceAddresses(trace.transactions).has(NFT)).toBe(false);
-    const src = await loadTraceContext(ref.store, { addresses: traceAddresses(trace.transactions), states: [], messages: traceMessages(trace.transactions) });
+    const src = await loadTraceContext(ref.traces, { addresses: traceAddresses(trace.transactions), states: [], messages: traceMessages(trace.transactions) });
     const ctx = traceContext(trace, src);
     expect(ctx.interfaces![NFT].raw!.NftItem).toMatchObject({ address: NFT, index: '42', collection_address: NFT_COLLECTION });
     const bid = classifyTrace({ ...trace, ...ctx }).actions.find((a) => a.type === 'auction_bid')!;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { decodeBlock, type TransactionRow } from '../../src/ton/index.ts';
 import { loadAssembler, saveAssemblerState, writeTraceTables } from '../../src/traces/stage.ts';
+import { createTracesContext } from '../../src/traces/stage-context.ts';
 import { assembleBatch } from '../../src/traces/step.ts';
 
 const FIX = join(import.meta.dirname, '../fixtures');
@@ -40,7 +41,7 @@ describe('traces stage on chdb: a trace cut by a crash completes after restart',
     const rest = txs.filter((t) => t.lt > cut);
 
     await withStore(async (store) => {
-      const { assembler, mcSeqno } = await loadAssembler(store);
+      const { assembler, mcSeqno } = await loadAssembler(createTracesContext({ store }));
       expect(mcSeqno).toBeNull();
       const b = assembleBatch(assembler, 500, first);
       expect(b.traceIds.get(ROOT)).toBe(ROOT);
@@ -55,7 +56,7 @@ describe('traces stage on chdb: a trace cut by a crash completes after restart',
 
     // "crash": a new process opens the store and continues from the saved state
     await withStore(async (store) => {
-      const { assembler, mcSeqno } = await loadAssembler(store);
+      const { assembler, mcSeqno } = await loadAssembler(createTracesContext({ store }));
       expect(mcSeqno).toBe(500);
       const b = assembleBatch(assembler, 501, rest);
       await writeTraceTables(store, b.tables);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeJsonLines, type StoreClient } from '../../src/store/client/index.ts';
 import type { AccountStateRow } from '../../src/ton/index.ts';
 import { loadTraceContext } from '../../src/traces/read-context.ts';
+import { createTracesContext } from '../../src/traces/stage-context.ts';
 import { recordQueries, tempStore } from '../helpers/store.ts';
 
 const X = '0:' + '1A'.repeat(32);
@@ -32,7 +33,7 @@ describe('trace context: addresses known to have no entity rows', () => {
     recorded.length = 0;
   };
 
-  const load = (addresses: string[], states: AccountStateRow[] = []) => loadTraceContext(store, { addresses: new Set(addresses), states });
+  const load = (addresses: string[], states: AccountStateRow[] = []) => loadTraceContext(ref.traces, { addresses: new Set(addresses), states });
   const wallet = (address: string, lt: bigint) =>
     store.insertFormatted('jetton_wallets', encodeJsonLines([{ address, balance: 5n, owner: OWNER, jetton: MASTER, last_transaction_lt: lt }]), 'JSONEachRow');
 
@@ -59,5 +60,25 @@ describe('trace context: addresses known to have no entity rows', () => {
     reset();
     expect((await load([X])).jettonWallets.get(X)).toMatchObject({ owner: OWNER });
     expect(asked()).toContain('jetton_wallets');
+  });
+});
+
+describe('trace context: each traces-stage context keeps its own memory', () => {
+  const ref = tempStore('tg-absent-ctx-');
+  const Z = '0:' + '5E'.repeat(32);
+
+  it('an address known absent in one context is asked for again by another on the same store (another stage, an emulation)', async () => {
+    const rec = recordQueries(ref.store);
+    const recorded = rec.sql;
+    const asked = () => recorded.flatMap((sql) => /FROM (jetton_wallets|nft_items|nft_sales)/.exec(sql)?.[1] ?? []);
+    const first = createTracesContext({ store: ref.store });
+    await loadTraceContext(first, { addresses: new Set([Z]), states: [] });
+    expect(asked()).toEqual(['jetton_wallets', 'nft_items', 'nft_sales']);
+    recorded.length = 0;
+    await loadTraceContext(first, { addresses: new Set([Z]), states: [] });
+    expect(asked()).toEqual([]);
+    await loadTraceContext(createTracesContext({ store: ref.store }), { addresses: new Set([Z]), states: [] });
+    rec.restore();
+    expect(asked()).toEqual(['jetton_wallets', 'nft_items', 'nft_sales']);
   });
 });

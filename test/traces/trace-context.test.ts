@@ -127,7 +127,7 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
   /** The trace as the pipeline would classify it: the JSON's transactions, the context from the store. */
   async function pipelineTrace(c: ConformanceCase): Promise<Trace> {
     const stripped = { ...traceFromToncenterJson(docs.get(c.traceId)), interfaces: undefined };
-    const src = await loadTraceContext(store, { addresses: traceAddresses(stripped.transactions), states: [], messages: traceMessages(stripped.transactions) });
+    const src = await loadTraceContext(ref.traces, { addresses: traceAddresses(stripped.transactions), states: [], messages: traceMessages(stripped.transactions) });
     return { ...stripped, ...traceContext(stripped, src) };
   }
 
@@ -149,16 +149,16 @@ describe('toncenter classifier cases through the pipeline context (chdb)', () =>
     const traces = cases.map((c) => ({ ...traceFromToncenterJson(docs.get(c.traceId)), interfaces: undefined }));
     const every = new Set<string>();
     for (const t of traces) for (const a of traceAddresses(t.transactions)) every.add(a);
-    const prefetched = await prefetchTraceContext(store, every);
+    const prefetched = await prefetchTraceContext(ref.traces, every);
     expect(prefetched.jettonWallets.size + prefetched.nftItems.size + prefetched.sales.size).toBeGreaterThan(10);
     const dump = (ctx: TraceContextSource) =>
       JSON.stringify([ctx.states, ctx.jettonWallets, ctx.nftItems, ctx.sales].map((m) => [...m].sort()), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     const asked: string[] = [];
     for (const t of traces) {
       const addresses = traceAddresses(t.transactions);
-      const plain = await loadTraceContext(store, { addresses, states: [] });
+      const plain = await loadTraceContext(ref.traces, { addresses, states: [] });
       const rec = recordQueries(store);
-      const pre = await loadTraceContext(store, { addresses, states: [], prefetched }).finally(() => rec.restore());
+      const pre = await loadTraceContext(ref.traces, { addresses, states: [], prefetched }).finally(() => rec.restore());
       asked.push(...rec.sql);
       expect(dump(pre)).toBe(dump(plain));
       expect(show(classifyTrace({ ...t, ...traceContext(t, pre) }).actions)).toBe(show(classifyTrace({ ...t, ...traceContext(t, plain) }).actions));
@@ -367,7 +367,7 @@ describe('processMcBatch over a real block (chdb): jetton transfers get owner an
   it('classifies jetton_transfer with the sending wallet’s owner and master, as its data in the block says', async () => {
     const root = Cell.fromBoc(blockBytes())[0];
     const asm = new TraceAssembler();
-    const out = await processMcBatch(store, asm, 700, [decoded]);
+    const out = await processMcBatch(ref.traces, asm, 700, [decoded]);
     const transfers = out.actions.filter((a) => a.type === 'jetton_transfer');
     expect(transfers.length).toBeGreaterThanOrEqual(4);
     for (const a of transfers) {
@@ -384,7 +384,7 @@ describe('processMcBatch over a real block (chdb): jetton transfers get owner an
     expect(bare.actions.filter((a) => a.type === 'jetton_transfer')).toEqual([]);
 
     // written and read back as the API reads them
-    await writeMcBatch(store, asm, 700, out);
+    await writeMcBatch(ref.traces, asm, 700, out);
     const rows = await store.query<{ source: string; asset: string; source_secondary: string }>(
       "SELECT source, asset, source_secondary FROM actions FINAL WHERE type = 'jetton_transfer' ORDER BY source_secondary, source",
     );
@@ -394,10 +394,6 @@ describe('processMcBatch over a real block (chdb): jetton transfers get owner an
 
 describe('processMcBatch over real blocks (chdb): NFT transfers get the item’s collection and index from the block', () => {
   const ref = tempStore('tg-trace-context-nft-');
-  let store: StoreClient;
-  beforeAll(() => {
-    store = ref.store;
-  });
 
   it('TEP-62 items (index:uint64) and a .ton DNS item (index:uint256, dns-contract)', async () => {
     // mainnet .ton DNS root (ton-blockchain/dns-contract; also src/entities/dns.ts DOT_TON_ROOTS)
@@ -408,7 +404,7 @@ describe('processMcBatch over real blocks (chdb): NFT transfers get the item’s
     for (const file of ['mainnet-wc0-8000000000000000-27159537.boc', 'mainnet-wc0-8000000000000000-34703989.boc']) {
       const bytes = readFileSync(join(FIX, 'blocks/mainnet', file));
       const root = Cell.fromBoc(bytes)[0];
-      const out = await processMcBatch(store, new TraceAssembler(), mc++, [decodeBlock(bytes)]);
+      const out = await processMcBatch(ref.traces, new TraceAssembler(), mc++, [decodeBlock(bytes)]);
       for (const a of out.actions.filter((x) => x.type === 'nft_transfer')) {
         const data = dataAfterBlock(root, a.asset_secondary!);
         expect(data, a.asset_secondary!).not.toBeNull();
@@ -433,10 +429,6 @@ describe('processMcBatch over real blocks (chdb): NFT transfers get the item’s
 
 describe('a jetton transfer trace cut across two masterchain batches (chdb)', () => {
   const ref = tempStore('tg-trace-context-cut-');
-  let store: StoreClient;
-  beforeAll(() => {
-    store = ref.store;
-  });
 
   it('gets the context of the accounts the first batch saw: from the open trace and the states folded before', async () => {
     const root = Cell.fromBoc(blockBytes())[0];
@@ -451,14 +443,14 @@ describe('a jetton transfer trace cut across two masterchain batches (chdb)', ()
     const second: DecodedBlock = { ...block, transactions: block.transactions.filter((t) => t.lt > walletTx.lt), account_states: [] };
 
     const asm = new TraceAssembler();
-    const a = await processMcBatch(store, asm, 801, [first]);
+    const a = await processMcBatch(ref.traces, asm, 801, [first]);
     expect(a.actions.find((x) => x.tx_hashes.includes(walletTx.hash))).toBeUndefined(); // still in flight
     // the open trace the second batch continues: the owner's external and the wallet's transfer
     const continued = asm.continuedBy(second.transactions).map((t) => t.hash);
     expect(continued).toContain(walletTx.hash);
     const owner = block.transactions.find((t) => t.out_msgs.some((m) => m.msg_hash === walletTx.in_msg!.msg_hash))!;
     expect(continued).toContain(owner.hash);
-    const b = await processMcBatch(store, asm, 802, [second]);
+    const b = await processMcBatch(ref.traces, asm, 802, [second]);
     const t = b.actions.find((x) => x.type === 'jetton_transfer' && x.source_secondary === wallet);
     expect(t).toBeDefined();
     const w = walletOwnerAndMaster(dataAfterBlock(root, wallet)!);
@@ -491,7 +483,7 @@ describe('multisig orders and GetGems auctions in the pipeline context (chdb)', 
   });
 
   async function classified(trace: Trace) {
-    const src = await loadTraceContext(ref.store, { addresses: traceAddresses(trace.transactions), states: [] });
+    const src = await loadTraceContext(ref.traces, { addresses: traceAddresses(trace.transactions), states: [] });
     return classifyTrace({ ...trace, ...traceContext(trace, src) }).actions;
   }
 

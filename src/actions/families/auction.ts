@@ -161,7 +161,7 @@ export class AuctionBidMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, _otherBlocks: Block[]): Block[] {
     const msg = block.eventNodes[0].message;
-    const repo = interfaceRepository();
+    const repo = interfaceRepository(block);
     const interfaces = repo.getInterfaces(msg.destination);
     if (block.contractDeployments.size > 0) return [];
     const c = comment(block);
@@ -277,7 +277,7 @@ export class NftPutOnSaleBlockMatcher extends BlockMatcher {
     if (nftOf(toSale).address !== nftOf(toListing).address) return [];
     const saleAddress = accountId(saleInit.getMessage().destination);
     if (toSale.data.new_owner !== saleAddress) return [];
-    const repo = interfaceRepository();
+    const repo = interfaceRepository(block);
     const sale = repo.getNftSale(saleInit.getMessage().destination);
     if (sale !== null) {
       if (!accEqStr(nftOf(toSale).address, sale.nft_address)) throw new Error('assert transfer_to_sale nft == sale nft');
@@ -341,7 +341,7 @@ export class NftPutOnSaleBlockMatcher extends BlockMatcher {
 /** `get_cancel_trade_data`: the trade contract's record must name the returned item. */
 function getCancelTradeData(block: Block, returnNft: NftTransferBlock, isSale: boolean): NftCancelTradeData | null {
   const contract = block.getMessage().destination;
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   const expected = isSale ? repo.getNftSale(contract)?.nft_address : repo.getNftAuction(contract)?.nft_addr;
   if (expected === undefined) return null;
   // AccountId against the record's string (None: the comparison fails, as upstream's)
@@ -413,7 +413,7 @@ export class NftFinishAuctionMatcher extends BlockMatcher {
     const purchase = getLabeled('nft_purchase', otherBlocks, NftPurchaseBlock);
     if (purchase === null) throw new TypeError("'NoneType' object has no attribute 'data'");
     const contract = block.getMessage().destination;
-    const auction = interfaceRepository().getNftAuction(contract);
+    const auction = interfaceRepository(block).getNftAuction(contract);
     if (auction === null) return [];
     // NftPurchaseData.nft_address (an AccountId) against the record's string
     if (!accEqStr(purchase.data.nft_address as AccountId, auction.nft_addr)) return [];
@@ -437,7 +437,7 @@ export class TeleitemStartAuctionMatcher extends BlockMatcher {
   }
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
-    const item = interfaceRepository().getNftItem(block.eventNodes[0].message.destination);
+    const item = interfaceRepository(block).getNftItem(block.eventNodes[0].message.destination);
     if (item === null || !isTeleitem(item)) return [];
     const start = new TeleitemStartAuction(block.getBody());
     const msg = block.getMessage();
@@ -477,7 +477,7 @@ export class TeleitemCancelAuctionMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
     const msg = block.getMessage();
-    const item = interfaceRepository().getNftItem(msg.destination);
+    const item = interfaceRepository(block).getNftItem(msg.destination);
     if (item === null || !isTeleitem(item)) return [];
     const data: NftCancelTradeData = {
       nft_address: accountId(msg.destination), nft_collection: accountId(item.collection_address), owner: accountId(msg.source), trade_contract: accountId(msg.destination),
@@ -502,7 +502,7 @@ export class DnsPurchaseMatcher extends BlockMatcher {
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
     const call = otherBlocks[0];
     const msg = block.getMessage();
-    const item = interfaceRepository().getNftItem(msg.source);
+    const item = interfaceRepository(block).getNftItem(msg.source);
     if (item === null || (item.code_hash !== DNS_CODE_HASH && item.collection_address !== DNS_COLLECTION)) return [];
     const fillUp = new AuctionFillUp(block.getBody());
     const newBlock = new DnsPurchaseBlock({
@@ -543,7 +543,7 @@ export class DnsReleaseMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, _otherBlocks: Block[]): Block[] {
     const msg = block.getMessage();
-    const item = interfaceRepository().getNftItem(msg.destination);
+    const item = interfaceRepository(block).getNftItem(msg.destination);
     if (item === null || (item.code_hash !== DNS_CODE_HASH && item.collection_address !== DNS_COLLECTION)) return [];
     const release = new DnsReleaseBalance(block.getBody());
     const newBlock = new DnsReleaseBlock({
@@ -573,7 +573,7 @@ export class UpdateSaleMatcher extends BlockMatcher {
   override buildBlock(block: Block, _otherBlocks: Block[]): Block[] {
     const msg = block.getMessage();
     const update = new SaleUpdateMessage(block.getBody());
-    const sale = interfaceRepository().getNftSale(msg.destination);
+    const sale = interfaceRepository(block).getNftSale(msg.destination);
     if (sale === null) return [];
     const newBlock = new UpdateSaleBlock({
       sender: accountId(msg.source),

@@ -18,6 +18,7 @@ import { CallContractBlock } from '../basic-blocks.ts';
 import type { JettonTransferData } from '../block-data.ts';
 import { findCallContracts, getLabeled, getLabeledSorted } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
+import type { InterfaceRepository } from '../interfaces.ts';
 import { Block, unique, type PostProcessor } from '../core.ts';
 import { labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, GenericMatcher, OrMatcher } from '../matchers.ts';
@@ -110,8 +111,8 @@ function nativeSwapPayload(block: Block): [DedustV2PayNative, DedustV2SwapPayloa
 }
 
 /** The pool's other asset (its record from the interface repository), or null. */
-function poolOtherAsset(pool: AccountId, sourceAsset: Asset | null): Asset | null {
-  const info = interfaceRepository().getDedustPool(pool);
+function poolOtherAsset(repo: InterfaceRepository, pool: AccountId, sourceAsset: Asset | null): Asset | null {
+  const info = repo.getDedustPool(pool);
   if (info === null) return null;
   for (const a of info.assets) {
     const cand = new Asset(a.is_ton, a.is_ton ? null : a.address);
@@ -255,7 +256,7 @@ export class DedustV2FailedSwapBlockMatcher extends BlockMatcher {
     const parsed = block instanceof JettonTransferBlock ? this.jettonIn(block, refund) : this.nativeIn(block, refund);
     if (parsed === null) return [];
     const [sender, pool, sourceAsset, amountIn, inSrcWallet, inDstWallet, minOut] = parsed;
-    const outAsset = poolOtherAsset(pool, sourceAsset);
+    const outAsset = poolOtherAsset(interfaceRepository(block), pool, sourceAsset);
     const newBlock = new JettonSwapBlock({
       dex: 'dedust_v2', sender, source_asset: sourceAsset, destination_asset: outAsset,
       dex_incoming_transfer: { asset: sourceAsset, amount: amountIn, source: sender, source_jetton_wallet: inSrcWallet, destination: pool, destination_jetton_wallet: inDstWallet },

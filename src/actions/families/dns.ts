@@ -36,7 +36,7 @@ export function buildChangeDnsCore(dnsBlock: Block): Block {
   const msg = new ChangeDnsRecordMessage(dnsBlock.getBody());
   const sender = dnsBlock.eventNodes[0].message.source;
   const destination = dnsBlock.eventNodes[0].message.destination;
-  const item = interfaceRepository().getNftItem(destination);
+  const item = interfaceRepository(dnsBlock).getNftItem(destination);
   const source = sender !== null ? accountId(sender) : null;
   let newBlock: Block;
   if (msg.hasValue) {

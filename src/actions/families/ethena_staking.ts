@@ -65,7 +65,7 @@ export class EthenaWithdrawalRequestBlockMatcher extends BlockMatcher {
     const sourceWallet = accountId(block.getMessage().destination);
     const receiverWallet = accountId(tsUsde.getMessage().destination);
     const usdeMaster = accountId(internal.getMessage().destination);
-    const repo = interfaceRepository();
+    const repo = interfaceRepository(block);
     const sourceInfo = need(repo.getJettonWallet(sourceWallet), 'owner');
     const receiverInfo = need(repo.getJettonWallet(receiverWallet), 'owner');
     if (sourceInfo.owner !== source || receiverInfo.owner !== source || sourceInfo.jetton !== usdeMaster || receiverInfo.jetton !== tsUsde.getMessage().source) {

@@ -99,7 +99,7 @@ export class JettonTransferBlockMatcher extends BlockMatcher {
     if (internal === null) throw new TypeError("'NoneType' object has no attribute 'get_message'");
     const receiverWallet = internal.getMessage().destination;
     const destination = msg.destination;
-    const info = interfaceRepository().getJettonWallet(receiverWallet);
+    const info = interfaceRepository(block).getJettonWallet(receiverWallet);
     if (info === null) return [];
     if (destination === null || destination instanceof ExternalAddress) throw new TypeError('jetton transfer destination is not an internal address');
     let receiver: string = info.owner;
@@ -149,7 +149,7 @@ export class PTonTransferMatcher extends BlockMatcher {
     const include = [block, ...otherBlocks];
     const msg = new JettonTransfer(block.getBody());
     const newBlock = new JettonTransferBlock({}, msg);
-    const info = interfaceRepository().getJettonWallet(block.getMessage().destination);
+    const info = interfaceRepository(block).getJettonWallet(block.getMessage().destination);
     if (info === null || !PTonTransferMatcher.ptonMasters.includes(info.jetton)) return [];
     const data: JettonTransferData = {
       has_internal_transfer: false,
@@ -173,7 +173,7 @@ export class PTonTransferMatcher extends BlockMatcher {
 
 function jettonBurnData(newBlock: Block, block: Block): JettonBurnData {
   const msg = new JettonBurn(block.getBody());
-  const wallet = interfaceRepository().getJettonWallet(block.getMessage().destination);
+  const wallet = interfaceRepository(block).getJettonWallet(block.getMessage().destination);
   if (wallet === null) throw new Error('assert wallet is not None');
   newBlock.valueFlow.addJetton(accountId(wallet.owner), accountId(wallet.jetton), -msg.amount);
   return {
@@ -211,7 +211,7 @@ function jettonMintData(newBlock: Block, block: CallContractBlock, blocks: Block
     const it = new JettonInternalTransfer(internal.getBody());
     const failed = block.failed || internal.failed;
     const walletAddr = internal.eventNodes[0].message.destination;
-    const wallet = interfaceRepository().getJettonWallet(walletAddr);
+    const wallet = interfaceRepository(block).getJettonWallet(walletAddr);
     if (wallet === null) throw new Error('assert receiver_jwallet is not None');
     newBlock.valueFlow.addJetton(accountId(wallet.owner), accountId(wallet.jetton), it.amount);
     return [{
@@ -279,7 +279,7 @@ export class FallbackJettonTransferBlockMatcher extends BlockMatcher {
     const msg = new JettonTransfer(block.getBody());
     const newBlock = new JettonTransferBlock({}, msg);
     const senderJettonWallet = block.getMessage().destination;
-    const info = interfaceRepository().getJettonWallet(senderJettonWallet);
+    const info = interfaceRepository(block).getJettonWallet(senderJettonWallet);
     const data: JettonTransferData = {
       has_internal_transfer: false,
       sender: accountId(block.getMessage().source),

@@ -17,6 +17,7 @@ import { CallContractBlock, TonTransferBlock } from '../basic-blocks.ts';
 import type { JettonTransferData } from '../block-data.ts';
 import { getLabeled } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
+import type { InterfaceRepository } from '../interfaces.ts';
 import { Block } from '../core.ts';
 import { labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, ContractMatcher, OrMatcher, RecursiveMatcher } from '../matchers.ts';
@@ -34,8 +35,7 @@ type Data = Record<string, unknown>;
  * An account's extra data (`get_extra_data(a, 'data_boc')`): the data cell, and what toncenter's record adds to it
  * (`pool` for a stake wallet, `lock_wallet_address` for a pool); null when the repository has none for it.
  */
-function extraDataBoc(address: string): Record<string, unknown> | null {
-  const repo = interfaceRepository();
+function extraDataBoc(repo: InterfaceRepository, address: string): Record<string, unknown> | null {
   const boc = repo.getExtraData(address, 'data_boc');
   if (typeof boc !== 'string') return null;
   const rec = repo.getInterfaces(address).data_boc;
@@ -58,16 +58,16 @@ export function poolLockWallet(extra: Record<string, unknown>): string {
 }
 
 /** `extract_jvault_assets`: (staking pool, staked asset, JVault token); all null when anything fails. */
-export function extractJvaultAssets(stakeWallet: string): [AccountId, Asset | null, Asset | null] {
+export function extractJvaultAssets(repo: InterfaceRepository, stakeWallet: string): [AccountId, Asset | null, Asset | null] {
   try {
-    const extra = extraDataBoc(stakeWallet);
+    const extra = extraDataBoc(repo, stakeWallet);
     if (extra === null) return [null, null, null];
     const s = Cell.fromBase64(extra.data_boc as string).beginParse(true);
     const pool = s.loadAddressAny();
     const minter = s.loadAddressAny();
-    const poolExtra = extraDataBoc(addrStr(pool));
+    const poolExtra = extraDataBoc(repo, addrStr(pool));
     if (poolExtra === null) return [addrAccount(pool), null, new Asset(false, addrAccount(minter))];
-    const lockWallet = interfaceRepository().getJettonWallet(poolLockWallet(poolExtra));
+    const lockWallet = repo.getJettonWallet(poolLockWallet(poolExtra));
     if (lockWallet === null) throw new TypeError("'NoneType' object has no attribute 'jetton'");
     return [addrAccount(pool), new Asset(false, lockWallet.jetton), new Asset(false, addrAccount(minter))];
   } catch {
@@ -180,7 +180,7 @@ export class JVaultUnstakeBlockMatcher extends BlockMatcher {
     const msg = block.getMessage();
     const info = new JVaultUnstakeJettons(block.getBody());
     const stakeWallet = msg.destination!;
-    const [pool, asset, jvaultAsset] = extractJvaultAssets(stakeWallet);
+    const [pool, asset, jvaultAsset] = extractJvaultAssets(interfaceRepository(block), stakeWallet);
     if (pool === null || asset === null) return [];
     let data: Data;
     if (!request || !transfer) {
@@ -258,7 +258,7 @@ export class JVaultUnstakeRequestBlockMatcher extends BlockMatcher {
     let newBlock: JVaultUnstakeRequestBlock;
     if (!request) {
       // the request never reached the pool: pool and assets from the stake wallet's data, or nothing is reported
-      const [pool, asset, jvaultAsset] = extractJvaultAssets(stakeWallet);
+      const [pool, asset, jvaultAsset] = extractJvaultAssets(interfaceRepository(block), stakeWallet);
       if (pool === null || asset === null) return [];
       newBlock = new JVaultUnstakeRequestBlock({
         sender: accountId(msg.source), stake_wallet: accountId(stakeWallet), staking_pool: pool, requested_amount: info.jettonsToUnstake,
@@ -266,7 +266,7 @@ export class JVaultUnstakeRequestBlockMatcher extends BlockMatcher {
       });
       newBlock.failed = true;
     } else {
-      const [, asset, jvaultAsset] = extractJvaultAssets(stakeWallet);
+      const [, asset, jvaultAsset] = extractJvaultAssets(interfaceRepository(block), stakeWallet);
       newBlock = new JVaultUnstakeRequestBlock({
         sender: accountId(msg.source), stake_wallet: accountId(stakeWallet), staking_pool: accountId(request.getMessage().destination),
         requested_amount: info.jettonsToUnstake, asset, jvault_asset: jvaultAsset, exit_code: null,

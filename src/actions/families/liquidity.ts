@@ -86,7 +86,7 @@ function provisionData(block: Block, otherBlocks: Block[]): Data {
     throw new Error('No LP transfer or rejection');
   }
 
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   // 0-2 deposit transfers of the user, only used to find the user's jetton wallet
   const jettonDeposits = otherBlocks.filter(
     (b): b is CallContractBlock => b instanceof CallContractBlock && b.opcode === JettonTransfer.opcode && b.getMessage().source?.toUpperCase() === sender,
@@ -176,7 +176,7 @@ function depositOneData(block: Block, allBlocks: Block[]): Data {
     const p = new DedustDepositLiquidityJettonForwardPayload(s.loadRef().beginParse(true));
     [asset0, amount0, asset1, amount1] = [p.asset0, p.asset0TargetBalance, p.asset1, p.asset1TargetBalance];
     userWallet0 = accountId(vaultCall.previousBlock!.getMessage().source);
-    const dexWallet = interfaceRepository().getJettonWallet(vaultCall.getMessage().source!.toUpperCase()) ?? raiseNone('jetton');
+    const dexWallet = interfaceRepository(block).getJettonWallet(vaultCall.getMessage().source!.toUpperCase()) ?? raiseNone('jetton');
     actualAsset = new Asset(false, dexWallet.jetton);
     actualAmount = amount;
   }
@@ -370,7 +370,7 @@ export class DedustWithdrawBlockMatcher extends BlockMatcher {
     const senderWallet = block.getMessage().destination!;
     const burn = new JettonBurn(block.getBody());
     const pool = block.nextBlocks[0].getMessage().destination;
-    const lpWallet = interfaceRepository().getJettonWallet(senderWallet.toUpperCase());
+    const lpWallet = interfaceRepository(block).getJettonWallet(senderWallet.toUpperCase());
     if (!lpWallet) return [];
     const lpAsset = new Asset(false, lpWallet.jetton);
     const assets: Asset[] = [], amounts: bigint[] = [];
@@ -616,7 +616,7 @@ function toncoDepositCore(block: Block, positionInit: Block | null, input: Block
   } catch {
     return [];
   }
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   let firstAsset: Asset;
   try {
     const w = repo.getJettonWallet(routerWallet);
@@ -740,7 +740,7 @@ function resolveToncoWithdrawPayouts(routerPayout: CallContractBlock, p1: Block 
       const r = router[i];
       let asset: Asset | null = null;
       if (r.wallet) {
-        const w = interfaceRepository().getJettonWallet(r.wallet);
+        const w = interfaceRepository(routerPayout).getJettonWallet(r.wallet);
         if (w && isPtonMaster(w.jetton)) asset = new Asset(true);
         else if (w) asset = new Asset(false, w.jetton);
       }

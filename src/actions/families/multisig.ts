@@ -52,7 +52,7 @@ export class MultisigCreateOrderBlockMatcher extends BlockMatcher {
     included.push(deploy);
     const deployMsg = deploy.getMessage();
     const deployData = new MultisigInitOrder(deploy.getBody());
-    const order = interfaceRepository().getMultisigOrder(deployMsg.destination);
+    const order = interfaceRepository(block).getMultisigOrder(deployMsg.destination);
     if (order === null) return [];
     const newBlock = new MultisigCreateOrderBlock({
       query_id: init.queryId,
@@ -107,7 +107,7 @@ export class MultisigApproveBlockMatcher extends BlockMatcher {
       signerIndex = -1;
     }
     const msg = block.getMessage();
-    const order = interfaceRepository().getMultisigOrder(msg.destination);
+    const order = interfaceRepository(block).getMultisigOrder(msg.destination);
     if (order === null) return [];
     const newBlock = new MultisigApproveBlock({
       signer: accountId(msg.source),
@@ -134,7 +134,7 @@ export class MultisigExecuteBlockMatcher extends BlockMatcher {
   override buildBlock(block: Block, _otherBlocks: Block[]): Block[] {
     const exec = new MultisigExecute(block.getBody());
     const msg = block.getMessage();
-    const order = interfaceRepository().getMultisigOrder(msg.source);
+    const order = interfaceRepository(block).getMultisigOrder(msg.source);
     if (order === null) return [];
     const newBlock = new MultisigExecuteBlock({
       query_id: exec.queryId,

@@ -16,6 +16,7 @@ import { CallContractBlock, TonTransferBlock } from '../basic-blocks.ts';
 import type { NftDiscoveryData, NftMintData, NftPurchaseData, NftTransferData } from '../block-data.ts';
 import { findCallContracts, findMessages, getLabeled } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
+import type { InterfaceRepository } from '../interfaces.ts';
 import { Block, EmptyBlock } from '../core.ts';
 import { labeled } from '../labels.ts';
 import { BlockMatcher, ContractMatcher, OrMatcher } from '../matchers.ts';
@@ -67,9 +68,9 @@ function pyIn(needle: string, container: unknown): boolean {
 }
 
 /** `_get_nft_data`: what the repository knows of the item (name and type of a Fragment item from its metadata uri). */
-export function getNftData(nftAddress: AccountId): NftTransferData['nft'] {
+export function getNftData(repo: InterfaceRepository, nftAddress: AccountId): NftTransferData['nft'] {
   const data: NftTransferData['nft'] = { address: nftAddress, index: null, collection: null, exists: false };
-  const nft = interfaceRepository().getNftItem(nftAddress);
+  const nft = repo.getNftItem(nftAddress);
   if (nft !== null) {
     data.index = nft.index;
     data.exists = true;
@@ -103,7 +104,7 @@ function tryGetNftPurchaseData(block: Block, owner: string): PurchaseData | null
   // a previous block without nodes (the root) fails here, as upstream's `event_nodes[0]` does
   const eventNode = prev.eventNodes[0];
   if (eventNode === undefined) throw new TypeError('list index out of range');
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   if (prev instanceof TonTransferBlock) {
     const source = eventNode.message.source;
     // upstream's `source.upper()` on a message without a source (an external) fails the match
@@ -147,7 +148,7 @@ export class NftTransferBlockMatcher extends BlockMatcher {
       custom_payload: b64(msg.customPayload),
       forward_payload: b64(msg.forwardPayload),
       new_owner: addrAccount(msg.newOwner),
-      nft: getNftData(accountId(block.eventNodes[0].message.transaction.account)),
+      nft: getNftData(interfaceRepository(block), accountId(block.eventNodes[0].message.transaction.account)),
     };
     if (!data.nft.exists) return [];
     const prev = block.previousBlock;
@@ -307,7 +308,7 @@ export class TelegramNftPurchaseBlockMatcher extends BlockMatcher {
       response_destination: null,
       custom_payload: null,
       forward_payload: null,
-      nft: getNftData(accountId(block.getMessage().source)),
+      nft: getNftData(interfaceRepository(block), accountId(block.getMessage().source)),
     };
     if (!data.nft.exists) return [];
     const payload = ownership.nftPayload;
@@ -359,7 +360,7 @@ export class NftMintBlockMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, _otherBlocks: Block[]): Block[] {
     const address = accountId([...block.contractDeployments][0]);
-    const item = interfaceRepository().getNftItem(address);
+    const item = interfaceRepository(block).getNftItem(address);
     if (item === null) return [];
     const source = block.eventNodes[0].message.source;
     const data: NftMintData = {

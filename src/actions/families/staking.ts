@@ -274,7 +274,7 @@ export class TONStakersDelayedWithdrawalMatcher extends BlockMatcher {
   }
 }
 
-const isNominatorPool = (address: string | null): boolean => 'NominatorPool' in interfaceRepository().getInterfaces(address);
+const isNominatorPool = (block: Block, address: string | null): boolean => 'NominatorPool' in interfaceRepository(block).getInterfaces(address);
 
 /** A "d" comment to a nominator pool (bounces included before the build). */
 export class NominatorPoolDepositMatcher extends BlockMatcher {
@@ -288,7 +288,7 @@ export class NominatorPoolDepositMatcher extends BlockMatcher {
 
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
     const msg = block.getMessage();
-    if (!isNominatorPool(msg.destination)) return [];
+    if (!isNominatorPool(block, msg.destination)) return [];
     const newBlock = new NominatorPoolDepositBlock({ source: accountId(msg.source), pool: accountId(msg.destination), value: msg.value });
     newBlock.failed = block.failed;
     newBlock.mergeBlocks([block, ...otherBlocks]);
@@ -312,7 +312,7 @@ export class NominatorPoolWithdrawRequestMatcher extends BlockMatcher {
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
     const msg = block.getMessage();
     const extra: Block[] = [];
-    if (!isNominatorPool(msg.destination)) return [];
+    if (!isNominatorPool(block, msg.destination)) return [];
     const transfers = block.nextBlocks.filter((b): b is TonTransferBlock => b instanceof TonTransferBlock);
     const data = (payout: bigint | null): NominatorPoolWithdrawRequestData => ({ source: accountId(msg.source), pool: accountId(msg.destination), payout_amount: payout });
     let newBlock: NominatorPoolWithdrawRequestBlock | null = null;
@@ -346,7 +346,7 @@ export class NominatorPoolWithdrawMatcher extends BlockMatcher {
 
   override buildBlock(block: Block): Block[] {
     const pool = block.getMessage().destination;
-    if (!isNominatorPool(pool)) return [];
+    if (!isNominatorPool(block, pool)) return [];
     const out: Block[] = [];
     for (const t of block.nextBlocks) {
       if (!(t instanceof TonTransferBlock)) continue;

@@ -21,6 +21,7 @@ import { CallContractBlock } from '../basic-blocks.ts';
 import type { JettonSwapData, JettonTransferData, SwapTransfer } from '../block-data.ts';
 import { findCallContract, findCallContracts, findMessages, getLabeled } from '../block-utils.ts';
 import { interfaceRepository } from '../context.ts';
+import type { InterfaceRepository } from '../interfaces.ts';
 import { Block, SingleLevelWrapper } from '../core.ts';
 import { LabelBlock, labeled } from '../labels.ts';
 import { BlockMatcher, BlockTypeMatcher, childSequenceMatcher, ContractMatcher, GenericMatcher, OrMatcher, RecursiveMatcher } from '../matchers.ts';
@@ -108,7 +109,7 @@ function stonfiBlockData(block: Block, otherBlocks: Block[]): JettonSwapData & R
   }
   const actualOutAddr = outAddr;
   if (block instanceof JettonTransferBlock && block.jettonTransferMessage.stonfiSwapBody !== null) outAddr = block.jettonTransferMessage.stonfiSwapBody.jettonWallet;
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   const outWallet = repo.getJettonWallet(addrStr(outAddr));
   const actualOutWallet = repo.getJettonWallet(addrStr(actualOutAddr));
   const dexInWallet = repo.getJettonWallet(addrStr(swap.tokenWallet));
@@ -275,11 +276,11 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
   }
 
   /** The target wallet a notification's swap payload names, as an asset (null when anything is missing). */
-  private targetAssetFromNotification(message: Message): Asset | null {
+  private targetAssetFromNotification(message: Message, repo: InterfaceRepository): Asset | null {
     try {
       const address = [...extractTargetWalletStonfiV2Swap({ body: message.body } as Parameters<typeof extractTargetWalletStonfiV2Swap>[0])][0];
       if (address === undefined) return null;
-      const wallet = interfaceRepository().getJettonWallet(address);
+      const wallet = repo.getJettonWallet(address);
       return wallet !== null ? new Asset(false, wallet.jetton) : null;
     } catch {
       return null;
@@ -289,7 +290,7 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
   override buildBlock(block: Block, otherBlocks: Block[]): Block[] {
     const { peerSwapBlocks, inTransfer, outTransfer } = stonfiV2Labels(block, otherBlocks);
     const { steps, ok } = stonfiV2Steps(peerSwapBlocks);
-    const destinationAsset = stonfiV2RouteTargetAsset(steps);
+    const destinationAsset = stonfiV2RouteTargetAsset(steps, interfaceRepository(block));
     const poolAddrJettonMap = stonfiV2PoolAssets(steps, block);
     const { inData, sender } = stonfiV2Incoming(inTransfer, block);
     const peerSwaps = stonfiV2PeerSwaps(steps, inData, poolAddrJettonMap);
@@ -310,7 +311,7 @@ export class StonfiV2SwapBlockMatcher extends BlockMatcher {
     if (!ok) {
       if (destinationAsset !== null) newBlock.data.destination_asset = destinationAsset;
       else {
-        const target = this.targetAssetFromNotification(block.previousBlock!.eventNodes[0].message);
+        const target = this.targetAssetFromNotification(block.previousBlock!.eventNodes[0].message, interfaceRepository(block));
         if (target !== null) newBlock.data.destination_asset = target;
       }
     }
@@ -353,16 +354,16 @@ function stonfiV2Steps(peerSwapBlocks: Array<Block | [Block, Block]>): { steps: 
 }
 
 /** The jetton of the route's last pool wallet (TON for pTON): a failed swap's destination asset; null when unknown. */
-function stonfiV2RouteTargetAsset(steps: StonfiV2Step[]): Asset | null {
+function stonfiV2RouteTargetAsset(steps: StonfiV2Step[], repo: InterfaceRepository): Asset | null {
   const poolAccounts = steps[0].swap.getPoolAccountsRecursive();
-  const targetPoolWallet = interfaceRepository().getJettonWallet(poolAccounts[poolAccounts.length - 1]);
+  const targetPoolWallet = repo.getJettonWallet(poolAccounts[poolAccounts.length - 1]);
   if (targetPoolWallet === null) return null;
   return isPtonMaster(targetPoolWallet.jetton) ? new Asset(true) : new Asset(false, targetPoolWallet.jetton);
 }
 
 /** Each hop's wallet -> its asset, up to the first wallet the repository does not know (which marks the block broken). */
 function stonfiV2PoolAssets(steps: StonfiV2Step[], block: Block): Map<string, Asset> {
-  const repo = interfaceRepository();
+  const repo = interfaceRepository(block);
   const poolAddrJettonMap = new Map<string, Asset>();
   for (const step of steps) {
     const key = addrStr(step.wallet);
@@ -469,11 +470,11 @@ function parseDedustSteps(slice: Slice): string[] {
 }
 
 /** The assets a route goes through: each pool gives the asset that is not the one coming in. */
-function dedustSwapSequence(steps: string[], incoming: Asset): Asset[] {
+function dedustSwapSequence(repo: InterfaceRepository, steps: string[], incoming: Asset): Asset[] {
   let prev = incoming;
   const seq = [prev];
   for (const step of steps) {
-    const pool = interfaceRepository().getDedustPool(step);
+    const pool = repo.getDedustPool(step);
     if (pool === null) throw new TypeError("'NoneType' object has no attribute 'assets'");
     for (const a of pool.assets) {
       if (a.is_ton && prev.isTon) continue;
@@ -582,7 +583,7 @@ export class DedustSwapBlockMatcher extends BlockMatcher {
 
     if (stepsSlice === null) throw new TypeError("'NoneType' object has no attribute 'copy'");
     const steps = parseDedustSteps(stepsSlice);
-    const sequence = dedustSwapSequence(steps, assetIn ?? new Asset(true));
+    const sequence = dedustSwapSequence(interfaceRepository(block), steps, assetIn ?? new Asset(true));
     const assetOut = sequence[sequence.length - 1];
     // no swap event at all: the swap as requested and paid out
     if (peerSwaps.length === 0) peerSwaps.push({ in: { amount: amountIn, asset: assetIn as Asset }, out: { amount: actualAmountOut, asset: actualAssetOut as Asset } });
@@ -667,7 +668,7 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
     const allPayouts = [...payouts].sort(byMinLt);
     if (inTransfer === null || allSwaps.length !== allPayouts.length) return [];
 
-    const { swapSteps, ok, walletAsset } = toncoSteps(allSwaps, allPayouts);
+    const { swapSteps, ok, walletAsset } = toncoSteps(interfaceRepository(block), allSwaps, allPayouts);
     const incoming = toncoIncoming(inTransfer, block);
     if (incoming === null) return [];
     const { inData, sender } = incoming;
@@ -675,7 +676,7 @@ export class ToncoSwapBlockMatcher extends BlockMatcher {
     if (outgoing === null) return [];
     const { outData, additional } = outgoing;
     const peerSwapData = toncoPeerSwaps(swapSteps, inData, walletAsset);
-    const requested = !ok && swapSteps.length > 0 ? toncoRequestedOut(incoming.inPayload, walletAsset) : null;
+    const requested = !ok && swapSteps.length > 0 ? toncoRequestedOut(interfaceRepository(block), incoming.inPayload, walletAsset) : null;
 
     const newBlock = new JettonSwapBlock({
       dex: 'tonco',
@@ -722,11 +723,10 @@ type ToncoStep = { swapBlock: Block; payoutBlock: Block; sourceWallet: AccountId
  * or a step that does not read, fails the swap. `walletAsset`: the asset of each hop's source wallet the
  * repository knows (the outgoing transfer adds its own wallets later).
  */
-function toncoSteps(allSwaps: Block[], allPayouts: Block[]): { swapSteps: ToncoStep[]; ok: boolean; walletAsset: Map<string | null, Asset> } {
+function toncoSteps(repo: InterfaceRepository, allSwaps: Block[], allPayouts: Block[]): { swapSteps: ToncoStep[]; ok: boolean; walletAsset: Map<string | null, Asset> } {
   let ok = true;
   const swapSteps: ToncoStep[] = [];
   const walletAsset = new Map<string | null, Asset>();
-  const repo = interfaceRepository();
   allSwaps.forEach((swapBlock, i) => {
     const payoutBlock = allPayouts[i];
     try {
@@ -857,7 +857,7 @@ function toncoPeerSwaps(swapSteps: ToncoStep[], inData: SwapTransfer, walletAsse
  * `walletAsset` or the repository). Null, and the outgoing transfer's figures stand, when there is no request
  * payload (a jetton transfer's, or one that does not read) or its target's asset is unknown.
  */
-function toncoRequestedOut(inPayload: Cell, walletAsset: Map<string | null, Asset>): { asset: Asset; minOut: Amount } | null {
+function toncoRequestedOut(repo: InterfaceRepository, inPayload: Cell, walletAsset: Map<string | null, Asset>): { asset: Asset; minOut: Amount } | null {
   try {
     const payload = new ToncoPoolV3SwapPayload(inPayload.beginParse(true));
     const targets = payload.getTargetWalletsAndAmountsRecursive();
@@ -866,7 +866,7 @@ function toncoRequestedOut(inPayload: Cell, walletAsset: Map<string | null, Asse
     let targetAsset = walletAsset.get(targetWallet) ?? null;
     if (!targetAsset) {
       try {
-        const w = interfaceRepository().getJettonWallet(targetWallet);
+        const w = repo.getJettonWallet(targetWallet);
         if (w !== null) targetAsset = toncoAsset(w.jetton);
       } catch {
         // upstream logs and carries on

@@ -148,7 +148,7 @@ export const startCommand: Command = {
         port = apiWorkers.port;
       } else {
         app = await buildGateway({
-          networks: [{ name: networkName, testnet: networkName === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}) } }],
+          networks: [{ name: networkName, testnet: networkName === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}), ...(dedustPools ? { dedustPools: dedustPools.list } : {}) } }],
           keys,
           metrics: metrics.registry,
           logger: { level: process.env.LOG_LEVEL ?? 'warn' },
