@@ -122,7 +122,6 @@ const subFloors = {
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
   'src/actions/details.ts:rawDetails': 393,
-  'src/api/v3/routes/entities.ts:entityRoutes': 263,
   'pipelines/traces.ts:startTracesStage': 233,
   'src/kv/reads.ts:kvPointReads': 176,
   'src/actions/families/swaps.ts:ToncoSwapBlockMatcher.buildBlock': 172,
@@ -132,7 +131,6 @@ const LONG_FUNCTIONS = {
   'src/cli/commands/start.ts:startCommand.run': 139,
   'src/devnet/generate/chain.ts:Devnet.produceRound': 142,
   'src/bus/memory.ts:MemoryBus.subscribe': 138,
-  'src/api/v3/routes/validators.ts:validatorRoutes': 131,
   'src/decode/rows.ts:appendBlockRows': 128,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
   'src/engine/run.ts:runEngine': 126,
