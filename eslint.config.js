@@ -130,7 +130,6 @@ const LONG_FUNCTIONS = {
   'src/cli/commands/start.ts:startCommand.run': 139,
   'src/decode/rows.ts:appendBlockRows': 128,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
-  'src/engine/run.ts:runEngine': 126,
   'pipelines/index.ts:runIndexer': 123,
   'src/store/client/client.ts:wrap': 121,
   'src/actions/families/swaps.ts:StonfiV2SwapBlockMatcher.buildBlock': 120,
