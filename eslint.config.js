@@ -131,7 +131,6 @@ const LONG_FUNCTIONS = {
   'src/decode/rows.ts:appendBlockRows': 128,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
   'pipelines/index.ts:runIndexer': 123,
-  'src/store/client/client.ts:wrap': 121,
   'src/actions/families/swaps.ts:StonfiV2SwapBlockMatcher.buildBlock': 120,
   'src/ton/cell/std-boc.ts:serializeCellTree': 117,
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
