@@ -127,17 +127,14 @@ const LONG_FUNCTIONS = {
   'src/actions/families/swaps.ts:ToncoSwapBlockMatcher.buildBlock': 172,
   'src/ton/block/decode.ts:decodeBlock': 158,
   'src/api/v3/routes/traces.ts:traceRoutes': 146,
-  'src/cli/commands/start.ts:startCommand.run': 139,
   'src/decode/rows.ts:appendBlockRows': 128,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
   'src/actions/families/swaps.ts:StonfiV2SwapBlockMatcher.buildBlock': 120,
   'src/ton/cell/std-boc.ts:serializeCellTree': 117,
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
-  'src/cli/commands/serve.ts:serveCommand.run': 111,
   'src/traces/classify-pool.ts:classifierPool': 109,
   'src/ton/tlb/message.ts:readMessage': 107,
   'src/entities/events.ts:entityEvents': 107,
-  'src/cli/commands/index-chain.ts:indexCommand.run': 105,
 };
 
 /** The name of what holds a method or an object's property: its class, or the variable the object is given to. */
