@@ -121,23 +121,10 @@ const subFloors = {
  */
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
-  'src/api/v3/routes/entities.ts:entityRoutes': 263,
   'src/kv/reads.ts:kvPointReads': 176,
-  'src/bus/kafka.ts:KafkaBus.subscribe': 154,
   'src/api/v3/routes/traces.ts:traceRoutes': 146,
-  'src/cli/commands/start.ts:startCommand.run': 139,
-  'src/devnet/generate/chain.ts:Devnet.produceRound': 142,
-  'src/bus/memory.ts:MemoryBus.subscribe': 138,
-  'src/api/v3/routes/validators.ts:validatorRoutes': 131,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
-  'src/engine/run.ts:runEngine': 126,
-  'pipelines/index.ts:runIndexer': 123,
-  'src/store/client/client.ts:wrap': 121,
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
-  'src/cli/commands/serve.ts:serveCommand.run': 111,
-  'src/devnet/liteserver/server.ts:startLiteServer': 109,
-  'pipelines/stages.ts:startCheckpointStage': 107,
-  'src/cli/commands/index-chain.ts:indexCommand.run': 105,
 };
 
 /** The name of what holds a method or an object's property: its class, or the variable the object is given to. */

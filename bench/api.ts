@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { buildServer, isApiWorker, KeyStore, MemoryRateLimiter, prepareApiWorker, PrimaryRateLimiter, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/index.ts';
+import { buildServer, isApiWorker, KeyStore, MemoryRateLimiter, prepareApiWorker, PrimaryChannel, PrimaryRateLimiter, primaryStoreInfo, startApiWorkers, workerListening, type ApiWorkers } from '../src/api/index.ts';
 import { v3Group } from '../src/api/v3/index.ts';
 import { fillKvFromStore, openClient, openStore, type StoreClient } from '../src/store/client/index.ts';
 import { fillSyntheticStore, templatesFromBlocks } from './synthetic.ts';
@@ -276,7 +276,7 @@ async function worker() {
   const app = buildServer({
     networks: [{ name: 'mainnet', testnet: false, services: {} }],
     keys: new KeyStore({ anonymous: { rps: 1_000_000_000 } }),
-    limiter: new PrimaryRateLimiter(),
+    limiter: new PrimaryRateLimiter(new PrimaryChannel()),
     groups: [v3Group({ store })],
   });
   await prepareApiWorker();

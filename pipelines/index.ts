@@ -106,7 +106,6 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
   const roles = new Set((opts.roles ?? ROLES).filter((r) => withTraces || r !== 'traces'));
   const stats = opts.stats ?? newStats();
   const log = opts.logger;
-  const subs: Stoppable[] = [];
   const abort = new AbortController();
   // every prefetched masterchain step listens for the abort; that many listeners are expected
   setMaxListeners(256, abort.signal);
@@ -116,72 +115,37 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     if (!opts.store) throw new Error('the store and checkpoint roles need a store');
     stats.checkpoint = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
   }
-  let checkpointReached: ((seqno: number) => void) | null = null;
   // decode and traces both decode raw blocks; in one process they share the work (src/decode/shared.ts)
   const decoders = (roles.has('decode') ? 1 : 0) + (roles.has('traces') ? 1 : 0);
   const shared = new SharedDecode(decoders);
   const metrics = opts.metrics ?? createPipelineMetrics();
-  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats, metrics }));
-  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: withTraces, shared, metrics }));
-  if (roles.has('checkpoint')) {
-    const store = opts.store!;
-    const tracedUpTo = withTraces ? () => tracesResumePoint(store) : undefined;
-    const notify = opts.notifications;
-    subs.push(
-      await startCheckpointStage(opts.bus, store, {
-        logger: log,
-        stats,
-        metrics,
-        tracedUpTo,
-        onCheckpoint: (s) => {
-          checkpointReached?.(s);
-          void notify?.checkpoint(s);
-        },
-      }),
-    );
-  }
+  const watch = new CheckpointWatch(stats);
+  const subs = await startRowStages(opts, roles, { log, stats, metrics, shared, withTraces, onCheckpoint: (s) => watch.reached(s) });
 
   let fromSeqno: number | null = null;
   let untilSeqno = opts.untilSeqno;
   let book: IngestBook | null = null;
   let traces: TracesStage | null = null;
   if (roles.has('traces') && !opts.store) throw new Error('the traces role needs a store');
-  if (roles.has('traces') && !roles.has('ingest')) {
-    traces = await startTracesStage(opts.bus, opts.store!, { logger: log, shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
-    subs.push(traces);
-  }
-  let done: Promise<void> = new Promise<void>(() => undefined);
+  const startTraces = async (from?: number) => {
+    const stage = await startTracesStage(opts.bus, opts.store!, {
+      logger: log, ...(from === undefined ? {} : { fromSeqno: from }), shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers,
+    });
+    subs.push(stage);
+    return stage;
+  };
+  if (roles.has('traces') && !roles.has('ingest')) traces = await startTraces();
   /** resolves once the checkpoint (and the traces stage of this process) reached `target` */
   const checkpointAt = async (target: number): Promise<void> => {
     await traces?.reached(target);
-    if ((stats.checkpoint ?? -1) >= target) return;
-    await new Promise<void>((resolve) => {
-      checkpointReached = (s) => {
-        if (s >= target) resolve();
-      };
-      if ((stats.checkpoint ?? -1) >= target) resolve();
-    });
+    await watch.at(target);
   };
+  let done: Promise<void> = new Promise<void>(() => undefined);
   if (roles.has('ingest')) {
-    if (!opts.source) throw new Error('the ingest role needs a liteserver source');
-    if (opts.store) {
-      // the requested range is the store's state: a restart without --from-seqno continues it
-      const saved = await IngestBook.read(opts.store);
-      const cp = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
-      const plan = planRange(opts, saved, cp, await resumeSeqno(opts.store, { traces: roles.has('traces') }));
-      fromSeqno = plan.from ?? (await opts.source.getMasterchainTip()).seqno;
-      untilSeqno = plan.until;
-      if (plan.continued) log?.info({ from: fromSeqno, until: untilSeqno ?? 'tip', requested: saved?.range }, 'continuing the requested range');
-      book = await IngestBook.begin(opts.store, saved, { from: fromSeqno, until: untilSeqno, continued: plan.continued }, cp, log);
-    } else {
-      fromSeqno = opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno;
-    }
-    if (roles.has('traces')) {
-      traces = await startTracesStage(opts.bus, opts.store!, { logger: log, fromSeqno, shared, metrics, dedustPools: opts.dedustPools, liteservers: accountStates(opts.source), onSeqno: onSeqnoOf(opts.notifications), workers: opts.classifyWorkers });
-      subs.push(traces);
-    }
+    ({ fromSeqno, untilSeqno, book } = await ingestRange(opts, roles));
+    if (roles.has('traces')) traces = await startTraces(fromSeqno);
     const until = untilSeqno;
-    const ingest = runIngest(opts.bus, opts.source, {
+    const ingest = runIngest(opts.bus, opts.source!, {
       fromSeqno,
       untilSeqno: until,
       prefetch: opts.prefetch,
@@ -197,24 +161,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
     ingest.catch((err) => {
       if (!abort.signal.aborted) log?.error({ err: (err as Error).message }, 'ingest stopped');
     });
-    if (until !== undefined && roles.has('checkpoint')) {
-      const target = until;
-      done = (async () => {
-        await ingest;
-        if (fromSeqno! > target) return;
-        await checkpointAt(target);
-      })();
-    } else if (until !== undefined) {
-      done = ingest;
-    } else {
-      // Following forever: `done` only settles if ingest fails (so the CLI can report it).
-      done = ingest.then(() => new Promise<void>(() => undefined));
-    }
-    if (until !== undefined && book && roles.has('checkpoint')) {
-      // stored up to its end: the range is done, a restart without flags follows from the checkpoint
-      const b = book;
-      done = done.then(() => b.rangeDone(stats.checkpoint));
-    }
+    done = ingestDone(ingest, { from: fromSeqno, until, book, checkpoint: roles.has('checkpoint'), checkpointAt, stats });
   } else if (roles.has('checkpoint') && opts.untilSeqno !== undefined) {
     // a split deployment's checkpoint process: done once the checkpoint reaches the last seqno ingest was given
     done = checkpointAt(opts.untilSeqno);
@@ -235,4 +182,102 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerHandle> {
       for (const s of subs.reverse()) await s.close();
     },
   };
+}
+
+/** The checkpoint as the checkpoint stage of this process moves it: waits for a seqno to be reached. */
+class CheckpointWatch {
+  private waiter: ((seqno: number) => void) | null = null;
+  constructor(private readonly stats: PipelineStats) {}
+  reached(seqno: number): void {
+    this.waiter?.(seqno);
+  }
+  async at(target: number): Promise<void> {
+    if ((this.stats.checkpoint ?? -1) >= target) return;
+    await new Promise<void>((resolve) => {
+      this.waiter = (s) => {
+        if (s >= target) resolve();
+      };
+      if ((this.stats.checkpoint ?? -1) >= target) resolve();
+    });
+  }
+}
+
+/** What the row stages (store, decode, checkpoint) share of the run. */
+interface RowStagesContext {
+  log: Logger | undefined;
+  stats: PipelineStats;
+  metrics: PipelineMetrics;
+  shared: SharedDecode;
+  withTraces: boolean;
+  onCheckpoint: (seqno: number) => void;
+}
+
+/** The store, decode and checkpoint stages this process runs, in that order. */
+async function startRowStages(opts: IndexerOptions, roles: Set<Role>, c: RowStagesContext): Promise<Stoppable[]> {
+  const { log, stats, metrics } = c;
+  const subs: Stoppable[] = [];
+  if (roles.has('store')) subs.push(await startStoreStage(opts.bus, opts.store!, { logger: log, stats, metrics }));
+  if (roles.has('decode')) subs.push(await startDecodeStage(opts.bus, { logger: log, stats, maxBatch: opts.decodeBatch, tracesWriteRows: c.withTraces, shared: c.shared, metrics }));
+  if (roles.has('checkpoint')) {
+    const store = opts.store!;
+    const tracedUpTo = c.withTraces ? () => tracesResumePoint(store) : undefined;
+    const notify = opts.notifications;
+    subs.push(
+      await startCheckpointStage(opts.bus, store, {
+        logger: log,
+        stats,
+        metrics,
+        tracedUpTo,
+        onCheckpoint: (s) => {
+          c.onCheckpoint(s);
+          void notify?.checkpoint(s);
+        },
+      }),
+    );
+  }
+  return subs;
+}
+
+/** The range ingest runs: with a store, the requested range is the store's state (a restart continues it). */
+async function ingestRange(opts: IndexerOptions, roles: Set<Role>): Promise<{ fromSeqno: number; untilSeqno: number | undefined; book: IngestBook | null }> {
+  if (!opts.source) throw new Error('the ingest role needs a liteserver source');
+  if (!opts.store) return { fromSeqno: opts.fromSeqno ?? (await opts.source.getMasterchainTip()).seqno, untilSeqno: opts.untilSeqno, book: null };
+  const saved = await IngestBook.read(opts.store);
+  const cp = await getCheckpoint(opts.store, INGEST_CHECKPOINT);
+  const plan = planRange(opts, saved, cp, await resumeSeqno(opts.store, { traces: roles.has('traces') }));
+  const fromSeqno = plan.from ?? (await opts.source.getMasterchainTip()).seqno;
+  const untilSeqno = plan.until;
+  if (plan.continued) opts.logger?.info({ from: fromSeqno, until: untilSeqno ?? 'tip', requested: saved?.range }, 'continuing the requested range');
+  const book = await IngestBook.begin(opts.store, saved, { from: fromSeqno, until: untilSeqno, continued: plan.continued }, cp, opts.logger);
+  return { fromSeqno, untilSeqno, book };
+}
+
+/**
+ * When a run with ingest is done: a bounded range once ingest ended and (with the checkpoint role) the checkpoint
+ * reached its end, the range then marked done; following the tip, only if ingest fails (so the CLI can report it).
+ */
+function ingestDone(
+  ingest: Promise<void>,
+  r: { from: number; until: number | undefined; book: IngestBook | null; checkpoint: boolean; checkpointAt: (target: number) => Promise<void>; stats: PipelineStats },
+): Promise<void> {
+  let done: Promise<void>;
+  if (r.until !== undefined && r.checkpoint) {
+    const target = r.until;
+    done = (async () => {
+      await ingest;
+      if (r.from > target) return;
+      await r.checkpointAt(target);
+    })();
+  } else if (r.until !== undefined) {
+    done = ingest;
+  } else {
+    // Following forever: `done` only settles if ingest fails (so the CLI can report it).
+    done = ingest.then(() => new Promise<void>(() => undefined));
+  }
+  if (r.until !== undefined && r.book && r.checkpoint) {
+    // stored up to its end: the range is done, a restart without flags follows from the checkpoint
+    const b = r.book;
+    done = done.then(() => b.rangeDone(r.stats.checkpoint));
+  }
+  return done;
 }

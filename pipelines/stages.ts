@@ -214,123 +214,150 @@ const CHECK_SPAN = 1000;
  * timer asks the store every `pollMs` and moves the checkpoint. Past MAX_WAITING_MARKERS it pauses the
  * subscription until the checkpoint catches up.
  */
-export async function startCheckpointStage(
-  bus: Bus,
-  store: StoreClient,
-  opts: {
-    logger?: Logger;
-    stats?: PipelineStats;
-    pollMs?: number;
-    onCheckpoint?: (seqno: number) => void;
-    /** The seqno the traces stage has made durable (its rows complete a block); the checkpoint never passes it. */
-    tracedUpTo?: () => Promise<number | null>;
-    /** markers kept before pausing (default 10,000) */
-    maxWaiting?: number;
-    metrics?: PipelineMetrics;
-  } = {},
-): Promise<CheckpointStage> {
+export async function startCheckpointStage(bus: Bus, store: StoreClient, opts: CheckpointStageOptions = {}): Promise<CheckpointStage> {
   const stats = opts.stats ?? newStats();
   const metrics = opts.metrics ?? createPipelineMetrics();
-  // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
-  const pollMs = opts.pollMs ?? 500;
-  const maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;
   stats.checkpoint ??= await getCheckpoint(store, INGEST_CHECKPOINT);
   // a restart on an indexed store reports where it stands at once, not 0 until the next seqno is stored
   if (stats.checkpoint !== null) metrics.checkpoint.set(stats.checkpoint);
-  const waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
-  let paused = false;
-  let pauses = 0;
-  let closed = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let checking: Promise<void> | null = null;
-  // set once subscribed; the handler may run before subscribe resolves
-  const ref: { sub?: Subscription } = {};
+  const c = new Checkpointer(store, opts, stats, metrics);
+  c.sub = await bus.subscribe<McCompleteMessage>(TOPICS.mcComplete, (batch) => c.take(batch), {
+    group: GROUPS.checkpoint,
+    maxBatch: 1000,
+    onError: logError(opts.logger, 'checkpoint'),
+  });
+  return {
+    get pauses() {
+      return c.pauses;
+    },
+    close: () => c.close(),
+  };
+}
 
-  const check = async () => {
+export interface CheckpointStageOptions {
+  logger?: Logger;
+  stats?: PipelineStats;
+  pollMs?: number;
+  onCheckpoint?: (seqno: number) => void;
+  /** The seqno the traces stage has made durable (its rows complete a block); the checkpoint never passes it. */
+  tracedUpTo?: () => Promise<number | null>;
+  /** markers kept before pausing (default 10,000) */
+  maxWaiting?: number;
+  metrics?: PipelineMetrics;
+}
+
+/** The checkpoint stage's state: the markers waiting (held on the bus), the timer that checks them, the pause. */
+class Checkpointer {
+  private readonly waiting = new Map<number, { marker: McCompleteMessage; releases: (() => void)[] }>();
+  private paused = false;
+  pauses = 0;
+  private closed = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private checking: Promise<void> | null = null;
+  /** set once subscribed; the handler may run before subscribe resolves */
+  sub?: Subscription;
+  // each check is two queries beside the stages' own; while catching up the checkpoint waits on the slowest stage
+  private readonly pollMs: number;
+  private readonly maxWaiting: number;
+
+  constructor(
+    private readonly store: StoreClient,
+    private readonly opts: CheckpointStageOptions,
+    private readonly stats: PipelineStats,
+    private readonly metrics: PipelineMetrics,
+  ) {
+    this.pollMs = opts.pollMs ?? 500;
+    this.maxWaiting = opts.maxWaiting ?? MAX_WAITING_MARKERS;
+  }
+
+  /** The handler: keeps and holds each marker above the checkpoint, pauses when too many wait, and has them checked. */
+  async take(batch: Delivery<McCompleteMessage>[]): Promise<void> {
+    for (const d of batch) {
+      const m = mcCompleteMessageSchema.parse(d.value);
+      // at or below the checkpoint: done before (a replay); nothing to wait for, nothing to hold
+      if (m.mc_seqno <= (this.stats.checkpoint ?? -1)) continue;
+      const w = this.waiting.get(m.mc_seqno);
+      if (w) w.releases.push(d.hold());
+      else this.waiting.set(m.mc_seqno, { marker: m, releases: [d.hold()] });
+    }
+    if (!this.paused && this.waiting.size >= this.maxWaiting) {
+      this.paused = true;
+      this.pauses++;
+      this.sub?.pause();
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed || this.timer !== undefined || this.checking !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const before = this.waiting.size;
+      this.checking = this.check()
+        .catch((err: unknown) => this.opts.logger?.error({ stage: 'checkpoint', err: (err as Error).message }, 'checkpoint check failed; it will be retried'))
+        .finally(() => {
+          this.checking = null;
+          // progress: look again at once (more may be ready); none: poll
+          if (this.waiting.size > 0) this.schedule(this.waiting.size < before ? 0 : this.pollMs);
+        });
+    }, ms);
+  }
+
+  private async check(): Promise<void> {
     const t0 = performance.now();
-    const seqnos = [...waiting.keys()].sort((a, b) => a - b).slice(0, CHECK_SPAN);
+    const seqnos = [...this.waiting.keys()].sort((a, b) => a - b).slice(0, CHECK_SPAN);
     if (seqnos.length === 0) return;
+    const last = await this.completeUpTo(seqnos);
+    if (last !== null) await this.advance(seqnos, last);
+    this.stats.stageMs.checkpoint += performance.now() - t0;
+  }
+
+  /** The last of `seqnos` (ascending) up to which every block is stored and the traces stage has written: null if none. */
+  private async completeUpTo(seqnos: number[]): Promise<number | null> {
     const lo = seqnos[0];
     const hi = seqnos[seqnos.length - 1];
-    const rows = await store.query<{ s: number | string; n: number | string }>(
+    const rows = await this.store.query<{ s: number | string; n: number | string }>(
       'SELECT mc_block_seqno AS s, uniqExact(workchain, shard, seqno) AS n FROM ingested_blocks WHERE mc_block_seqno BETWEEN {lo:UInt32} AND {hi:UInt32} GROUP BY mc_block_seqno',
       { lo, hi },
     );
     const have = new Map(rows.map((r) => [Number(r.s), Number(r.n)]));
-    const traced = opts.tracedUpTo ? ((await opts.tracedUpTo()) ?? -1) : Infinity;
+    const traced = this.opts.tracedUpTo ? ((await this.opts.tracedUpTo()) ?? -1) : Infinity;
     let last: number | null = null;
     for (const s of seqnos) {
-      if (s > traced || (have.get(s) ?? 0) < waiting.get(s)!.marker.blocks.length) break;
+      if (s > traced || (have.get(s) ?? 0) < this.waiting.get(s)!.marker.blocks.length) break;
       last = s;
     }
-    if (last !== null) {
-      // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
-      if (last > (stats.checkpoint ?? -1)) {
-        await setCheckpoint(store, INGEST_CHECKPOINT, last);
-        stats.checkpoint = last;
-        metrics.checkpoint.set(last);
-        opts.onCheckpoint?.(last);
-      }
-      // durable: the bus may commit past these markers
-      for (const s of seqnos) {
-        if (s > last) break;
-        for (const release of waiting.get(s)!.releases) release();
-        waiting.delete(s);
-      }
-      if (paused && waiting.size <= maxWaiting / 2) {
-        paused = false;
-        ref.sub?.resume();
-      }
-    }
-    stats.stageMs.checkpoint += performance.now() - t0;
-  };
-  const schedule = (ms: number) => {
-    if (closed || timer !== undefined || checking !== null) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      const before = waiting.size;
-      checking = check()
-        .catch((err: unknown) => opts.logger?.error({ stage: 'checkpoint', err: (err as Error).message }, 'checkpoint check failed; it will be retried'))
-        .finally(() => {
-          checking = null;
-          // progress: look again at once (more may be ready); none: poll
-          if (waiting.size > 0) schedule(waiting.size < before ? 0 : pollMs);
-        });
-    }, ms);
-  };
+    return last;
+  }
 
-  ref.sub = await bus.subscribe<McCompleteMessage>(
-    TOPICS.mcComplete,
-    async (batch: Delivery<McCompleteMessage>[]) => {
-      for (const d of batch) {
-        const m = mcCompleteMessageSchema.parse(d.value);
-        // at or below the checkpoint: done before (a replay); nothing to wait for, nothing to hold
-        if (m.mc_seqno <= (stats.checkpoint ?? -1)) continue;
-        const w = waiting.get(m.mc_seqno);
-        if (w) w.releases.push(d.hold());
-        else waiting.set(m.mc_seqno, { marker: m, releases: [d.hold()] });
-      }
-      if (!paused && waiting.size >= maxWaiting) {
-        paused = true;
-        pauses++;
-        ref.sub?.pause();
-      }
-      schedule(0);
-    },
-    { group: GROUPS.checkpoint, maxBatch: 1000, onError: logError(opts.logger, 'checkpoint') },
-  );
-  return {
-    get pauses() {
-      return pauses;
-    },
-    close: async () => {
-      closed = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await ref.sub?.close();
-      await checking;
-    },
-  };
+  /** The checkpoint to `last`, the markers up to it released, the subscription resumed once few wait. */
+  private async advance(seqnos: number[], last: number): Promise<void> {
+    // Never backwards: a replay of older seqnos (explicit --from-seqno) leaves the checkpoint where it is.
+    if (last > (this.stats.checkpoint ?? -1)) {
+      await setCheckpoint(this.store, INGEST_CHECKPOINT, last);
+      this.stats.checkpoint = last;
+      this.metrics.checkpoint.set(last);
+      this.opts.onCheckpoint?.(last);
+    }
+    // durable: the bus may commit past these markers
+    for (const s of seqnos) {
+      if (s > last) break;
+      for (const release of this.waiting.get(s)!.releases) release();
+      this.waiting.delete(s);
+    }
+    if (this.paused && this.waiting.size <= this.maxWaiting / 2) {
+      this.paused = false;
+      this.sub?.resume();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.sub?.close();
+    await this.checking;
+  }
 }
 
 function logError(log: Logger | undefined, stage: string) {

@@ -11,6 +11,7 @@
  *     (`ton_api_workers`).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { randomUUID } from 'node:crypto';
 import { Gauge, type Registry } from 'prom-client';
 import type { PointReadsMode, StoreClient } from '../store/client/index.ts';
 import { InProcessFeed, type FeedEvent, type FeedHandler, type NotificationFeed } from '../feed/index.ts';
@@ -26,8 +27,8 @@ export interface PrimaryStoreInfo {
 }
 
 type ToPrimary =
-  | { tg: 'rl'; id: number; key: string; rps: number; cost: number; prepaid: number }
-  | { tg: 'metrics'; id: number }
+  | { tg: 'rl'; id: string; key: string; rps: number; cost: number; prepaid: number }
+  | { tg: 'metrics'; id: string }
   | { tg: 'ready'; port: number };
 
 interface WireError {
@@ -37,7 +38,7 @@ interface WireError {
   code?: string;
 }
 
-type ToWorker = { tg: 'r'; id: number; ok: true; value: unknown } | { tg: 'r'; id: number; ok: false; error: WireError } | { tg: 'feed'; event: FeedEvent };
+type ToWorker = { tg: 'r'; id: string; ok: true; value: unknown } | { tg: 'r'; id: string; ok: false; error: WireError } | { tg: 'feed'; event: FeedEvent };
 
 const isMessage = (m: unknown): m is { tg: string } => typeof m === 'object' && m !== null && typeof (m as { tg?: unknown }).tg === 'string';
 
@@ -108,7 +109,7 @@ export async function startApiWorkers(opts: ApiWorkersOptions): Promise<ApiWorke
   const reply = (w: Worker, m: ToWorker) => {
     if (w.isConnected()) w.send(m, undefined, () => undefined);
   };
-  const answer = (w: Worker, id: number, p: Promise<unknown>) =>
+  const answer = (w: Worker, id: string, p: Promise<unknown>) =>
     p.then(
       (value) => reply(w, { tg: 'r', id, ok: true, value }),
       (err: unknown) => reply(w, { tg: 'r', id, ok: false, error: wireError(err) }),
@@ -217,46 +218,70 @@ export function apiWorkerSlot(): number {
   return Number(process.env[SLOT_ENV]);
 }
 
-let nextId = 0;
-const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-const feeds = new Set<InProcessFeed>();
-let listening = false;
+type Request = ToPrimary extends infer M ? (M extends { id: string } ? Omit<M, 'id'> : never) : never;
 
-function listen(): void {
-  if (listening) return;
-  listening = true;
-  process.on('message', (m: unknown) => {
-    if (!isMessage(m)) return;
-    const msg = m as ToWorker;
-    if (msg.tg === 'r') {
-      const p = pending.get(msg.id);
-      if (!p) return;
-      pending.delete(msg.id);
-      if (msg.ok) p.resolve(msg.value);
-      else p.reject(new PrimaryError(msg.error));
-    } else if (msg.tg === 'feed') {
-      for (const f of feeds) f.publish([msg.event]);
-    }
-  });
-  // the primary gone: nothing answers statements or limits any more
-  process.on('disconnect', () => {
-    for (const p of pending.values()) p.reject(new Error('the primary process closed the channel'));
-    pending.clear();
-  });
-}
+/**
+ * A worker's side of the IPC with the primary: requests and their answers, the relayed feed. Made once where the
+ * worker starts and passed to what asks the primary (PrimaryRateLimiter, the /metrics text, the streaming feed).
+ * Request ids carry the channel's own prefix, so a second channel in one process never takes another's answers.
+ */
+export class PrimaryChannel {
+  private readonly prefix = `${process.pid}.${randomUUID().slice(0, 8)}.`;
+  private nextId = 0;
+  private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly feeds = new Set<InProcessFeed>();
+  private listening = false;
 
-type Request = ToPrimary extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
-
-function ask<T>(m: Request): Promise<T> {
-  listen();
-  if (!process.send || !process.connected) return Promise.reject(new Error('the primary process closed the channel'));
-  const id = ++nextId;
-  return new Promise<T>((resolve, reject) => {
-    pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-    process.send!({ ...m, id }, undefined, undefined, (err: Error | null) => {
-      if (err && pending.delete(id)) reject(err);
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
+    process.on('message', (m: unknown) => {
+      if (!isMessage(m)) return;
+      const msg = m as ToWorker;
+      if (msg.tg === 'r') {
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        if (msg.ok) p.resolve(msg.value);
+        else p.reject(new PrimaryError(msg.error));
+      } else if (msg.tg === 'feed') {
+        for (const f of this.feeds) f.publish([msg.event]);
+      }
     });
-  });
+    // the primary gone: nothing answers statements or limits any more
+    process.on('disconnect', () => {
+      for (const p of this.pending.values()) p.reject(new Error('the primary process closed the channel'));
+      this.pending.clear();
+    });
+  }
+
+  ask<T>(m: Request): Promise<T> {
+    this.listen();
+    if (!process.send || !process.connected) return Promise.reject(new Error('the primary process closed the channel'));
+    const id = `${this.prefix}${++this.nextId}`;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      process.send!({ ...m, id }, undefined, undefined, (err: Error | null) => {
+        if (err && this.pending.delete(id)) reject(err);
+      });
+    });
+  }
+
+  /** The primary's notification feed, relayed: an in-process feed fed by the primary's messages. */
+  relayedFeed(onHandlerError?: (err: unknown) => void): NotificationFeed {
+    this.listen();
+    const feed = new InProcessFeed(onHandlerError);
+    this.feeds.add(feed);
+    return {
+      subscribe: (h: FeedHandler) => feed.subscribe(h),
+      close: async () => void this.feeds.delete(feed),
+    };
+  }
+
+  /** The primary's /metrics text. */
+  metrics(): Promise<string> {
+    return this.ask<string>({ tg: 'metrics' });
+  }
 }
 
 /** The primary's store as it told this worker. */
@@ -282,23 +307,8 @@ export function workerListening(port: number): void {
 
 /** Rate limits taken from the primary's limiter: one set of buckets for every worker. */
 export class PrimaryRateLimiter implements RateLimiter {
+  constructor(private readonly channel: PrimaryChannel) {}
   take(key: string, rps: number, cost = 1, prepaid = 0): Promise<TakeResult> {
-    return ask<TakeResult>({ tg: 'rl', key, rps, cost, prepaid });
+    return this.channel.ask<TakeResult>({ tg: 'rl', key, rps, cost, prepaid });
   }
-}
-
-/** The primary's notification feed, relayed: an in-process feed fed by the primary's messages. */
-export function relayedFeed(onHandlerError?: (err: unknown) => void): NotificationFeed {
-  listen();
-  const feed = new InProcessFeed(onHandlerError);
-  feeds.add(feed);
-  return {
-    subscribe: (h: FeedHandler) => feed.subscribe(h),
-    close: async () => void feeds.delete(feed),
-  };
-}
-
-/** The primary's /metrics text. */
-export function primaryMetrics(): Promise<string> {
-  return ask<string>({ tg: 'metrics' });
 }

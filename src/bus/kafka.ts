@@ -16,7 +16,9 @@
  * - A group consumes one topic (errors.ts GroupTopicError): checked in this process, and against the members of
  *   the group other processes have (their subscribed topics are in the group's member metadata).
  */
-import { AssignerProtocol, Kafka, logLevel, CompressionTypes, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import {
+  AssignerProtocol, Kafka, logLevel, CompressionTypes, type Admin, type Consumer, type ConsumerCrashEvent, type EachBatchPayload, type KafkaMessage, type LogEntry, type Producer,
+} from 'kafkajs';
 import type { Logger } from 'pino';
 import { GroupTopicError, MemberRemovedError, UnknownTopicError } from './errors.ts';
 import { Holds } from './holds.ts';
@@ -220,163 +222,14 @@ export class KafkaBus implements Bus {
     const gt = this.groupTopics.get(opts.group) ?? { topic, n: 0 };
     gt.n++;
     this.groupTopics.set(opts.group, gt);
-    const kafkaTopic = this.name(topic);
-    const groupId = this.name(opts.group);
-    const maxBatch = opts.maxBatch ?? 256;
-    const retryMs = opts.retryMs ?? 500;
-    const sessionTimeout = this.opts.sessionTimeoutMs ?? 30_000;
-    const maxRestarts = this.opts.maxRestarts ?? 5;
-    let stopped = false;
-    let consumer: Consumer | null = null;
-    let restartTimer: ReturnType<typeof setTimeout> | undefined;
-    let crashes = 0;
-    const holds = new Holds();
-    /** kept across restarts, applied to each new consumer */
-    const paused = new PauseState();
-    // per partition: the next offset to deliver and the offset last committed (commits only move forward)
-    const next = new Map<number, bigint>();
-    const committed = new Map<number, bigint>();
-    /** partitions this member holds now (GROUP_JOIN): a commit for another one would be a stale member's */
-    let assigned = new Set<number>();
-    const commit = async (c: Consumer, partition: number): Promise<void> => {
-      const at = next.get(partition);
-      if (at === undefined || !assigned.has(partition)) return;
-      const point = holds.commitPoint(partition, at);
-      if (point <= (committed.get(partition) ?? -1n)) return;
-      await c.commitOffsets([{ topic: kafkaTopic, partition, offset: point.toString() }]);
-      if (point > (committed.get(partition) ?? -1n)) committed.set(partition, point);
-    };
-    const applyPause = (c: Consumer) => {
-      const calls = paused.asCalls();
-      try {
-        c.resume([{ topic: kafkaTopic }]);
-        if (calls.pauseAll) c.pause([{ topic: kafkaTopic }]);
-        if (calls.pause.length) c.pause([{ topic: kafkaTopic, partitions: calls.pause }]);
-        if (calls.resume.length) c.resume([{ topic: kafkaTopic, partitions: calls.resume }]);
-      } catch {
-        // not running (between a crash and its restart): start() applies it
-      }
-    };
-
-    const start = async (): Promise<void> => {
-      const c = this.kafka.consumer({
-        groupId,
-        allowAutoTopicCreation: false,
-        maxWaitTimeInMs: Math.max(100, opts.lingerMs ?? 0),
-        sessionTimeout,
-        heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
-      });
-      c.on(c.events.GROUP_JOIN, (e) => {
-        assigned = new Set(e.payload.memberAssignment[kafkaTopic] ?? []);
-        // a partition that comes back may have been read further by another member meanwhile: commit nothing for it
-        // until this member delivers from it again (a stale `next` would move the group's offset back)
-        next.clear();
-      });
-      c.on(c.events.CRASH, (e) => {
-        if (e.payload.restart || stopped) return; // kafkajs restarts retriable crashes itself
-        const err = e.payload.error;
-        crashes++;
-        const cause = rootCause(err);
-        this.log?.error({ group: opts.group, topic, err: err.message, cause: cause.type, crashes }, 'consumer crashed; starting a new one');
-        if (crashes > maxRestarts) {
-          this.opts.onFatal?.(new Error(`consumer group "${opts.group}" on "${topic}": ${crashes} crashes in a row, the last: ${err.message}`));
-          return;
-        }
-        restartTimer = setTimeout(() => void restart(), Math.min(1000 * 2 ** (crashes - 1), 30_000));
-      });
-      await c.connect();
-      await c.subscribe({ topics: [kafkaTopic], fromBeginning: true });
-      consumer = c;
-      await c.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          for (let i = 0; i < batch.messages.length; i += maxBatch) {
-            const chunk = batch.messages.slice(i, i + maxBatch);
-            const deliveries: Delivery<T>[] = chunk.map((m) => ({
-              topic,
-              partition: batch.partition,
-              offset: m.offset,
-              key: m.key?.toString() ?? '',
-              value: JSON.parse(m.value?.toString() ?? 'null') as T,
-              hold: () => {
-                const release = holds.hold(batch.partition, BigInt(m.offset));
-                return () => {
-                  release();
-                  // a failed commit (the partition moved to another member, the consumer closed) only means the
-                  // message is delivered again: at least once
-                  if (!stopped && consumer) commit(consumer, batch.partition).catch(() => undefined);
-                };
-              },
-            }));
-            for (;;) {
-              if (stopped || !isRunning() || isStale()) return;
-              try {
-                await handler(deliveries);
-                break;
-              } catch (err) {
-                opts.onError?.(err, deliveries);
-                await heartbeat();
-                await sleep(retryMs);
-              }
-            }
-            const last = chunk[chunk.length - 1].offset;
-            resolveOffset(last);
-            // Committed only now: the handler's output is durable (up to what it holds). A member the coordinator
-            // removed meanwhile gets UNKNOWN_MEMBER_ID here: the consumer crashes and the CRASH handler restarts it.
-            next.set(batch.partition, BigInt(last) + 1n);
-            try {
-              await commit(c, batch.partition);
-            } catch (err) {
-              const type = rootCause(err).type;
-              if (type === 'UNKNOWN_MEMBER_ID' || type === 'ILLEGAL_GENERATION') {
-                opts.onError?.(new MemberRemovedError(opts.group, `${type}: removed after the session timeout of ${sessionTimeout} ms, or the group moved on`), deliveries);
-              }
-              throw err;
-            }
-            crashes = 0;
-            await heartbeat();
-          }
-        },
-      });
-      applyPause(c);
-    };
-    const restart = async (): Promise<void> => {
-      if (stopped) return;
-      const old = consumer;
-      consumer = null;
-      await old?.disconnect().catch(() => undefined);
-      try {
-        await start();
-      } catch (err) {
-        crashes++;
-        this.log?.error({ group: opts.group, topic, err: (err as Error).message, crashes }, 'consumer restart failed');
-        if (crashes > maxRestarts) this.opts.onFatal?.(new Error(`consumer group "${opts.group}" on "${topic}" could not be restarted: ${(err as Error).message}`));
-        else restartTimer = setTimeout(() => void restart(), Math.min(1000 * 2 ** (crashes - 1), 30_000));
-      }
-    };
-    await start();
-
-    const sub: Subscription = {
-      close: async () => {
-        if (stopped) return;
-        stopped = true;
-        clearTimeout(restartTimer);
-        this.subs.delete(sub);
-        const left = this.groupTopics.get(opts.group);
-        if (left && --left.n === 0) this.groupTopics.delete(opts.group);
-        await consumer?.disconnect();
-        consumer = null;
-      },
-      pause: (partitions?: number[]) => {
-        paused.pause(partitions);
-        if (consumer) applyPause(consumer);
-      },
-      resume: (partitions?: number[]) => {
-        paused.resume(partitions);
-        if (consumer) applyPause(consumer);
-      },
-    };
+    const names = { topic, kafkaTopic: this.name(topic), groupId: this.name(opts.group) };
+    const limits = { sessionTimeout: this.opts.sessionTimeoutMs ?? 30_000, maxRestarts: this.opts.maxRestarts ?? 5, onFatal: this.opts.onFatal, log: this.log };
+    const sub: KafkaSubscription<T> = new KafkaSubscription(this.kafka, names, handler, opts, limits, () => {
+      this.subs.delete(sub);
+      const left = this.groupTopics.get(opts.group);
+      if (left && --left.n === 0) this.groupTopics.delete(opts.group);
+    });
+    await sub.start();
     this.subs.add(sub);
     return sub;
   }
@@ -385,5 +238,206 @@ export class KafkaBus implements Bus {
     await Promise.all([...this.subs].map((s) => s.close()));
     if (this.producer) await this.producer.disconnect();
     this.producer = null;
+  }
+}
+
+/** What a subscription is called: the bus's topic, and the prefixed names Kafka knows. */
+interface SubscriptionNames {
+  topic: string;
+  kafkaTopic: string;
+  groupId: string;
+}
+
+/** The bus's settings a subscription's consumers follow. */
+interface ConsumerLimits {
+  sessionTimeout: number;
+  maxRestarts: number;
+  onFatal?: (err: Error) => void;
+  log: Logger | undefined;
+}
+
+/**
+ * One group's subscription to a topic: its kafkajs consumer (a new one after a crash kafkajs does not restart
+ * itself), the offsets it commits and the messages its handler holds, kept across those restarts.
+ */
+class KafkaSubscription<T> implements Subscription {
+  private stopped = false;
+  private consumer: Consumer | null = null;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private crashes = 0;
+  private readonly holds = new Holds();
+  /** kept across restarts, applied to each new consumer */
+  private readonly paused = new PauseState();
+  // per partition: the next offset to deliver and the offset last committed (commits only move forward)
+  private readonly next = new Map<number, bigint>();
+  private readonly committed = new Map<number, bigint>();
+  /** partitions this member holds now (GROUP_JOIN): a commit for another one would be a stale member's */
+  private assigned = new Set<number>();
+  private readonly maxBatch: number;
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly names: SubscriptionNames,
+    private readonly handler: BatchHandler<T>,
+    private readonly opts: SubscribeOptions,
+    private readonly limits: ConsumerLimits,
+    private readonly onClose: () => void,
+  ) {
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.retryMs = opts.retryMs ?? 500;
+  }
+
+  private async commit(c: Consumer, partition: number): Promise<void> {
+    const at = this.next.get(partition);
+    if (at === undefined || !this.assigned.has(partition)) return;
+    const point = this.holds.commitPoint(partition, at);
+    if (point <= (this.committed.get(partition) ?? -1n)) return;
+    await c.commitOffsets([{ topic: this.names.kafkaTopic, partition, offset: point.toString() }]);
+    if (point > (this.committed.get(partition) ?? -1n)) this.committed.set(partition, point);
+  }
+
+  private applyPause(c: Consumer): void {
+    const topic = this.names.kafkaTopic;
+    const calls = this.paused.asCalls();
+    try {
+      c.resume([{ topic }]);
+      if (calls.pauseAll) c.pause([{ topic }]);
+      if (calls.pause.length) c.pause([{ topic, partitions: calls.pause }]);
+      if (calls.resume.length) c.resume([{ topic, partitions: calls.resume }]);
+    } catch {
+      // not running (between a crash and its restart): start() applies it
+    }
+  }
+
+  /** A new consumer in the group, running. */
+  async start(): Promise<void> {
+    const { sessionTimeout } = this.limits;
+    const c = this.kafka.consumer({
+      groupId: this.names.groupId,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: Math.max(100, this.opts.lingerMs ?? 0),
+      sessionTimeout,
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+    });
+    c.on(c.events.GROUP_JOIN, (e) => {
+      this.assigned = new Set(e.payload.memberAssignment[this.names.kafkaTopic] ?? []);
+      // a partition that comes back may have been read further by another member meanwhile: commit nothing for it
+      // until this member delivers from it again (a stale `next` would move the group's offset back)
+      this.next.clear();
+    });
+    c.on(c.events.CRASH, (e) => this.crashed(e));
+    await c.connect();
+    await c.subscribe({ topics: [this.names.kafkaTopic], fromBeginning: true });
+    this.consumer = c;
+    await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.eachBatch(c, payload) });
+    this.applyPause(c);
+  }
+
+  /** kafkajs restarts retriable crashes itself; after another one, a new consumer with backoff, or onFatal. */
+  private crashed(e: ConsumerCrashEvent): void {
+    if (e.payload.restart || this.stopped) return;
+    const err = e.payload.error;
+    this.crashes++;
+    const cause = rootCause(err);
+    this.limits.log?.error({ group: this.opts.group, topic: this.names.topic, err: err.message, cause: cause.type, crashes: this.crashes }, 'consumer crashed; starting a new one');
+    if (this.crashes > this.limits.maxRestarts) {
+      this.limits.onFatal?.(new Error(`consumer group "${this.opts.group}" on "${this.names.topic}": ${this.crashes} crashes in a row, the last: ${err.message}`));
+      return;
+    }
+    this.restartTimer = setTimeout(() => void this.restart(), Math.min(1000 * 2 ** (this.crashes - 1), 30_000));
+  }
+
+  private async restart(): Promise<void> {
+    if (this.stopped) return;
+    const old = this.consumer;
+    this.consumer = null;
+    await old?.disconnect().catch(() => undefined);
+    try {
+      await this.start();
+    } catch (err) {
+      this.crashes++;
+      this.limits.log?.error({ group: this.opts.group, topic: this.names.topic, err: (err as Error).message, crashes: this.crashes }, 'consumer restart failed');
+      if (this.crashes > this.limits.maxRestarts) this.limits.onFatal?.(new Error(`consumer group "${this.opts.group}" on "${this.names.topic}" could not be restarted: ${(err as Error).message}`));
+      else this.restartTimer = setTimeout(() => void this.restart(), Math.min(1000 * 2 ** (this.crashes - 1), 30_000));
+    }
+  }
+
+  /** A fetched batch in chunks of maxBatch: each handled until it succeeds, then committed. */
+  private async eachBatch(c: Consumer, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    for (let i = 0; i < batch.messages.length; i += this.maxBatch) {
+      const chunk = batch.messages.slice(i, i + this.maxBatch);
+      const deliveries = this.deliveries(batch.partition, chunk);
+      if (!(await this.handleUntilDone(deliveries, heartbeat, () => isRunning() && !isStale()))) return;
+      const last = chunk[chunk.length - 1].offset;
+      resolveOffset(last);
+      // Committed only now: the handler's output is durable (up to what it holds). A member the coordinator
+      // removed meanwhile gets UNKNOWN_MEMBER_ID here: the consumer crashes and the CRASH handler restarts it.
+      this.next.set(batch.partition, BigInt(last) + 1n);
+      try {
+        await this.commit(c, batch.partition);
+      } catch (err) {
+        const type = rootCause(err).type;
+        if (type === 'UNKNOWN_MEMBER_ID' || type === 'ILLEGAL_GENERATION') {
+          this.opts.onError?.(new MemberRemovedError(this.opts.group, `${type}: removed after the session timeout of ${this.limits.sessionTimeout} ms, or the group moved on`), deliveries);
+        }
+        throw err;
+      }
+      this.crashes = 0;
+      await heartbeat();
+    }
+  }
+
+  private deliveries(partition: number, chunk: KafkaMessage[]): Delivery<T>[] {
+    return chunk.map((m) => ({
+      topic: this.names.topic,
+      partition,
+      offset: m.offset,
+      key: m.key?.toString() ?? '',
+      value: JSON.parse(m.value?.toString() ?? 'null') as T,
+      hold: () => {
+        const release = this.holds.hold(partition, BigInt(m.offset));
+        return () => {
+          release();
+          // a failed commit (the partition moved to another member, the consumer closed) only means the
+          // message is delivered again: at least once
+          if (!this.stopped && this.consumer) this.commit(this.consumer, partition).catch(() => undefined);
+        };
+      },
+    }));
+  }
+
+  /** The handler on the chunk again after each throw (order kept, nothing skipped); false if the consumer stopped first. */
+  private async handleUntilDone(deliveries: Delivery<T>[], heartbeat: () => Promise<void>, current: () => boolean): Promise<boolean> {
+    for (;;) {
+      if (this.stopped || !current()) return false;
+      try {
+        await this.handler(deliveries);
+        return true;
+      } catch (err) {
+        this.opts.onError?.(err, deliveries);
+        await heartbeat();
+        await sleep(this.retryMs);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    this.onClose();
+    await this.consumer?.disconnect();
+    this.consumer = null;
+  }
+
+  pause(partitions?: number[]): void {
+    this.paused.pause(partitions);
+    if (this.consumer) this.applyPause(this.consumer);
+  }
+
+  resume(partitions?: number[]): void {
+    this.paused.resume(partitions);
+    if (this.consumer) this.applyPause(this.consumer);
   }
 }

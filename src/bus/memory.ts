@@ -293,139 +293,11 @@ export class MemoryBus implements Bus {
       g = { committed: t.parts.map((p) => p.base), position: t.parts.map((p) => p.base), members: [] };
       t.groups.set(opts.group, g);
     }
-    const group = g;
     const member: Member = { id: broker.nextMember++, client: this, partitions: [], holds: new Holds(), removed: false, dead: false, paused: new PauseState(), wake: new Signal() };
-    t.members.add(member);
-    const join = () => {
-      member.removed = false;
-      group.members.push(member);
-      t.rebalance(group);
-    };
-    const leave = () => {
-      const before = group.members.length;
-      group.members = group.members.filter((m) => m !== member);
-      if (group.members.length !== before) t.rebalance(group);
-    };
-    join();
-    const sessionMs = broker.opts.sessionTimeoutMs;
-    const expire = (killed: boolean) => {
-      if (member.removed) return;
-      member.removed = true;
-      broker.stats.sessionsExpired.push({ group: opts.group, topic: topicName, killed });
-      leave();
-    };
-    const maxBatch = opts.maxBatch ?? 256;
-    const retryMs = opts.retryMs ?? 200;
-    const lingerMs = opts.lingerMs ?? 0;
-    let stopped = false;
-    // the committed offset follows the position up to the lowest held message; only the partition's owner moves it
-    const advance = (pi: number) => {
-      if (member.removed || member.dead || stopped || !member.partitions.includes(pi)) return;
-      const at = Number(member.holds.commitPoint(pi, BigInt(group.position[pi])));
-      if (at > group.committed[pi]) {
-        group.committed[pi] = at;
-        t.trim();
-      }
-    };
-
-    const loop = async () => {
-      let rr = 0;
-      while (!stopped && !this.closed && !member.dead) {
-        let delivered = false;
-        const mine = member.partitions;
-        for (let k = 0; k < mine.length && !stopped; k++) {
-          const pi = mine[(rr + k) % mine.length];
-          const part = t.parts[pi];
-          const from = group.position[pi];
-          if (from >= part.end || member.paused.isPaused(pi)) continue;
-          if (lingerMs > 0 && part.end - from < maxBatch) {
-            const until = Date.now() + lingerMs;
-            while (!stopped && part.end - from < maxBatch && Date.now() < until) {
-              await Promise.race([member.wake.wait(), sleep(Math.max(1, until - Date.now()))]);
-            }
-            // a rebalance while lingering moved this partition or its position: pick again
-            if (member.removed || member.dead || !member.partitions.includes(pi) || group.position[pi] !== from) break;
-          }
-          const n = Math.min(maxBatch, part.end - from);
-          const batch: Delivery<T>[] = [];
-          for (let i = 0; i < n; i++) {
-            const e = part.entries[from - part.base + i];
-            const offset = from + i;
-            const hold = () => {
-              const release = member.holds.hold(pi, BigInt(offset));
-              return () => {
-                release();
-                advance(pi);
-              };
-            };
-            batch.push({ topic: topicName, partition: pi, offset: String(offset), key: e.key, value: e.value as T, hold });
-          }
-          // kafkajs heartbeats between batches only: a handler running past the session timeout loses the member
-          const session = sessionMs !== undefined ? setTimeout(() => expire(false), sessionMs) : undefined;
-          let ok = false;
-          try {
-            await handler(batch);
-            ok = true;
-          } catch (err) {
-            if (!member.dead) opts.onError?.(err, batch);
-          } finally {
-            clearTimeout(session);
-          }
-          delivered = true;
-          rr = (rr + k + 1) % Math.max(1, mine.length);
-          if (member.dead) break; // killed meanwhile: nothing is acknowledged
-          if (member.removed) {
-            // the coordinator no longer knows this member: the commit is refused, the batch goes to the partition's owner
-            if (ok) {
-              broker.stats.commitsRefused++;
-              opts.onError?.(new MemberRemovedError(opts.group, `the handler ran past the session timeout of ${sessionMs} ms`), batch);
-            }
-            if (!stopped && !this.closed) {
-              broker.stats.rejoins++;
-              join();
-            }
-            break;
-          }
-          if (ok) {
-            // acknowledged even when close() came meanwhile: close waits for the batch in flight
-            // a rebalance while the handler ran moved the position back to the committed offset: keep that; a
-            // partition that went to another member is theirs to read again from the committed offset
-            if (member.partitions.includes(pi) && group.position[pi] === from) group.position[pi] = from + n;
-            advance(pi);
-            t.space.notify();
-          } else await sleep(retryMs);
-          break;
-        }
-        if (!delivered && !stopped && !member.dead) await member.wake.wait();
-      }
-    };
-    const running = loop();
-    const sub = {
-      close: async () => {
-        if (stopped) return;
-        stopped = true;
-        member.wake.notify();
-        await running;
-        leave();
-        t.members.delete(member);
-        this.subs.delete(sub);
-      },
-      pause: (partitions?: number[]) => member.paused.pause(partitions),
-      resume: (partitions?: number[]) => {
-        member.paused.resume(partitions);
-        member.wake.notify();
-      },
-      // kill -9: no more deliveries or commits; the coordinator drops the member after the session timeout
-      kill: () => {
-        member.dead = true;
-        stopped = true;
-        member.wake.notify();
-        t.members.delete(member);
-        this.subs.delete(sub);
-        if (sessionMs === undefined) expire(true);
-        else setTimeout(() => expire(true), sessionMs);
-      },
-    };
+    const sub: MemorySubscription<T> = new MemorySubscription(broker, t, g, member, handler, opts, {
+      closed: () => this.closed,
+      forget: () => this.subs.delete(sub),
+    });
     this.subs.add(sub);
     return sub;
   }
@@ -448,5 +320,207 @@ export class MemoryBus implements Bus {
       t.space.notify();
       t.wake();
     }
+  }
+}
+
+/** What a subscription needs of its client: whether it was closed, and to be forgotten by it when it ends. */
+interface ClientLink {
+  closed(): boolean;
+  forget(): void;
+}
+
+/**
+ * One member of a group consuming a topic: it joins (a rebalance), delivers batches from its partitions round-robin,
+ * moves the group's offsets on acknowledgement, and leaves on close, on the session timeout or when killed.
+ */
+class MemorySubscription<T> implements Subscription {
+  private stopped = false;
+  /** the partition after the one delivered last, among the member's */
+  private rr = 0;
+  private readonly maxBatch: number;
+  private readonly retryMs: number;
+  private readonly lingerMs: number;
+  private readonly sessionMs: number | undefined;
+  private readonly running: Promise<void>;
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly t: Topic,
+    private readonly group: Group,
+    private readonly member: Member,
+    private readonly handler: BatchHandler<T>,
+    private readonly opts: SubscribeOptions,
+    private readonly client: ClientLink,
+  ) {
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.retryMs = opts.retryMs ?? 200;
+    this.lingerMs = opts.lingerMs ?? 0;
+    this.sessionMs = broker.opts.sessionTimeoutMs;
+    t.members.add(member);
+    this.join();
+    this.running = this.loop();
+  }
+
+  private join(): void {
+    this.member.removed = false;
+    this.group.members.push(this.member);
+    this.t.rebalance(this.group);
+  }
+
+  private leave(): void {
+    const before = this.group.members.length;
+    this.group.members = this.group.members.filter((m) => m !== this.member);
+    if (this.group.members.length !== before) this.t.rebalance(this.group);
+  }
+
+  /** The coordinator removes the member: its handler outlived the session, or its client was killed. */
+  private expire(killed: boolean): void {
+    if (this.member.removed) return;
+    this.member.removed = true;
+    this.broker.stats.sessionsExpired.push({ group: this.opts.group, topic: this.t.name, killed });
+    this.leave();
+  }
+
+  // the committed offset follows the position up to the lowest held message; only the partition's owner moves it
+  private advance(pi: number): void {
+    const { member, group } = this;
+    if (member.removed || member.dead || this.stopped || !member.partitions.includes(pi)) return;
+    const at = Number(member.holds.commitPoint(pi, BigInt(group.position[pi])));
+    if (at > group.committed[pi]) {
+      group.committed[pi] = at;
+      this.t.trim();
+    }
+  }
+
+  /**
+   * Delivers a batch at a time, round-robin over the member's partitions, and waits for a wake-up when none has
+   * messages. Finding nothing and starting to wait happen in one synchronous step, so no wake-up falls between.
+   */
+  private async loop(): Promise<void> {
+    while (!this.stopped && !this.client.closed() && !this.member.dead) {
+      let delivered = false;
+      const mine = this.member.partitions;
+      for (let k = 0; k < mine.length && !this.stopped; k++) {
+        const pi = mine[(this.rr + k) % mine.length];
+        const part = this.t.parts[pi];
+        const from = this.group.position[pi];
+        if (from >= part.end || this.member.paused.isPaused(pi)) continue;
+        if (this.lingerMs > 0 && part.end - from < this.maxBatch) {
+          await this.linger(part, from);
+          // a rebalance while lingering moved this partition or its position: pick again
+          const { member } = this;
+          if (member.removed || member.dead || !member.partitions.includes(pi) || this.group.position[pi] !== from) break;
+        }
+        delivered = true;
+        this.rr = (this.rr + k + 1) % Math.max(1, mine.length);
+        await this.deliver(pi, part, from);
+        break;
+      }
+      if (!delivered && !this.stopped && !this.member.dead) await this.member.wake.wait();
+    }
+  }
+
+  /** Waits up to lingerMs for the partition to have a full batch after `from`. */
+  private async linger(part: Partition, from: number): Promise<void> {
+    const until = Date.now() + this.lingerMs;
+    while (!this.stopped && part.end - from < this.maxBatch && Date.now() < until) {
+      await Promise.race([this.member.wake.wait(), sleep(Math.max(1, until - Date.now()))]);
+    }
+  }
+
+  /** One batch from `from`: the handler, then its acknowledgement (settle). */
+  private async deliver(pi: number, part: Partition, from: number): Promise<void> {
+    const n = Math.min(this.maxBatch, part.end - from);
+    const batch = this.batchOf(pi, part, from, n);
+    const ok = await this.handle(batch);
+    await this.settle(pi, from, n, ok, batch);
+  }
+
+  private batchOf(pi: number, part: Partition, from: number, n: number): Delivery<T>[] {
+    const batch: Delivery<T>[] = [];
+    for (let i = 0; i < n; i++) {
+      const e = part.entries[from - part.base + i];
+      const offset = from + i;
+      const hold = () => {
+        const release = this.member.holds.hold(pi, BigInt(offset));
+        return () => {
+          release();
+          this.advance(pi);
+        };
+      };
+      batch.push({ topic: this.t.name, partition: pi, offset: String(offset), key: e.key, value: e.value as T, hold });
+    }
+    return batch;
+  }
+
+  /** The handler on the batch; true when it resolved. */
+  private async handle(batch: Delivery<T>[]): Promise<boolean> {
+    // kafkajs heartbeats between batches only: a handler running past the session timeout loses the member
+    const session = this.sessionMs !== undefined ? setTimeout(() => this.expire(false), this.sessionMs) : undefined;
+    try {
+      await this.handler(batch);
+      return true;
+    } catch (err) {
+      if (!this.member.dead) this.opts.onError?.(err, batch);
+      return false;
+    } finally {
+      clearTimeout(session);
+    }
+  }
+
+  /** After the handler: the acknowledgement, a refused commit and a rejoin, or a pause before the retry. */
+  private async settle(pi: number, from: number, n: number, ok: boolean, batch: Delivery<T>[]): Promise<void> {
+    const { member, group } = this;
+    if (member.dead) return; // killed meanwhile: nothing is acknowledged
+    if (member.removed) {
+      // the coordinator no longer knows this member: the commit is refused, the batch goes to the partition's owner
+      if (ok) {
+        this.broker.stats.commitsRefused++;
+        this.opts.onError?.(new MemberRemovedError(this.opts.group, `the handler ran past the session timeout of ${this.sessionMs} ms`), batch);
+      }
+      if (!this.stopped && !this.client.closed()) {
+        this.broker.stats.rejoins++;
+        this.join();
+      }
+      return;
+    }
+    if (ok) {
+      // acknowledged even when close() came meanwhile: close waits for the batch in flight
+      // a rebalance while the handler ran moved the position back to the committed offset: keep that; a
+      // partition that went to another member is theirs to read again from the committed offset
+      if (member.partitions.includes(pi) && group.position[pi] === from) group.position[pi] = from + n;
+      this.advance(pi);
+      this.t.space.notify();
+    } else await sleep(this.retryMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.member.wake.notify();
+    await this.running;
+    this.leave();
+    this.t.members.delete(this.member);
+    this.client.forget();
+  }
+
+  pause(partitions?: number[]): void {
+    this.member.paused.pause(partitions);
+  }
+
+  resume(partitions?: number[]): void {
+    this.member.paused.resume(partitions);
+    this.member.wake.notify();
+  }
+
+  // kill -9: no more deliveries or commits; the coordinator drops the member after the session timeout
+  kill(): void {
+    this.member.dead = true;
+    this.stopped = true;
+    this.member.wake.notify();
+    this.t.members.delete(this.member);
+    this.client.forget();
+    if (this.sessionMs === undefined) this.expire(true);
+    else setTimeout(() => this.expire(true), this.sessionMs);
   }
 }

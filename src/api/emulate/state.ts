@@ -8,7 +8,7 @@
 import { beginCell, type Address, type Cell } from '@ton/core';
 import type { EmulationState } from '../../emulate/index.ts';
 import type { StoreClient } from '../../store/client/index.ts';
-import { accountState, blockIdTl, configAll, MASTER_SHARD_SIGNED, type BlockIdTl, type NodeClient } from '../v2/index.ts';
+import { accountState, blockIdTl, configAll, MASTER_SHARD_SIGNED, newConfigCache, type BlockIdTl, type NodeClient } from '../v2/index.ts';
 
 interface McRow {
   seqno: string;
@@ -28,6 +28,8 @@ export class EmulationStateMissing extends Error {
 
 /** The state factory of a network with a store and liteservers. */
 export function liteserverState(store: StoreClient, node: NodeClient) {
+  // config dictionaries by block, this network's own
+  const configs = newConfigCache();
   return async (hint: { lastSeqno: number | null; at?: number }): Promise<EmulationState> => {
     const cols = 'SELECT seqno, root_hash, file_hash, gen_utime, start_lt FROM blocks WHERE workchain = -1';
     const rows = await store.query<McRow>(
@@ -41,7 +43,7 @@ export function liteserverState(store: StoreClient, node: NodeClient) {
     const mc = rows[0];
     if (!mc) throw new EmulationStateMissing(hint.at !== undefined ? `masterchain block ${hint.at} is not in the index` : 'the index holds no masterchain block yet: nothing to emulate against');
     const block = blockIdTl(-1, MASTER_SHARD_SIGNED, Number(mc.seqno), Buffer.from(mc.root_hash, 'hex'), Buffer.from(mc.file_hash, 'hex'));
-    const config = await configAll(node, block);
+    const config = await configAll(node, block, configs);
     const shards = new Map<string, BlockIdTl>();
     const keyOf = (a: Address) => `${a.workChain}:${a.hash.toString('hex')}`;
     return {

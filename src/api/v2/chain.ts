@@ -115,12 +115,18 @@ export async function accountState(node: NodeClient, addr: AccountAddress, block
   return { block: res.id as BlockIdTl, shardBlock: res.shardblk as BlockIdTl, account, accountCell, lastTx, syncUtime };
 }
 
-const configCache = new BoundedMap<string, Cell>(65);
+/** ConfigParams dictionaries by masterchain block root hash: made where a network's API starts, passed to configAll. */
+export type ConfigCache = BoundedMap<string, Cell>;
 
-/** ConfigParams dictionary at a masterchain block (cached per block). */
-export async function configAll(node: NodeClient, block: BlockIdTl): Promise<Cell> {
+/** A cache of the latest 65 blocks' config dictionaries. */
+export function newConfigCache(): ConfigCache {
+  return new BoundedMap<string, Cell>(65);
+}
+
+/** ConfigParams dictionary at a masterchain block (cached per block in `cache`). */
+export async function configAll(node: NodeClient, block: BlockIdTl, cache: ConfigCache): Promise<Cell> {
   const key = block.root_hash.toString('hex');
-  const hit = configCache.get(key);
+  const hit = cache.get(key);
   if (hit) return hit;
   const res = await node.query({ _: 'liteServer.getConfigAll', mode: 0, id: block });
   let cell: Cell;
@@ -129,7 +135,7 @@ export async function configAll(node: NodeClient, block: BlockIdTl): Promise<Cel
   } catch (e) {
     throw new LiteServerError(`liteserver sent an unreadable config proof: ${(e as Error).message}`);
   }
-  configCache.set(key, cell);
+  cache.set(key, cell);
   return cell;
 }
 

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { NetworkContext } from '../server.ts';
+import type { ConfigCache } from './chain.ts';
 import { toV2Error, type V2Context, type V2Method } from './method.ts';
 import type { NodeClient } from './node.ts';
 import { parseParams } from './validate.ts';
@@ -10,10 +11,11 @@ export function extraOf(started: number): string {
   return `${Math.floor(Date.now() / 1000)}:_:${(performance.now() - started).toFixed(3)}`;
 }
 
-export function makeContext(network: NetworkContext, request: FastifyRequest | null): V2Context {
+export function makeContext(network: NetworkContext, request: FastifyRequest | null, configs: ConfigCache): V2Context {
   return {
     network,
     request,
+    configs,
     render: { testnet: network.testnet },
     node() {
       const node = network.services.node as NodeClient | undefined;

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { NetworkContext, RouteGroup } from '../server.ts';
 import type { V2Method } from './method.ts';
+import { newConfigCache } from './chain.ts';
 import { callMethod, extraOf, makeContext } from './dispatch.ts';
 import { ALL_METHODS } from './methods/index.ts';
 import { handleJsonRpc } from './jsonrpc.ts';
@@ -46,10 +47,12 @@ export function v2Group(opts: V2GroupOptions = {}): RouteGroup {
       return body;
     },
     routes(app: FastifyInstance, network: NetworkContext) {
+      // this network's caches, made as its routes are mounted: two networks or two servers share none
+      const configs = newConfigCache();
       for (const m of methods) {
         const handler = async (request: FastifyRequest) => {
           const started = performance.now();
-          const result = await callMethod(m, makeContext(network, request), mergeParams(request));
+          const result = await callMethod(m, makeContext(network, request, configs), mergeParams(request));
           return { ok: true, result, '@extra': extraOf(started) };
         };
         app.post(`/${m.name}`, handler);
@@ -62,7 +65,7 @@ export function v2Group(opts: V2GroupOptions = {}): RouteGroup {
         }
       }
       app.post('/jsonRPC', async (request, reply) => {
-        const { status, body } = await handleJsonRpc(byName, makeContext(network, request), request.body, (n) => request.chargeMore(n));
+        const { status, body } = await handleJsonRpc(byName, makeContext(network, request, configs), request.body, (n) => request.chargeMore(n));
         reply.code(status);
         return body;
       });

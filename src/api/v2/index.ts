@@ -12,4 +12,4 @@ export { normalizedHash } from './methods/send.ts';
 export { explainSendError } from './send-errors.ts';
 export { legacyNode, type LegacyNodeFns } from './legacy.ts';
 // the state an emulation starts from (src/api/emulate/state.ts), read as the v2 methods read it
-export { accountState, blockIdTl, configAll, MASTER_SHARD_SIGNED, type BlockIdTl } from './chain.ts';
+export { accountState, blockIdTl, configAll, MASTER_SHARD_SIGNED, newConfigCache, type BlockIdTl } from './chain.ts';

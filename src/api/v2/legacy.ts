@@ -6,7 +6,7 @@ import type { NetworkContext } from '../server.ts';
 import { callMethod, makeContext } from './dispatch.ts';
 import { estimateFee, sendBocReturnHash } from './methods/send.ts';
 import { runGetMethodLegacy } from './methods/run.ts';
-import { masterchainInfo } from './chain.ts';
+import { masterchainInfo, newConfigCache } from './chain.ts';
 import type { NodeClient } from './node.ts';
 
 export interface LegacyNodeFns {
@@ -18,7 +18,7 @@ export interface LegacyNodeFns {
 
 /** Functions that throw ApiError (v2 status codes) on failure. */
 export function legacyNode(network: NetworkContext): LegacyNodeFns {
-  const ctx = makeContext(network, null);
+  const ctx = makeContext(network, null, newConfigCache());
   return {
     runGetMethod: (req) => callMethod(runGetMethodLegacy, ctx, req),
     estimateFee: (req) => callMethod(estimateFee, ctx, req),

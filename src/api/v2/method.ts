@@ -5,6 +5,7 @@ import type { NetworkContext } from '../server.ts';
 import { AddressError, HashError } from '../../format/index.ts';
 import { StackError, TvmError } from '../../tvm/index.ts';
 import { LiteServerError, NodeTimeoutError, type NodeClient } from './node.ts';
+import type { ConfigCache } from './chain.ts';
 import type { RenderCtx } from './convert.ts';
 import { ProofError } from './proofs.ts';
 
@@ -14,6 +15,8 @@ export interface V2Context {
   request: FastifyRequest | null;
   /** The network's liteservers; getters throw 503 when the network has none configured. */
   node(): NodeClient;
+  /** Config dictionaries by block, kept where the network's API v2 was mounted. */
+  configs: ConfigCache;
 }
 
 /** One API v2 method: served at `/api/v2/<name>` and as jsonRPC method `<name>`. */

@@ -180,33 +180,13 @@ export const indexCommand: Command = {
     const needs = indexNeeds(args);
 
     // Signals first: a stop during setup (waiting for liteservers, for Kafka's topics) ends the setup too.
-    let onSignal: ((sig: NodeJS.Signals) => void) | null = null;
-    const stopped = new Promise<null>((resolve) => {
-      onSignal = (sig) => {
-        // a stage that cannot stop in time does not keep the process alive: it exits, its uncommitted work is replayed
-        setTimeout(() => {
-          log.error({ signal: sig }, `not stopped ${STOP_DEADLINE_MS / 1000} s after ${sig}; exiting`);
-          process.exit(1);
-        }, STOP_DEADLINE_MS).unref();
-        resolve(null);
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    });
+    const { stopped, onSignal } = stopOnSignal(log);
     // A Kafka consumer that cannot be restarted: the process exits non-zero (never alive with a dead consumer).
     let fatal!: (err: Error) => void;
     const failed = new Promise<never>((_, reject) => (fatal = reject));
     failed.catch(() => undefined);
 
-    let endpoints;
-    if (needs.source || needs.tracesSource) {
-      try {
-        endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
-      } catch (err) {
-        if (err instanceof NetworkConfigError) throw new CliError(err.message);
-        throw err;
-      }
-    }
+    const endpoints = needs.source || needs.tracesSource ? endpointsOf(args) : undefined;
     let bus: Bus;
     try {
       bus = createBus({ env: process.env, logger: log, onFatal: (err) => fatal(err) });
@@ -218,23 +198,13 @@ export const indexCommand: Command = {
     if (metadata.enabled && !needs.store) throw new CliError('--metadata-fetch writes to the store: run it with a role that opens the store (store or checkpoint)');
     const store = needs.store ? await openIndexerStore(args.dataDir, args.roles, (line) => log.warn(line)) : undefined;
     const pool = endpoints ? new LiteserverPool(endpoints, { logger: log }) : undefined;
-    let stopProgress: (() => void) | null = null;
     const stopMetadata = store ? startMetadataFetcher(store, metadata, log) : async () => undefined;
     const dedustPools = args.roles.includes('traces') && args.traces ? await startDedustPools(dedust, log) : null;
     // the streaming API's feed: `serve` processes consume it from Kafka (nobody would on the in-process bus)
     const kafka = kafkaOptionsFromEnv(process.env);
     const sink = kafka && args.traces ? new KafkaNotificationSink({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix }) : undefined;
     try {
-      if (pool) {
-        try {
-          if ((await Promise.race([pool.start().then(() => true), stopped])) === null) return 0;
-        } catch (err) {
-          if (!(err instanceof NoLiteserverError)) throw err;
-          if (!needs.tracesSource) throw new CliError(err.message);
-          // the pool keeps trying: codes are read once a liteserver answers
-          log.warn({ err: err.message }, 'no liteserver answers yet: contract codes the store lacks are skipped until one does');
-        }
-      }
+      if (pool && !(await liteserversUp(pool, stopped, needs, log))) return 0;
       // ingest follows proved blocks only (trusted-ingest.ts); the traces stage alone reads account states
       const source = pool && needs.source ? await trustedSource(pool, store, args, log) : pool;
       const notifications = sink ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
@@ -250,33 +220,17 @@ export const indexCommand: Command = {
         starting.then((late) => late.stop()).catch(() => undefined);
         return 0;
       }
+      let stopProgress: (() => void) | null = null;
       if (h.fromSeqno !== null) {
         log.info({ from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store?.location, bus: bus.kind }, 'indexing');
         stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
       } else log.info({ roles: args.roles, until: args.untilSeqno ?? 'forever', store: store?.location, bus: bus.kind }, 'running');
-      // a role with nothing to do on the in-process bus has no socket or timer of its own: stay alive until a signal
-      const keepAlive = setInterval(() => undefined, 1 << 30);
-      try {
-        await Promise.race([h.done, stopped, failed]);
-      } catch (err) {
-        // A chain that does not link up (fork, wrong config), a block no liteserver gives valid within
-        // --give-up-after, a store that keeps failing, a consumer that cannot be restarted: one line, no stack, exit 1,
-        // after what the stages still write.
-        stopProgress?.();
-        stopProgress = null;
-        await h.stop().catch(() => undefined);
-        throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
-      } finally {
-        clearInterval(keepAlive);
-      }
-      stopProgress?.();
-      stopProgress = null;
+      await untilDone(h, stopped, failed, stopProgress);
       await h.stop();
       if (h.untilSeqno !== undefined && h.stats.checkpoint !== null && h.stats.checkpoint >= h.untilSeqno) log.info({ checkpoint: h.stats.checkpoint }, 'done');
       else log.info({ checkpoint: h.stats.checkpoint }, 'stopped');
       return 0;
     } finally {
-      stopProgress?.();
       exitIfStuck();
       dedustPools?.stop();
       await stopMetadata();
@@ -287,10 +241,74 @@ export const indexCommand: Command = {
       // Everything of ours is closed. What can still hold the event loop is foreign: the lite client's timers of
       // queries a liteserver holds until a block appears (up to the request timeout). They must not delay the exit.
       exitWhenDone(200);
-      if (onSignal) {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
   },
 };
+
+/**
+ * Resolves with null on SIGINT / SIGTERM. A stage that cannot stop in time does not keep the process alive: it exits
+ * STOP_DEADLINE_MS after the signal, its uncommitted work is replayed.
+ */
+function stopOnSignal(log: pino.Logger): { stopped: Promise<null>; onSignal: (sig: NodeJS.Signals) => void } {
+  let resolveStop!: (v: null) => void;
+  const stopped = new Promise<null>((resolve) => (resolveStop = resolve));
+  const onSignal = (sig: NodeJS.Signals) => {
+    setTimeout(() => {
+      log.error({ signal: sig }, `not stopped ${STOP_DEADLINE_MS / 1000} s after ${sig}; exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    resolveStop(null);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return { stopped, onSignal };
+}
+
+function endpointsOf(args: IndexArgs): ReturnType<typeof loadLiteservers> {
+  try {
+    return loadLiteservers({ network: args.network, configPath: args.configPath });
+  } catch (err) {
+    if (err instanceof NetworkConfigError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Waits for a liteserver to answer: false if a signal came first. With none answering, only the traces stage (it
+ * reads the codes the store lacks) goes on: the pool keeps trying.
+ */
+async function liteserversUp(pool: LiteserverPool, stopped: Promise<null>, needs: ReturnType<typeof indexNeeds>, log: pino.Logger): Promise<boolean> {
+  try {
+    return (await Promise.race([pool.start().then(() => true), stopped])) !== null;
+  } catch (err) {
+    if (!(err instanceof NoLiteserverError)) throw err;
+    if (!needs.tracesSource) throw new CliError(err.message);
+    // the pool keeps trying: codes are read once a liteserver answers
+    log.warn({ err: err.message }, 'no liteserver answers yet: contract codes the store lacks are skipped until one does');
+    return true;
+  }
+}
+
+/**
+ * Until the run is done, a signal, or a consumer that cannot be restarted; then the progress line stops. A failure
+ * stops the stages (what they still write is written) and is one line.
+ */
+async function untilDone(h: IndexerHandle, stopped: Promise<null>, failed: Promise<never>, stopProgress: (() => void) | null): Promise<void> {
+  // a role with nothing to do on the in-process bus has no socket or timer of its own: stay alive until a signal
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    await Promise.race([h.done, stopped, failed]);
+  } catch (err) {
+    // A chain that does not link up (fork, wrong config), a block no liteserver gives valid within
+    // --give-up-after, a store that keeps failing, a consumer that cannot be restarted: one line, no stack, exit 1,
+    // after what the stages still write.
+    stopProgress?.();
+    await h.stop().catch(() => undefined);
+    throw new CliError(`indexing stopped: ${(err as Error).message.split('\n')[0]}`);
+  } finally {
+    clearInterval(keepAlive);
+  }
+  stopProgress?.();
+}

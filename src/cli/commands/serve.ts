@@ -18,7 +18,7 @@ import { createPipelineMetrics } from '../../../pipelines/metrics.ts';
 import { MemoryRateLimiter, parseTrustedProxies, RedisRateLimiter, type RateLimiter } from '../../api/index.ts';
 import { LiteNode } from '../../api/index.ts';
 import { LiteserverPool, loadLiteservers, NetworkConfigError, parseNetwork, type NetworkName } from '../../source/index.ts';
-import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
+import { startMetadataFetcher, takeMetadataArgs, type MetadataArgs } from '../metadata-args.ts';
 import { KafkaNotificationFeed } from '../../feed/index.ts';
 import { BusConfigError, kafkaOptionsFromEnv } from '../../bus/index.ts';
 import { loadKeyStore } from '../key-store.ts';
@@ -98,29 +98,103 @@ function endpointsOf(spec: string, name: string) {
   }
 }
 
+/** `serve`'s own options (after --metadata-fetch and its kin are taken). */
+interface ServeOptions {
+  configPath?: string;
+  port?: number;
+  host?: string;
+  network?: string;
+  keysPath?: string;
+  dataDir?: string;
+  /** --hash-key: print the hash of this key and exit */
+  hashKey?: string;
+}
+
+function parseServeArgv(argv: string[]): ServeOptions {
+  const o: ServeOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => optionValue(a, argv[++i]);
+    if (a === '--config') o.configPath = val();
+    else if (a === '--port') o.port = portOption(argv[++i]);
+    else if (a === '--host') o.host = val();
+    else if (a === '--network') o.network = val();
+    else if (a === '--keys') o.keysPath = val();
+    else if (a === '--data') o.dataDir = val();
+    else if (a === '--hash-key') {
+      // printed at once, as it comes: the options after it are not read
+      o.hashKey = val();
+      return o;
+    } else throw new CliError(`unknown option "${a}" (see --help)`);
+  }
+  return o;
+}
+
+/** What the served networks hold open, closed at shutdown. */
+interface Opened {
+  pools: LiteserverPool[];
+  networks: NetworkContext[];
+  stores: { close(): Promise<void> }[];
+  feeds: KafkaNotificationFeed[];
+  metadataStops: (() => Promise<void>)[];
+}
+
+/**
+ * Each network of the config: its liteserver pools (and archival ones), and where it has a store (its own, or the
+ * environment's / --data for a single network), the store, the metadata fetcher and, with Kafka, the streaming feed.
+ */
+async function openNetworks(config: ServeConfig, envStore: StoreConfig | null, implicit: boolean, metadata: MetadataArgs, log: pino.Logger): Promise<Opened> {
+  const opened: Opened = { pools: [], networks: [], stores: [], feeds: [], metadataStops: [] };
+  let kafka;
+  try {
+    kafka = kafkaOptionsFromEnv(process.env);
+  } catch (err) {
+    if (err instanceof BusConfigError) throw new CliError(err.message);
+    throw err;
+  }
+  for (const n of config.networks) {
+    const pool = new LiteserverPool(endpointsOf(n.liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 });
+    opened.pools.push(pool);
+    const archival = n.archival_liteservers ? new LiteserverPool(endpointsOf(n.archival_liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 }) : undefined;
+    if (archival) opened.pools.push(archival);
+    const node = LiteNode.fromPool(pool, { archivalPool: archival, timeoutMs: n.timeout_ms ?? 10_000 });
+    const services: Record<string, unknown> = { node };
+    const storeConfig: StoreConfig | null = n.store
+      ? { url: n.store.url, dataDir: n.store.data_dir, user: n.store.user, password: n.store.password, database: n.store.database }
+      : implicit
+        ? envStore
+        : null;
+    if (storeConfig) {
+      const { openStore } = await import('../../store/client/index.ts');
+      let store;
+      try {
+        // the API reads; the metadata fetcher alone writes (address_metadata)
+        store = await openStore({ ...storeConfig, migrate: false, ...(metadata.enabled ? {} : { readonly: true, pointReads: 'kv' as const }) });
+      } catch (err) {
+        throw new CliError(`network ${n.name}: cannot open the store: ${(err as Error).message.split('\n')[0]}`);
+      }
+      opened.stores.push(store);
+      services.store = store;
+      opened.metadataStops.push(startMetadataFetcher(store, metadata, log.child({ network: n.name })));
+      if (kafka) {
+        const feed = new KafkaNotificationFeed({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix, onInvalid: (err) => log.warn({ err: (err as Error).message, network: n.name }, 'streaming: a feed message does not parse') });
+        opened.feeds.push(feed);
+        services.feed = feed;
+      }
+    }
+    opened.networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
+  }
+  return opened;
+}
+
 export const serveCommand: Command = {
   async run(argvAll) {
     const { metadata, rest: argv } = takeMetadataArgs(argvAll);
-    let configPath: string | undefined;
-    let port: number | undefined;
-    let host: string | undefined;
-    let network: string | undefined;
-    let keysPath: string | undefined;
-    let dataDir: string | undefined;
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      const val = () => optionValue(a, argv[++i]);
-      if (a === '--config') configPath = val();
-      else if (a === '--port') port = portOption(argv[++i]);
-      else if (a === '--host') host = val();
-      else if (a === '--network') network = val();
-      else if (a === '--keys') keysPath = val();
-      else if (a === '--data') dataDir = val();
-      else if (a === '--hash-key') {
-        const { hashApiKey } = await import('../../api/index.ts');
-        console.log(hashApiKey(val()));
-        return 0;
-      } else throw new CliError(`unknown option "${a}" (see --help)`);
+    const { configPath, port, host, network, keysPath, dataDir, hashKey } = parseServeArgv(argv);
+    if (hashKey !== undefined) {
+      const { hashApiKey } = await import('../../api/index.ts');
+      console.log(hashApiKey(hashKey));
+      return 0;
     }
     const config: ServeConfig = configPath ? readConfig(configPath) : configSchema.parse({ networks: [{ name: network ?? 'mainnet' }] });
     if (configPath && network) throw new CliError('--network applies without --config only; list networks in the config');
@@ -133,51 +207,8 @@ export const serveCommand: Command = {
     const keys = loadKeyStore(keysPath ?? (config.keys as string | Record<string, unknown> | undefined));
     const limiter: RateLimiter = config.redis_url ? new RedisRateLimiter(config.redis_url) : new MemoryRateLimiter();
 
-    const pools: LiteserverPool[] = [];
-    const networks: NetworkContext[] = [];
-    const stores: { close(): Promise<void> }[] = [];
-    let kafka;
-    try {
-      kafka = kafkaOptionsFromEnv(process.env);
-    } catch (err) {
-      if (err instanceof BusConfigError) throw new CliError(err.message);
-      throw err;
-    }
-    const feeds: KafkaNotificationFeed[] = [];
-    const metadataStops: (() => Promise<void>)[] = [];
     const log = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
-    for (const n of config.networks) {
-      const pool = new LiteserverPool(endpointsOf(n.liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 });
-      pools.push(pool);
-      const archival = n.archival_liteservers ? new LiteserverPool(endpointsOf(n.archival_liteservers, n.name), { timeoutMs: n.timeout_ms ?? 10_000 }) : undefined;
-      if (archival) pools.push(archival);
-      const node = LiteNode.fromPool(pool, { archivalPool: archival, timeoutMs: n.timeout_ms ?? 10_000 });
-      const services: Record<string, unknown> = { node };
-      const storeConfig: StoreConfig | null = n.store
-        ? { url: n.store.url, dataDir: n.store.data_dir, user: n.store.user, password: n.store.password, database: n.store.database }
-        : implicit
-          ? envStore
-          : null;
-      if (storeConfig) {
-        const { openStore } = await import('../../store/client/index.ts');
-        let store;
-        try {
-          // the API reads; the metadata fetcher alone writes (address_metadata)
-          store = await openStore({ ...storeConfig, migrate: false, ...(metadata.enabled ? {} : { readonly: true, pointReads: 'kv' as const }) });
-        } catch (err) {
-          throw new CliError(`network ${n.name}: cannot open the store: ${(err as Error).message.split('\n')[0]}`);
-        }
-        stores.push(store);
-        services.store = store;
-        metadataStops.push(startMetadataFetcher(store, metadata, log.child({ network: n.name })));
-        if (kafka) {
-          const feed = new KafkaNotificationFeed({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix, onInvalid: (err) => log.warn({ err: (err as Error).message, network: n.name }, 'streaming: a feed message does not parse') });
-          feeds.push(feed);
-          services.feed = feed;
-        }
-      }
-      networks.push({ name: n.name, testnet: n.testnet ?? n.name !== 'mainnet', basePath: n.base_path, services });
-    }
+    const { pools, networks, stores, feeds, metadataStops } = await openNetworks(config, envStore, implicit, metadata, log);
     if (metadata.enabled && stores.length === 0) {
       await Promise.all(metadataStops.map((stop) => stop()));
       throw new CliError('--metadata-fetch writes to a store: give a network a store (networks[].store in --config)');

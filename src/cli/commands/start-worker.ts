@@ -9,12 +9,11 @@ import {
   apiWorkerSlot,
   buildGateway,
   LiteNode,
-  primaryMetrics,
+  PrimaryChannel,
   PrimaryRateLimiter,
   prepareApiWorker,
   primaryStoreInfo,
   RedisRateLimiter,
-  relayedFeed,
   workerListening,
   type RateLimiter,
 } from '../../api/index.ts';
@@ -47,16 +46,18 @@ export async function runApiWorker(serve: ServeArgs, args: IndexArgs): Promise<n
   } catch (err) {
     throw new CliError(`cannot open the store: ${(err as Error).message.split('\n')[0]}`);
   }
+  // the IPC with the primary, for limits (without Redis), the feed and /metrics
+  const primary = new PrimaryChannel();
   const redisUrl = process.env.REDIS_URL || undefined;
-  const limiter: RateLimiter = redisUrl ? new RedisRateLimiter(redisUrl) : new PrimaryRateLimiter();
+  const limiter: RateLimiter = redisUrl ? new RedisRateLimiter(redisUrl) : new PrimaryRateLimiter(primary);
   const pool = new LiteserverPool(loadLiteservers({ network: args.network, configPath: args.configPath }), { logger: log });
   pool.start().catch((e: Error) => log.warn({ err: e.message }, 'no liteserver answers yet: API v2 answers 504 until one does'));
-  const feed = args.traces ? relayedFeed((err) => log.error({ err }, 'streaming: a feed handler failed')) : undefined;
+  const feed = args.traces ? primary.relayedFeed((err) => log.error({ err }, 'streaming: a feed handler failed')) : undefined;
   const app = await buildGateway({
     networks: [{ name: args.network, testnet: args.network === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(feed ? { feed } : {}) } }],
     keys,
     limiter,
-    metricsText: { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: primaryMetrics },
+    metricsText: { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: () => primary.metrics() },
     headers: { 'x-api-worker': String(slot), 'x-api-worker-pid': String(process.pid) },
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   });

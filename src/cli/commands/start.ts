@@ -6,9 +6,11 @@
  * HTTP: each worker is a read-only client of the same engine and key-value store, and asks this process over IPC for
  * rate limits and /metrics (src/api/cluster.ts); this process keeps its event loop for the indexer.
  */
+import type { DedustPoolList } from '../../actions/index.ts';
 import { availableParallelism } from 'node:os';
 import { CliError, optionValue, portOption, type Command } from '../command.ts';
-import { createPipelineMetrics, runIndexer } from '../../../pipelines/index.ts';
+import type { Logger } from 'pino';
+import { createPipelineMetrics, runIndexer, type IndexerHandle, type PipelineMetrics } from '../../../pipelines/index.ts';
 import { buildGateway, isApiWorker, MemoryRateLimiter, startApiWorkers, type ApiWorkers } from '../../api/index.ts';
 import { runApiWorker, type ServeArgs } from './start-worker.ts';
 import { LiteNode } from '../../api/index.ts';
@@ -19,7 +21,7 @@ import { exitIfStuck, exitWhenDone, takeStopSignal } from '../exit.ts';
 import { cliLogger } from '../logger.ts';
 import { trustedSource } from '../trusted-ingest.ts';
 import { FanoutSink, InProcessFeed, KafkaNotificationSink, NotificationPublisher, type NotificationSink } from '../../feed/index.ts';
-import { openIndexerStore, parseIndexArgs, startProgress } from './index-chain.ts';
+import { openIndexerStore, parseIndexArgs, startProgress, type IndexArgs } from './index-chain.ts';
 import { startMetadataFetcher, takeMetadataArgs } from '../metadata-args.ts';
 import { startDedustPools, takeDedustPoolsArgs } from '../dedust-pools-args.ts';
 import { loadKeyStore } from '../key-store.ts';
@@ -64,16 +66,7 @@ export const startCommand: Command = {
     // taken from the start: a Ctrl-C while the store, liteservers or API start up stops once they are up
     const stopSignal = takeStopSignal();
     const keys = loadKeyStore(serve.keysPath);
-    let endpoints;
-    let networkName: string;
-    try {
-      endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
-      loadTrustAnchor({ network: args.network, configPath: args.configPath });
-      networkName = networkNameOf({ network: args.network, configPath: args.configPath });
-    } catch (err) {
-      if (err instanceof NetworkConfigError) throw new CliError(err.message);
-      throw err;
-    }
+    const { endpoints, networkName } = networkOf(args);
     const pool = new LiteserverPool(endpoints, { logger: log });
     // the liteservers are asked while the store opens: with none reachable the one line comes without delay
     const poolReady = pool.start();
@@ -89,14 +82,7 @@ export const startCommand: Command = {
     // KAFKA_* settings as for `index`; a consumer that cannot be restarted ends the process (exit 1), for its supervisor
     let bus;
     try {
-      bus = createBus({
-        env: process.env,
-        logger: log,
-        onFatal: (err) => {
-          log.error({ err: err.message }, 'Kafka consumer lost; exiting');
-          process.exit(1);
-        },
-      });
+      bus = exitingBus(log);
     } catch (err) {
       await store.close();
       await pool.close();
@@ -110,8 +96,7 @@ export const startCommand: Command = {
     const kafkaSink = kafka ? new KafkaNotificationSink({ brokers: kafka.brokers, topicPrefix: kafka.topicPrefix }) : undefined;
     const sink: NotificationSink = kafkaSink ? new FanoutSink([feed, kafkaSink]) : feed;
     let stopProgress: (() => void) | null = null;
-    let app: Awaited<ReturnType<typeof buildGateway>> | null = null;
-    let apiWorkers: ApiWorkers | null = null;
+    const served: Served = { app: null, apiWorkers: null };
     // with workers: one set of rate-limit buckets for all of them (Redis when configured, else this process's)
     const redisUrl = process.env.REDIS_URL || undefined;
     const stopMetadata = startMetadataFetcher(store, metadata, log);
@@ -128,63 +113,18 @@ export const startCommand: Command = {
       const metrics = createPipelineMetrics();
       const notifications = args.traces ? new NotificationPublisher(sink, { store, logger: log }) : undefined;
       // the API first: its streaming hub is subscribed to the feed before the first seqno is processed
-      let port = serve.port;
-      if (workers) {
-        try {
-          apiWorkers = await startApiWorkers({
-            count: workers,
-            store,
-            limiter: redisUrl ? undefined : new MemoryRateLimiter(),
-            feed: notifications ? feed : undefined,
-            metrics: () => metrics.registry.metrics(),
-            registry: metrics.registry,
-            log,
-            // the workers run `start` with these options whoever called it (`demo` included)
-            exec: { file: process.argv[1], args: ['start', ...startArgv] },
-          });
-        } catch (e) {
-          throw new CliError(`the API workers did not start: ${(e as Error).message}`);
-        }
-        port = apiWorkers.port;
-      } else {
-        app = await buildGateway({
-          networks: [{ name: networkName, testnet: networkName === 'testnet', services: { node: LiteNode.fromPool(pool), store, ...(notifications ? { feed } : {}), ...(dedustPools ? { dedustPools: dedustPools.list } : {}) } }],
-          keys,
-          metrics: metrics.registry,
-          logger: { level: process.env.LOG_LEVEL ?? 'warn' },
-        });
-        try {
-          await app.listen({ port: serve.port, host: serve.host });
-        } catch (e) {
-          throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-        }
-      }
+      const port = await startApi(served, { workers, serve, startArgv, networkName, keys, pool, store, feed, metrics, log, notifications: notifications !== undefined, redisUrl, dedustPools: dedustPools?.list });
       const h = await runIndexer({ bus, source, store, traces: args.traces, fromSeqno: args.fromSeqno, untilSeqno: args.untilSeqno, prefetch: args.prefetch, logger: log, giveUpMs: args.giveUpMs, notifications, classifyWorkers: args.workers, metrics, dedustPools: dedustPools?.list });
       log.info(
         { from: h.fromSeqno, until: h.untilSeqno ?? 'tip, forever', store: store.location, api: `http://${serve.host}:${port}/api/v3/`, apiWorkers: workers || 1 },
         'indexing and serving',
       );
       if (h.fromSeqno !== null) stopProgress = startProgress(h.stats, { from: h.fromSeqno, until: h.untilSeqno, log });
-      let failure: string | null = null;
-      // the signal that stops the process: the indexer's end after it is the stop asked for, not a failure
-      const stopped = new Promise<void>((resolve) => {
-        stopSignal.onStop(resolve);
-        // With an end seqno the index finishes but the API keeps serving until a signal; a range that cannot be
-        // finished (a block no liteserver gives valid, see --give-up-after) ends the process with an error.
-        h.done.catch((err: Error) => {
-          const line = err.message.split('\n')[0];
-          if (stopSignal.signal()) return;
-          if (err instanceof FollowStalled) {
-            failure = line;
-            resolve();
-          } else log.error({ err: line }, 'indexing stopped; the API keeps serving what is stored');
-        });
-      });
-      await stopped;
+      const failure = await untilStopped(h, stopSignal, log);
       stopProgress?.();
       stopProgress = null;
       // workers first (no request waits on a stopping engine), then the indexer
-      await apiWorkers?.stop();
+      await served.apiWorkers?.stop();
       await h.stop();
       if (failure) throw new CliError(`indexing stopped: ${failure}`);
       log.info({ signal: stopSignal.signal(), checkpoint: h.stats.checkpoint }, 'stopped');
@@ -192,8 +132,8 @@ export const startCommand: Command = {
     } finally {
       stopProgress?.();
       exitIfStuck();
-      await app?.close();
-      await apiWorkers?.stop();
+      await served.app?.close();
+      await served.apiWorkers?.stop();
       dedustPools?.stop();
       await stopMetadata();
       await bus.close();
@@ -204,3 +144,106 @@ export const startCommand: Command = {
     }
   },
 };
+
+/** The network's liteservers and name (--network, --config); its trust anchor is checked here too. */
+function networkOf(args: IndexArgs): { endpoints: ReturnType<typeof loadLiteservers>; networkName: string } {
+  try {
+    const endpoints = loadLiteservers({ network: args.network, configPath: args.configPath });
+    loadTrustAnchor({ network: args.network, configPath: args.configPath });
+    return { endpoints, networkName: networkNameOf({ network: args.network, configPath: args.configPath }) };
+  } catch (err) {
+    if (err instanceof NetworkConfigError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+/** KAFKA_* settings as for `index`; a consumer that cannot be restarted ends the process (exit 1), for its supervisor. */
+function exitingBus(log: Logger) {
+  return createBus({
+    env: process.env,
+    logger: log,
+    onFatal: (err) => {
+      log.error({ err: err.message }, 'Kafka consumer lost; exiting');
+      process.exit(1);
+    },
+  });
+}
+
+/** What serves HTTP, set as each starts (the caller closes them): this process's gateway, or the workers. */
+interface Served {
+  app: Awaited<ReturnType<typeof buildGateway>> | null;
+  apiWorkers: ApiWorkers | null;
+}
+
+/** Starts the API: N workers, or this process listening; resolves with the port it serves on. */
+async function startApi(
+  served: Served,
+  c: {
+    workers: number;
+    serve: ServeArgs;
+    startArgv: string[];
+    networkName: string;
+    keys: ReturnType<typeof loadKeyStore>;
+    pool: LiteserverPool;
+    store: StoreClient;
+    feed: InProcessFeed;
+    metrics: PipelineMetrics;
+    log: Logger;
+    /** whether the pipeline publishes notifications (the streaming API's feed) */
+    notifications: boolean;
+    /** with workers: one set of rate-limit buckets for all of them (Redis when configured, else this process's) */
+    redisUrl: string | undefined;
+    /** the DeDust pool list (`--dedust-pools-api`), for emulated traces' classification */
+    dedustPools: DedustPoolList | undefined;
+  },
+): Promise<number> {
+  const { serve, metrics } = c;
+  if (c.workers) {
+    try {
+      served.apiWorkers = await startApiWorkers({
+        count: c.workers,
+        store: c.store,
+        limiter: c.redisUrl ? undefined : new MemoryRateLimiter(),
+        feed: c.notifications ? c.feed : undefined,
+        metrics: () => metrics.registry.metrics(),
+        registry: metrics.registry,
+        log: c.log,
+        // the workers run `start` with these options whoever called it (`demo` included)
+        exec: { file: process.argv[1], args: ['start', ...c.startArgv] },
+      });
+    } catch (e) {
+      throw new CliError(`the API workers did not start: ${(e as Error).message}`);
+    }
+    return served.apiWorkers.port;
+  }
+  served.app = await buildGateway({
+    networks: [{ name: c.networkName, testnet: c.networkName === 'testnet', services: { node: LiteNode.fromPool(c.pool), store: c.store, ...(c.notifications ? { feed: c.feed } : {}), ...(c.dedustPools ? { dedustPools: c.dedustPools } : {}) } }],
+    keys: c.keys,
+    metrics: metrics.registry,
+    logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+  });
+  try {
+    await served.app.listen({ port: serve.port, host: serve.host });
+  } catch (e) {
+    throw new CliError(`cannot listen on ${serve.host}:${serve.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return serve.port;
+}
+
+/**
+ * Until the signal that stops the process (the indexer's end after it is the stop asked for, not a failure), or a
+ * range that cannot be finished: then that failure's line. With an end seqno the index finishes but the API keeps
+ * serving until a signal; a range that cannot be finished (a block no liteserver gives valid, see --give-up-after)
+ * ends the process with an error.
+ */
+function untilStopped(h: IndexerHandle, stopSignal: ReturnType<typeof takeStopSignal>, log: Logger): Promise<string | null> {
+  return new Promise<string | null>((resolve) => {
+    stopSignal.onStop(() => resolve(null));
+    h.done.catch((err: Error) => {
+      const line = err.message.split('\n')[0];
+      if (stopSignal.signal()) return;
+      if (err instanceof FollowStalled) resolve(line);
+      else log.error({ err: line }, 'indexing stopped; the API keeps serving what is stored');
+    });
+  });
+}

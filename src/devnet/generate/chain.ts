@@ -129,6 +129,15 @@ interface ShardChain {
   feesCollected: bigint;
 }
 
+/** One shard's next block in a round: the chains it follows (two after a merge) and the state it starts from. */
+interface ShardPlan {
+  shard: bigint;
+  prev: ShardChain[];
+  oldState: Cell;
+  fromPrev: bigint;
+  afterSplit: boolean;
+}
+
 const LT_PER_ROUND = 1_000_000n;
 const DEFAULT_START_TIME = 1_700_000_000;
 
@@ -617,10 +626,33 @@ export class Devnet {
     const r = this.round + 1;
     const now = this.roundTime(r);
     const produced: ProducedBlock[] = [];
+    const plans = this.shardPlans(r);
 
-    // Shard layout of this round: continue, split or merge.
-    type Plan = { shard: bigint; prev: ShardChain[]; oldState: Cell; fromPrev: bigint; afterSplit: boolean };
-    const plans: Plan[] = [];
+    let startLt = BigInt(r) * LT_PER_ROUND;
+    if (startLt <= this.mcLast.endLt) startLt = this.mcLast.endLt + 1n;
+    const ready = this.queue.filter((m) => m.readyRound <= r);
+    this.queue = this.queue.filter((m) => m.readyRound > r);
+    ready.sort((a, b) => (a.createdLt < b.createdLt ? -1 : a.createdLt > b.createdLt ? 1 : a.hash.compare(b.hash)));
+    const exts = this.externals;
+    this.externals = [];
+    const newChains: ShardChain[] = [];
+    for (const plan of plans) {
+      const mine = [...ready, ...exts].filter((m) => m.dest.workChain === 0 && inShard(idOf(m.dest), plan.shard));
+      const block = await this.shardBlock(r, now, startLt, plan.shard, plan.prev, plan.oldState, plan.fromPrev, plan.afterSplit, mine);
+      produced.push(block.produced);
+      newChains.push(block.chain);
+    }
+    this.chains = newChains.sort((a, b) => (a.shard < b.shard ? -1 : 1));
+
+    produced.push(await this.masterchainBlock(r, now, [...ready, ...exts].filter((m) => m.dest.workChain === -1)));
+    this.round = r;
+    if (this.retainBlocks) this.blocks.push(...produced);
+    return produced;
+  }
+
+  /** Shard layout of round r: continue, split or merge. */
+  private shardPlans(r: number): ShardPlan[] {
+    const plans: ShardPlan[] = [];
     if (r === this.splitAt) {
       const p = this.chains.find((c) => c.shard === SHARD_ALL);
       if (!p) throw new Error('split: no 0:8000000000000000 shard');
@@ -653,25 +685,12 @@ export class Devnet {
       for (const c of this.chains) plans.push({ shard: c.shard, prev: [c], oldState: c.state, fromPrev: c.totalBalance, afterSplit: false });
     }
 
-    let startLt = BigInt(r) * LT_PER_ROUND;
-    if (startLt <= this.mcLast.endLt) startLt = this.mcLast.endLt + 1n;
-    const ready = this.queue.filter((m) => m.readyRound <= r);
-    this.queue = this.queue.filter((m) => m.readyRound > r);
-    ready.sort((a, b) => (a.createdLt < b.createdLt ? -1 : a.createdLt > b.createdLt ? 1 : a.hash.compare(b.hash)));
-    const exts = this.externals;
-    this.externals = [];
-    const newChains: ShardChain[] = [];
-    for (const plan of plans) {
-      const mine = [...ready, ...exts].filter((m) => m.dest.workChain === 0 && inShard(idOf(m.dest), plan.shard));
-      const block = await this.shardBlock(r, now, startLt, plan.shard, plan.prev, plan.oldState, plan.fromPrev, plan.afterSplit, mine);
-      produced.push(block.produced);
-      newChains.push(block.chain);
-    }
-    this.chains = newChains.sort((a, b) => (a.shard < b.shard ? -1 : 1));
+    return plans;
+  }
 
-    // The masterchain block.
-    const isKey = r === 1;
-    const descrs: ShardDescr[] = this.chains.map((c) => ({
+  /** The masterchain block's description of each shard's latest block (ShardDescr), registered in round r. */
+  private shardDescrs(r: number): ShardDescr[] {
+    return this.chains.map((c) => ({
       workchain: 0,
       shard: formatShardHex(c.shard),
       seqno: c.last.seqno,
@@ -697,10 +716,15 @@ export class Devnet {
       funds_created_extra_currencies: null,
       descr_tag: 'b',
     }));
+  }
+
+  /** The masterchain block of round r over the shards' new blocks: it executes `msgs` (to the masterchain) and moves the masterchain on. */
+  private async masterchainBlock(r: number, now: number, msgs: PendingMessage[]): Promise<ProducedBlock> {
+    const isKey = r === 1;
+    const descrs = this.shardDescrs(r);
     const maxShardLt = this.chains.reduce((m, c) => (c.last.endLt > m ? c.last.endLt : m), 0n);
     const mcStart = (maxShardLt > this.mcLast.endLt ? maxShardLt : this.mcLast.endLt) + 1n;
-    const mcMsgs = [...ready, ...exts].filter((m) => m.dest.workChain === -1);
-    const ex = await this.execute(-1, mcMsgs, r, now, mcStart);
+    const ex = await this.execute(-1, msgs, r, now, mcStart);
     const mcEnd = ex.endLt;
     // OldMcBlocksInfo of the state after block r lists every earlier masterchain block, r - 1 included.
     this.prevMcBlocks.push({ ref: this.mcLast, isKey: this.mcLast.seqno === 0 || this.mcLast.seqno === 1 });
@@ -749,18 +773,16 @@ export class Devnet {
       mcExtra,
     );
     const touchedMc = this.touched(-1, ex.accBlocks);
-    const block = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState, touchedMc.keep), extra);
-    const boc = bocOf(block);
-    const ref: ProducedRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: block.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
-    const proof = blockProofCell(ref, block, this.validators.signMasterchainBlock(ref.rootHash, ref.fileHash));
-    produced.push({ ref, boc, state: mcState, txs: ex.txs, accounts: touchedMc.accounts, proof });
+    const cell = blockCell(this.globalId, info, vf, merkleUpdate(this.mcState, mcState, touchedMc.keep), extra);
+    const boc = bocOf(cell);
+    const ref: ProducedRef = { workchain: -1, shard: SHARD_ALL, seqno: r, rootHash: cell.hash(), fileHash: sha256(boc), startLt: mcStart, endLt: mcEnd };
+    const proof = blockProofCell(ref, cell, this.validators.signMasterchainBlock(ref.rootHash, ref.fileHash));
+    const block: ProducedBlock = { ref, boc, state: mcState, txs: ex.txs, accounts: touchedMc.accounts, proof };
     this.mcTotal = mcStateBuilt.totalBalance;
     this.mcLast = ref;
     this.mcState = mcState;
     if (isKey) this.lastKeyBlock = ref;
-    this.round = r;
-    if (this.retainBlocks) this.blocks.push(...produced);
-    return produced;
+    return block;
   }
 
   /** Executes messages in order against the accounts of `workchain`; lt from startLt + 1. */

@@ -42,91 +42,98 @@ function errorAnswer(err: LiteServerError): Buffer {
   return liteApi.encode({ _: 'liteServer.error', code: err.code, message: err.message });
 }
 
+/** What answering a query needs: the server's options (source, intercept, onQuery) and the handlers. */
+interface Answerer {
+  opts: LiteServerOptions;
+  handlers: LiteHandlers;
+}
+
+/** Runs one liteServer.query payload: optional waitMasterchainSeqno prefix, then the function. */
+async function runQuery({ opts, handlers }: Answerer, data: Buffer): Promise<{ answer: Buffer; method: string; error?: LiteServerError }> {
+  let method = 'unknown';
+  try {
+    const r = new TlReader(data);
+    let q: TlObject;
+    try {
+      q = liteApi.decode(r);
+      if (q._ === 'liteServer.waitMasterchainSeqno') {
+        const seqno = q.seqno as number;
+        const timeout = Math.max(0, Math.min(q.timeout_ms as number, MAX_WAIT_MS));
+        q = liteApi.decode(r);
+        method = q._ ?? method;
+        if (!(await opts.source.waitMasterchainSeqno(seqno, timeout))) {
+          throw new LiteServerError(ErrorCode.timeout, 'timeout');
+        }
+      }
+    } catch (err) {
+      if (err instanceof TlError) throw new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${err.message}`);
+      throw err;
+    }
+    method = q._ ?? method;
+    const schemaCtor = liteApi.schema.byName.get(method);
+    if (!schemaCtor?.isFunction || !method.startsWith('liteServer.')) throw new LiteServerError(ErrorCode.protoviolation, 'unknown query');
+    if (r.remaining() !== 0) throw new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${r.remaining()} trailing bytes`);
+    const answer = opts.intercept ? await opts.intercept(q, (x) => handlers.handle(x)) : await handlers.handle(q);
+    return { answer: liteApi.encode(answer), method };
+  } catch (err) {
+    const e =
+      err instanceof LiteServerError
+        ? err
+        : err instanceof TlError
+          ? new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${err.message}`)
+          : new LiteServerError(ErrorCode.failure, `internal error: ${(err as Error).message}`);
+    return { answer: errorAnswer(e), method, error: e };
+  }
+}
+
+/** One ADNL packet of a connection: a ping, or a query answered when its run ends; anything else drops the connection. */
+function onPacket(a: Answerer, payload: Buffer, conn: AdnlConnection): void {
+  let msg: TlObject;
+  try {
+    msg = liteApi.decode(payload);
+  } catch {
+    conn.close(); // not ADNL framing we understand: a real server drops the connection
+    return;
+  }
+  if (msg._ === 'tcp.ping') {
+    conn.send(liteApi.encode({ _: 'tcp.pong', random_id: msg.random_id }));
+    return;
+  }
+  if (msg._ !== 'adnl.message.query') {
+    conn.close();
+    return;
+  }
+  const queryId = msg.query_id as Buffer;
+  void (async () => {
+    let inner: Buffer;
+    let answer: Buffer;
+    try {
+      const lq = liteApi.decode(msg.query as Buffer);
+      if (lq._ !== 'liteServer.query') throw new TlError('not a liteServer.query');
+      inner = lq.data as Buffer;
+      const res = await runQuery(a, inner);
+      answer = res.answer;
+      a.opts.onQuery?.(res.method, res.error);
+    } catch (err) {
+      const e = new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${(err as Error).message}`);
+      a.opts.onQuery?.('unknown', e);
+      answer = errorAnswer(e);
+    }
+    conn.send(liteApi.encode({ _: 'adnl.message.answer', query_id: queryId, answer }));
+  })();
+}
+
 export async function startLiteServer(opts: LiteServerOptions): Promise<LiteServer> {
   const key = serverKeyFromSeed(opts.key);
-  const handlers = new LiteHandlers({ source: opts.source });
+  const answerer: Answerer = { opts, handlers: new LiteHandlers({ source: opts.source }) };
   const conns = new Set<AdnlConnection>();
   const sockets = new Set<Socket>();
-
-  /** Runs one liteServer.query payload: optional waitMasterchainSeqno prefix, then the function. */
-  async function runQuery(data: Buffer): Promise<{ answer: Buffer; method: string; error?: LiteServerError }> {
-    let method = 'unknown';
-    try {
-      const r = new TlReader(data);
-      let q: TlObject;
-      try {
-        q = liteApi.decode(r);
-        if (q._ === 'liteServer.waitMasterchainSeqno') {
-          const seqno = q.seqno as number;
-          const timeout = Math.max(0, Math.min(q.timeout_ms as number, MAX_WAIT_MS));
-          q = liteApi.decode(r);
-          method = q._ ?? method;
-          if (!(await opts.source.waitMasterchainSeqno(seqno, timeout))) {
-            throw new LiteServerError(ErrorCode.timeout, 'timeout');
-          }
-        }
-      } catch (err) {
-        if (err instanceof TlError) throw new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${err.message}`);
-        throw err;
-      }
-      method = q._ ?? method;
-      const schemaCtor = liteApi.schema.byName.get(method);
-      if (!schemaCtor?.isFunction || !method.startsWith('liteServer.')) throw new LiteServerError(ErrorCode.protoviolation, 'unknown query');
-      if (r.remaining() !== 0) throw new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${r.remaining()} trailing bytes`);
-      const answer = opts.intercept ? await opts.intercept(q, (x) => handlers.handle(x)) : await handlers.handle(q);
-      return { answer: liteApi.encode(answer), method };
-    } catch (err) {
-      const e =
-        err instanceof LiteServerError
-          ? err
-          : err instanceof TlError
-            ? new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${err.message}`)
-            : new LiteServerError(ErrorCode.failure, `internal error: ${(err as Error).message}`);
-      return { answer: errorAnswer(e), method, error: e };
-    }
-  }
-
-  function onPacket(payload: Buffer, conn: AdnlConnection): void {
-    let msg: TlObject;
-    try {
-      msg = liteApi.decode(payload);
-    } catch {
-      conn.close(); // not ADNL framing we understand: a real server drops the connection
-      return;
-    }
-    if (msg._ === 'tcp.ping') {
-      conn.send(liteApi.encode({ _: 'tcp.pong', random_id: msg.random_id }));
-      return;
-    }
-    if (msg._ !== 'adnl.message.query') {
-      conn.close();
-      return;
-    }
-    const queryId = msg.query_id as Buffer;
-    void (async () => {
-      let inner: Buffer;
-      let answer: Buffer;
-      try {
-        const lq = liteApi.decode(msg.query as Buffer);
-        if (lq._ !== 'liteServer.query') throw new TlError('not a liteServer.query');
-        inner = lq.data as Buffer;
-        const res = await runQuery(inner);
-        answer = res.answer;
-        opts.onQuery?.(res.method, res.error);
-      } catch (err) {
-        const e = new LiteServerError(ErrorCode.protoviolation, `cannot parse query: ${(err as Error).message}`);
-        opts.onQuery?.('unknown', e);
-        answer = errorAnswer(e);
-      }
-      conn.send(liteApi.encode({ _: 'adnl.message.answer', query_id: queryId, answer }));
-    })();
-  }
 
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.setNoDelay(true);
     const conn = new AdnlConnection(socket, key, {
-      onPacket,
+      onPacket: (payload, conn) => onPacket(answerer, payload, conn),
       onClose: (c) => {
         conns.delete(c);
         sockets.delete(socket);

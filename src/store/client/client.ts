@@ -193,6 +193,92 @@ function killPoint(): { table: string; n: number; seen: number } | null {
 /** Settings of an insert: the in-block collapse of ReplacingMergeTree is wasted work (a batch holds no duplicates). */
 const INSERT_SETTINGS = { optimize_on_insert: 0 } as const;
 
+/**
+ * A statement, sent again after the embedded engine died under it and came back (src/engine): reads and commands
+ * are sent as they were; an insert is handled by its caller (`insert`), which sends only what is not stored.
+ */
+async function again<T>(conn: Connection, run: (client: ClickHouseClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(conn.client());
+    } catch (err) {
+      if (attempt >= 3 || !(await conn.recovered(err))) throw err;
+    }
+  }
+}
+
+function readText(conn: Connection, sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>): Promise<string> {
+  return again(conn, async (client) => {
+    const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
+    return rs.text();
+  });
+}
+
+type InsertBody = { body: string | Buffer; format: InsertFormat | 'Native'; columns?: readonly string[] };
+
+/**
+ * One insert. Cut by the engine's death, it may or may not have been stored (MergeTree writes a part whole or not
+ * at all): once the engine is back only the rows the table does not hold yet are sent (replay.ts withoutStored), so
+ * nothing is stored twice.
+ */
+async function insertOnce(store: StoreClient, conn: Connection, table: string, rows: readonly Row[] | null, body: () => InsertBody, rebuild: (rest: Row[]) => InsertBody): Promise<void> {
+  if (store.readonly) throw new Error(`insert into ${table}: the store was opened read-only`);
+  let payload = body();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const rs = await conn.client().exec({
+        query: `INSERT INTO ${insertTarget(table, payload.columns)} FORMAT ${payload.format}`,
+        values: Readable.from([payload.body]),
+        clickhouse_settings: INSERT_SETTINGS,
+      });
+      rs.stream.resume();
+      return;
+    } catch (err) {
+      if (attempt >= 3 || !(await conn.recovered(err))) throw err;
+      if (rows === null) continue; // pre-encoded text: the caller's rows are not known here; identical rows collapse in FINAL
+      const rest = await withoutStored(store, table, [...rows]);
+      if (rest.length === 0) return;
+      payload = rebuild(rest);
+    }
+  }
+}
+
+/**
+ * Column types of every table, read in one statement on first use (shared by the inserts that start
+ * together) and again when a table or column is missing (a migration applied since): a `system.columns`
+ * read costs 100-400 ms while the engine warms up, and one per table added seconds to the start of a run.
+ */
+class SchemaCache {
+  private schemas: Promise<Map<string, TableSchema>> | null = null;
+  constructor(private readonly conn: Connection) {}
+
+  private async readSchemas(): Promise<Map<string, TableSchema>> {
+    const cols = jsonLines<{ table: string; name: string; type: string }>(
+      await readText(this.conn, `SELECT table, name, type FROM system.columns WHERE database = currentDatabase() AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`, 'JSONEachRow'),
+    );
+    const out = new Map<string, Map<string, string>>();
+    for (const c of cols) {
+      let t = out.get(c.table);
+      if (!t) out.set(c.table, (t = new Map()));
+      t.set(c.name, c.type);
+    }
+    return out;
+  }
+
+  async of(table: string, refresh = false): Promise<TableSchema> {
+    const current = this.schemas;
+    let all = current ? await current.catch(() => null) : null;
+    if (refresh || !all?.has(table)) {
+      // one refresh for everyone who found the same cache lacking
+      if (this.schemas === current) this.schemas = this.readSchemas();
+      all = await this.schemas!;
+    }
+    const schema = all.get(table);
+    if (!schema) throw new Error(`table ${table} does not exist`);
+    return schema;
+  }
+}
+
 function wrap(o: {
   kind: 'embedded' | 'server';
   location: string;
@@ -205,85 +291,10 @@ function wrap(o: {
 }): StoreClient {
   let closed = false;
   const killAt = killPoint();
-  let schemas: Promise<Map<string, TableSchema>> | null = null;
   const conn = o.connection;
-
-  /**
-   * A statement, sent again after the embedded engine died under it and came back (src/engine): reads and commands
-   * are sent as they were; an insert is handled by its caller (`insert`), which sends only what is not stored.
-   */
-  async function again<T>(run: (client: ClickHouseClient) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await run(conn.client());
-      } catch (err) {
-        if (attempt >= 3 || !(await conn.recovered(err))) throw err;
-      }
-    }
-  }
-
-  const read = (sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) =>
-    again(async (client) => {
-      const rs = await client.query({ query: sql, query_params: params, format: format as never, clickhouse_settings: settings as never });
-      return rs.text();
-    });
-
-  /**
-   * One insert. Cut by the engine's death, it may or may not have been stored (MergeTree writes a part whole or not
-   * at all): once the engine is back only the rows the table does not hold yet are sent (replay.ts withoutStored), so
-   * nothing is stored twice.
-   */
-  async function insert(table: string, rows: readonly Row[] | null, body: () => { body: string | Buffer; format: InsertFormat | 'Native'; columns?: readonly string[] }, rebuild: (rest: Row[]) => ReturnType<typeof body>): Promise<void> {
-    if (o.readonly) throw new Error(`insert into ${table}: the store was opened read-only`);
-    let payload = body();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const rs = await conn.client().exec({
-          query: `INSERT INTO ${insertTarget(table, payload.columns)} FORMAT ${payload.format}`,
-          values: Readable.from([payload.body]),
-          clickhouse_settings: INSERT_SETTINGS,
-        });
-        rs.stream.resume();
-        return;
-      } catch (err) {
-        if (attempt >= 3 || !(await conn.recovered(err))) throw err;
-        if (rows === null) continue; // pre-encoded text: the caller's rows are not known here; identical rows collapse in FINAL
-        const rest = await withoutStored(self, table, [...rows]);
-        if (rest.length === 0) return;
-        payload = rebuild(rest);
-      }
-    }
-  }
-
-  /**
-   * Column types of every table, read in one statement on first use (shared by the inserts that start
-   * together) and again when a table or column is missing (a migration applied since): a `system.columns`
-   * read costs 100-400 ms while the engine warms up, and one per table added seconds to the start of a run.
-   */
-  async function readSchemas(): Promise<Map<string, TableSchema>> {
-    const cols = jsonLines<{ table: string; name: string; type: string }>(
-      await read(`SELECT table, name, type FROM system.columns WHERE database = currentDatabase() AND default_kind NOT IN ('MATERIALIZED', 'ALIAS')`, 'JSONEachRow'),
-    );
-    const out = new Map<string, Map<string, string>>();
-    for (const c of cols) {
-      let t = out.get(c.table);
-      if (!t) out.set(c.table, (t = new Map()));
-      t.set(c.name, c.type);
-    }
-    return out;
-  }
-  async function schemaOf(table: string, refresh = false): Promise<TableSchema> {
-    const current = schemas;
-    let all = current ? await current.catch(() => null) : null;
-    if (refresh || !all?.has(table)) {
-      // one refresh for everyone who found the same cache lacking
-      if (schemas === current) schemas = readSchemas();
-      all = await schemas!;
-    }
-    const schema = all.get(table);
-    if (!schema) throw new Error(`table ${table} does not exist`);
-    return schema;
-  }
+  const schemas = new SchemaCache(conn);
+  const read = (sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) => readText(conn, sql, format, params, settings);
+  const insert = (table: string, rows: readonly Row[] | null, body: () => InsertBody, rebuild: (rest: Row[]) => InsertBody) => insertOnce(self, conn, table, rows, body, rebuild);
   const self: StoreClient = {
     kind: o.kind,
     get client() {
@@ -305,10 +316,10 @@ function wrap(o: {
     queryStream(sql: string, format: string, params?: QueryParams, settings?: Record<string, unknown>) {
       if (!/^[A-Za-z]+$/.test(format)) throw new Error(`invalid format "${format}"`);
       // the raw bytes of the answer (exec; `query` parses rows, and Parquet has none it can cut)
-      return again(async (client) => (await client.exec({ query: `${sql}\nFORMAT ${format}`, query_params: params, clickhouse_settings: settings as never })).stream as Readable);
+      return again(conn, async (client) => (await client.exec({ query: `${sql}\nFORMAT ${format}`, query_params: params, clickhouse_settings: settings as never })).stream as Readable);
     },
     async command(sql: string, params?: QueryParams) {
-      await again((client) => client.command({ query: sql, query_params: params }));
+      await again(conn, (client) => client.command({ query: sql, query_params: params }));
     },
     async insertFormatted(table: string, body: string, format: InsertFormat, columns?: readonly string[]) {
       if (body.length === 0) return;
@@ -317,10 +328,10 @@ function wrap(o: {
     async insertRows(table: string, rows: readonly Row[], columns?: readonly string[]) {
       if (rows.length === 0) return;
       if (killAt && table === killAt.table && ++killAt.seen === killAt.n) process.kill(process.pid, 'SIGKILL');
-      let schema = await schemaOf(table);
+      let schema = await schemas.of(table);
       const cols = columns ?? keysOf(rows);
       // A migration applied since the schema was read (a long-running process) adds columns.
-      if (cols.some((c) => !schema.has(c))) schema = await schemaOf(table, true);
+      if (cols.some((c) => !schema.has(c))) schema = await schemas.of(table, true);
       const native = (rs: readonly Row[]) => {
         const block = encodeNative(rs, schema, table, cols);
         return { body: block.body, format: 'Native' as const, columns: block.columns };

@@ -26,7 +26,7 @@ export const getConfigAll = defineMethod({
   params: configAllParams,
   async run(ctx, p) {
     const node = ctx.node();
-    const cell = await configAll(node, await mcBlock(node, p.seqno));
+    const cell = await configAll(node, await mcBlock(node, p.seqno), ctx.configs);
     return { '@type': 'configInfo', config: { '@type': 'tvm.cell', bytes: tonlibBoc(cell) } };
   },
 });

@@ -22,7 +22,7 @@ export const dnsResolve = defineMethod({
       const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), await configParams(node, block, [4]));
       root = rootFromConfig(dict.get(4) ?? null);
     }
-    const config = await configAll(node, block);
+    const config = await configAll(node, block, ctx.configs);
     return resolveDns(domain, root, async (resolver, subdomain) => {
       const view = viewOf(await accountState(node, resolver, block));
       // dnsresolve(subdomain: slice, category: int); category 0 asks for every record

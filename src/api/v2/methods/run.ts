@@ -22,7 +22,7 @@ export interface LoadedContract {
 export async function loadContract(ctx: V2Context, address: AccountAddress, seqno?: number): Promise<LoadedContract> {
   const node = ctx.node();
   const block = await mcBlock(node, seqno);
-  const [st, config] = await Promise.all([accountState(node, address, block), configAll(node, block)]);
+  const [st, config] = await Promise.all([accountState(node, address, block), configAll(node, block, ctx.configs)]);
   return { view: viewOf(st), address, block, config };
 }
 

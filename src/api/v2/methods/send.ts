@@ -209,7 +209,7 @@ export const estimateFee = defineMethod({
   async run(ctx, p) {
     const node = ctx.node();
     const block = await lastMcBlock(node);
-    const [st, config] = await Promise.all([accountState(node, p.address, block), configAll(node, block)]);
+    const [st, config] = await Promise.all([accountState(node, p.address, block), configAll(node, block, ctx.configs)]);
     const body = oneCell('body', p.body);
     const code = p.init_code ? oneCell('init_code', p.init_code) : null;
     const data = p.init_data ? oneCell('init_data', p.init_data) : null;

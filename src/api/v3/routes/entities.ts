@@ -21,7 +21,17 @@ async function withBook(ctx: Ctx<unknown>, key: string, items: Record<string, un
   return meta ? { [key]: items, address_book, metadata } : { [key]: items, address_book };
 }
 
+/** The routes of each family, in the order the docs list them. */
 export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
+  jettonRoutes(app, deps);
+  nftRoutes(app, deps);
+  dnsRoutes(app, deps);
+  multisigRoutes(app, deps);
+  vestingRoutes(app, deps);
+}
+
+/** Jetton masters, wallets, transfers and burns. */
+function jettonRoutes(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/jetton/masters',
     tags: ['jettons'],
@@ -101,7 +111,10 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       return withBook(ctx, 'jetton_burns', items, items.flatMap((i) => [i.owner as string, i.jetton_wallet as string, i.jetton_master as string, i.response_destination]));
     },
   });
+}
 
+/** NFT collections, items, transfers and sales. */
+function nftRoutes(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/nft/collections',
     tags: ['nfts'],
@@ -181,7 +194,10 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       }));
     },
   });
+}
 
+/** DNS records and auctions. */
+function dnsRoutes(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/dns/records',
     tags: ['dns'],
@@ -230,15 +246,7 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       const last = rows.at(-1);
       const next_cursor = rows.length === (q.limit ?? DEFAULT_LIMIT) && last ? encodeAuctionCursor(BigInt(last.auction_end_time as string), last.nft_item_address as string) : undefined;
       const auctions = rows.map((r) => dnsAuctionJson(r, now));
-      if (q.include_nft_items && auctions.length) {
-        const addrs = [...new Set(auctions.map((a) => a.nft_item_address as string))];
-        const found = await nftItems(ctx.db, { address: addrs, include_on_sale: false, sort_by_last_transaction_lt: false }, { limit: addrs.length, offset: 0, dir: 'ASC' });
-        const byAddr = new Map(found.items.map((r) => [r.address as string, nftItemJson(r, found)]));
-        for (const a of auctions) {
-          const item = byAddr.get(a.nft_item_address as string);
-          if (item) a.nft_item = item;
-        }
-      }
+      if (q.include_nft_items && auctions.length) await attachNftItems(ctx, auctions);
       // the address book names the items and bidders; metadata: the items and, when attached, their collections
       const address_book = ctx.noBook ? {} : await bookOf(ctx.db, auctions.flatMap((a) => [a.nft_item_address as string, a.max_bid_address as string]), ctx.testnet);
       const metaAddrs = auctions.flatMap((a) => [a.nft_item_address as string, ((a.nft_item as Record<string, unknown> | undefined)?.collection_address as string | null) ?? null]);
@@ -246,7 +254,10 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       return next_cursor === undefined ? { auctions, address_book, metadata } : { auctions, address_book, metadata, next_cursor };
     },
   });
+}
 
+/** Multisig wallets and their orders. */
+function multisigRoutes(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/multisig/wallets',
     tags: ['multisig'],
@@ -282,7 +293,10 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       return withBook(ctx, 'orders', items, items.flatMap((i) => [i.address as string, i.multisig_address as string, ...i.signers]), false);
     },
   });
+}
 
+/** Vesting contracts. */
+function vestingRoutes(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/vesting',
     tags: ['vesting'],
@@ -299,6 +313,17 @@ export function entityRoutes(app: FastifyInstance, deps: V3Deps): void {
       return withBook(ctx, 'vesting_contracts', items, items.flatMap((i) => [i.address as string, i.sender_address as string, i.owner_address as string]), false);
     },
   });
+}
+
+/** include_nft_items: each auction's item (with its collection), where the item is indexed. */
+async function attachNftItems(ctx: Ctx<unknown>, auctions: Record<string, unknown>[]): Promise<void> {
+  const addrs = [...new Set(auctions.map((a) => a.nft_item_address as string))];
+  const found = await nftItems(ctx.db, { address: addrs, include_on_sale: false, sort_by_last_transaction_lt: false }, { limit: addrs.length, offset: 0, dir: 'ASC' });
+  const byAddr = new Map(found.items.map((r) => [r.address as string, nftItemJson(r, found)]));
+  for (const a of auctions) {
+    const item = byAddr.get(a.nft_item_address as string);
+    if (item) a.nft_item = item;
+  }
 }
 
 /**

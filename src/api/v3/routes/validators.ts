@@ -10,9 +10,11 @@ import { tryParseHash } from '../../../format/index.ts';
 import { ApiError } from '../../errors.ts';
 import { bookOf } from '../address-book.ts';
 import { type Page, type ParamSpec } from '../params.ts';
-import { validatorComplaints, validatorCycleComplaints, validatorCycleMembers, validatorCycles, validatorElectionParticipants, validatorElections, validatorEvents, type UtimeRange } from '../queries/validators.ts';
+import {
+  validatorComplaints, validatorCycleComplaints, validatorCycleMembers, validatorCycles, validatorElectionParticipants, validatorElections, validatorEvents, type MemberFilter, type UtimeRange,
+} from '../queries/validators.ts';
 import { b64, num, str } from '../render.ts';
-import type { Row } from '../db.ts';
+import type { Db, Row } from '../db.ts';
 import { addRoute, type V3Deps } from '../route.ts';
 
 /** The validators endpoints' own default page (crud_validators.go validatorsDefaultLimit): their rows are heavy. */
@@ -146,9 +148,41 @@ function participantJson(r: Row): Record<string, unknown> {
   return o;
 }
 
-export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
-  const tags = ['validators'];
+/**
+ * return_validators: the members of each cycle (by cycle_start) with their complaints; the addresses they name are
+ * pushed to `addrs` for the address book.
+ */
+async function cycleMembers(db: Db, rows: Row[], filter: MemberFilter, addrs: (string | undefined)[]): Promise<Map<number, Record<string, unknown>[]>> {
+  const starts = rows.map((r) => Number(r.utime_since));
+  const found = await validatorCycleMembers(db, starts, filter);
+  // every complaint of the cycle's election, by its validator (not narrowed by the member filter, as the reference)
+  const complaints = new Map<string, Record<string, unknown>[]>();
+  for (const r of await validatorCycleComplaints(db, starts)) {
+    const k = `${String(r.cycle_start)}/${String(r.validator_pubkey)}`;
+    complaints.set(k, [...(complaints.get(k) ?? []), complaintJson(r)]);
+  }
+  const members = new Map<number, Record<string, unknown>[]>();
+  for (const m of found) {
+    const k = Number(m.utime_since);
+    const mine = complaints.get(`${k}/${String(m.validator_pubkey)}`) ?? [];
+    members.set(k, [...(members.get(k) ?? []), memberJson(m, mine)]);
+    addrs.push((m.stake_holder_address as string | null) ?? undefined);
+    for (const x of mine) addrs.push((x.stake_holder_address as string | undefined) ?? undefined, x.reward_address as string);
+  }
+  return members;
+}
 
+const tags = ['validators'];
+
+/** The validators endpoints, in the order the docs list them. */
+export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
+  eventsRoute(app, deps);
+  cyclesRoute(app, deps);
+  electionsRoute(app, deps);
+  complaintsRoute(app, deps);
+}
+
+function eventsRoute(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/validators/events',
     tags,
@@ -167,7 +201,9 @@ export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
       return { ...echo(c.range), events, address_book };
     },
   });
+}
 
+function cyclesRoute(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/validators/cycles',
     tags,
@@ -191,31 +227,18 @@ export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
       const rows = await validatorCycles(ctx.db, {
         ...c.range, cycle_start: q.cycle_start, election_id: q.election_id, stake_holder_address: q.stake_holder_address, adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey,
       }, c.page);
-      let members = new Map<number, Record<string, unknown>[]>();
       const addrs: (string | undefined)[] = [q.stake_holder_address];
-      if (q.return_validators) {
-        const starts = rows.map((r) => Number(r.utime_since));
-        const found = await validatorCycleMembers(ctx.db, starts, { adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey, stake_holder_address: q.stake_holder_address });
-        // every complaint of the cycle's election, by its validator (not narrowed by the member filter, as the reference)
-        const complaints = new Map<string, Record<string, unknown>[]>();
-        for (const r of await validatorCycleComplaints(ctx.db, starts)) {
-          const k = `${String(r.cycle_start)}/${String(r.validator_pubkey)}`;
-          complaints.set(k, [...(complaints.get(k) ?? []), complaintJson(r)]);
-        }
-        members = new Map();
-        for (const m of found) {
-          const k = Number(m.utime_since);
-          const mine = complaints.get(`${k}/${String(m.validator_pubkey)}`) ?? [];
-          members.set(k, [...(members.get(k) ?? []), memberJson(m, mine)]);
-          addrs.push((m.stake_holder_address as string | null) ?? undefined);
-          for (const x of mine) addrs.push((x.stake_holder_address as string | undefined) ?? undefined, x.reward_address as string);
-        }
-      }
+      const members = q.return_validators
+        ? await cycleMembers(ctx.db, rows, { adnl_address: c.adnl_address, validator_pubkey: c.validator_pubkey, stake_holder_address: q.stake_holder_address }, addrs)
+        : new Map<number, Record<string, unknown>[]>();
       const cycles = rows.map((r) => cycleJson(r, q.return_validators ? (members.get(Number(r.utime_since)) ?? []) : null));
       const address_book = ctx.noBook ? {} : await bookOf(ctx.db, addrs, ctx.testnet);
       return { cycles, address_book };
     },
   });
+}
+
+function electionsRoute(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/validators/elections',
     tags,
@@ -251,7 +274,9 @@ export function validatorRoutes(app: FastifyInstance, deps: V3Deps): void {
       return { elections, address_book };
     },
   });
+}
 
+function complaintsRoute(app: FastifyInstance, deps: V3Deps): void {
   addRoute(app, deps, {
     url: '/validators/complaints',
     tags,
