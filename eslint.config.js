@@ -128,7 +128,7 @@ const LONG_FUNCTIONS = {
   'src/actions/families/swaps.ts:ToncoSwapBlockMatcher.buildBlock': 172,
   'src/ton/block/decode.ts:decodeBlock': 158,
   'src/bus/kafka.ts:KafkaBus.subscribe': 154,
-  'src/api/v3/routes/traces.ts:traceRoutes': 146,
+  'src/api/v3/routes/traces.ts:traceRoutes': 108,
   'src/cli/commands/start.ts:startCommand.run': 139,
   'src/devnet/generate/chain.ts:Devnet.produceRound': 142,
   'src/bus/memory.ts:MemoryBus.subscribe': 138,
