@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDevnet } from '../../src/devnet/generate/index.ts';
+import { LISTS_MARK } from '../../src/kv/index.ts';
 import type { LiteServer } from '../../src/devnet/liteserver/index.ts';
 import { openStore, type StoreClient } from '../../src/store/client/index.ts';
 import { indexDevnetDir } from '../helpers/devnet-index.ts';
@@ -134,5 +135,27 @@ describe('/actions and /traces by account: the key-value lists and the statement
       await same(`/api/v3/traces?${a}&start_utime=${first.end_utime}&limit=1000`, false);
     }
     expect(nonEmpty).toBeGreaterThan(busy.length * 6);
+  });
+
+  it('a store written before the lists gets them at open, filled from ClickHouse', async () => {
+    const u = `/api/v3/actions?account=${encodeURIComponent(busy[0].account)}&limit=1000&include_accounts=true`;
+    const t = `/api/v3/traces?account=${encodeURIComponent(busy[0].account)}&limit=1000&include_actions=true`;
+    const before = [(await get(kvApp, u)).body, (await get(kvApp, t)).body];
+    // as a store written before them: no list entries, no mark
+    const kv = store.kv!;
+    expect(kv.hasMark(LISTS_MARK)).toBe(true);
+    for (const name of ['actrows', 'actaccts', 'acts', 'acctraces'] as const) await kv.db[name].clearAsync();
+    await kv.root.openDB({ name: 'info', encoding: 'msgpack' }).remove(LISTS_MARK);
+    expect(((await get(kvApp, u)).body.actions as Row[]).length).toBe(0);
+    await kvApp.close();
+    await tablesApp.close();
+    await store.close();
+    store = await openStore({ dataDir: join(dir, 'store'), pointReads: 'both' });
+    kvApp = await v3App(store, 'kv');
+    tablesApp = await v3App(store, 'tables');
+    expect(store.kv!.hasMark(LISTS_MARK)).toBe(true);
+    expect((await same(u, true)).actions).toEqual(before[0].actions);
+    expect((await same(t, true)).traces).toEqual(before[1].traces);
+    for (const { account } of busy) await same(`/api/v3/events?account=${encodeURIComponent(account)}&limit=1000&sort=asc`, true);
   });
 });
