@@ -122,7 +122,7 @@ const subFloors = {
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
   'src/kv/reads.ts:kvPointReads': 176,
-  'src/api/v3/routes/traces.ts:traceRoutes': 146,
+  'src/api/v3/routes/traces.ts:traceRoutes': 108,
   'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
   'src/api/v3/routes/accounts.ts:accountRoutes': 115,
 };

@@ -327,7 +327,7 @@ async function main() {
     // rows derived by SQL reach the key-value store (src/kv) as an upgraded store's do: filled from ClickHouse
     if (store.kv) {
       const t0 = performance.now();
-      await fillKvFromStore(store, store.kv, { tables: ['traces', 'trace_transactions', 'jetton_transfers', ...ENTITY_SOURCES] });
+      await fillKvFromStore(store, store.kv, { tables: ['traces', 'trace_transactions', 'actions', 'action_accounts', 'jetton_transfers', ...ENTITY_SOURCES] });
       console.log(`key-value store: derived rows filled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     const [{ total }] = await store.query<{ total: string }>('SELECT count() AS total FROM transactions_by_lt');

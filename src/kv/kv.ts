@@ -35,6 +35,11 @@ export const KV_DBS = [
   'dnsw', // wallet, item address -> tag: the items that named a wallet
   'meta', // address, type byte, version updated_at (ms), tag -> address_metadata row
   'jt', // owner, tx lt, tx hash -> [tag, flags (1 in, 2 out), jetton_transfers row]
+  // the lists of /actions and /traces by account (lists.ts, issue 30)
+  'actrows', // trace id, action id -> [tag, actions row]
+  'actaccts', // trace id, action id, account -> [tag, account]: an action's accounts
+  'acts', // account, trace_end_lt, trace id, action end_lt, action id -> [tag]: an account's actions in the list's order
+  'acctraces', // account, trace end_lt, trace id -> [tag]: an account's traces, one entry per version of the trace
 ] as const;
 
 export type KvDbName = (typeof KV_DBS)[number];
@@ -91,6 +96,15 @@ export class Kv {
   hasOtherFormat(): boolean {
     const f = this.info.get('format');
     return f !== undefined && f !== KV_FORMAT;
+  }
+
+  /** Whether a mark (`info` key set to true) is set: parts of the layout added since KV_FORMAT (lists.ts: 'lists'). */
+  hasMark(name: string): boolean {
+    return this.info.get(name) === true;
+  }
+
+  async setMark(name: string): Promise<void> {
+    await this.info.put(name, true);
   }
 
   async markComplete(): Promise<void> {

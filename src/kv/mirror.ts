@@ -12,6 +12,7 @@ import { jsonRow } from './json.ts';
 import { addrKey, hashKey, prefixEnd, u32, u64 } from './keys.ts';
 import type { Row } from '../util/index.ts';
 import type { Kv } from './kv.ts';
+import { mirrorListRows } from './lists-mirror.ts';
 
 /** Rows of one table and the tag of their entries (the masterchain seqno of their write; 0: visible at once). */
 export interface MirrorInput {
@@ -236,7 +237,8 @@ export function mirrorRows(kv: Kv, inputs: readonly MirrorInput[]): Promise<void
       }
     }
   }
-  return b.done();
+  // the lists of /actions and /traces by account (lists-mirror.ts)
+  return Promise.all([b.done(), mirrorListRows(kv, inputs)]).then(() => undefined);
 }
 
 /** `facts` key of (address, fact name). */

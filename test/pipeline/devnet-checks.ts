@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { ChainJson } from '../../src/devnet/chain/index.ts';
-import { kvPointReads } from '../../src/kv/index.ts';
+import { kvListReads, kvPointReads } from '../../src/kv/index.ts';
 import { duplicateReport, type StoreClient, type TableDuplicates } from '../../src/store/client/index.ts';
 import { parseTxDoc } from '../../src/decode/index.ts';
 
@@ -168,6 +168,30 @@ async function checkKv(store: StoreClient, chainJson: DevnetChain): Promise<void
     const stored = (await store.query<{ address: string }>(`SELECT DISTINCT address FROM ${t} ORDER BY address`)).map((r) => r.address);
     const all = (await store.query<{ a: string }>('SELECT DISTINCT account AS a FROM transactions')).map((r) => r.a);
     expect((await reads.facts([...new Set([...all, ...stored])], [t])).map((f) => f.address).sort()).toEqual(stored);
+  }
+  await checkKvLists(store);
+}
+
+/** Each account's actions and traces in the key-value lists (src/kv/lists.ts) are exactly ClickHouse's, in the lists' order. */
+async function checkKvLists(store: StoreClient): Promise<void> {
+  const lists = kvListReads(store.kv!);
+  const all = { dir: 'ASC' as const, limit: 1_000_000, offset: 0 };
+  const byAccount = new Map<string, string[]>();
+  for (const r of await store.query<{ account: string; action_id: string }>(
+    'SELECT account, action_id FROM action_accounts FINAL ORDER BY account, trace_end_lt, trace_id, action_end_lt, action_id',
+  )) {
+    byAccount.set(r.account, [...(byAccount.get(r.account) ?? []), r.action_id]);
+  }
+  expect(byAccount.size).toBeGreaterThan(0);
+  for (const [account, ids] of byAccount) {
+    expect((await lists.actionsByAccount(account, { ...all, keep: () => true })).map((a) => a.action_id), account).toEqual(ids);
+  }
+  const endLt = new Map((await store.query<{ trace_id: string; end_lt: string }>('SELECT trace_id, toString(end_lt) AS end_lt FROM traces FINAL')).map((t) => [t.trace_id, BigInt(t.end_lt)]));
+  const traced = await store.query<{ account: string; ids: string[] }>('SELECT account, groupUniqArray(trace_id) AS ids FROM transactions FINAL WHERE trace_id IS NOT NULL GROUP BY account');
+  expect(traced.length).toBeGreaterThan(0);
+  for (const { account, ids } of traced) {
+    const order = (a: string, b: string) => (endLt.get(a)! !== endLt.get(b)! ? (endLt.get(a)! < endLt.get(b)! ? -1 : 1) : a < b ? -1 : 1);
+    expect((await lists.tracesByAccount(account, all)).map((t) => t.trace_id), account).toEqual(ids.filter((id) => endLt.has(id)).sort(order));
   }
 }
 

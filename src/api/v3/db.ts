@@ -4,7 +4,7 @@
  * leaking driver text to clients (it is logged instead).
  */
 import { TupleParam } from '@clickhouse/client';
-import { kvPointReads, type FactRow, type PointReads } from '../../kv/index.ts';
+import { kvListReads, kvPointReads, type FactRow, type ListReads, type PointReads } from '../../kv/index.ts';
 import { tablePointReads } from '../../store/read/index.ts';
 import { type StoreClient, type QueryParams } from '../../store/client/index.ts';
 import { ApiError } from '../errors.ts';
@@ -42,6 +42,14 @@ export class Db {
   /** Lookups by key: the key-value store, or ClickHouse's tables through this request's runner (its timeout). */
   get points(): PointReads {
     return (this.pointReads ??= tablePointReads((sql, params) => this.q(sql, params), this.store));
+  }
+
+  /**
+   * The lists of /actions and /traces by account from the key-value store (src/kv/lists.ts), where point reads go
+   * there too; null: those lists are statements (a server store, the tables' point reads).
+   */
+  get lists(): ListReads | null {
+    return this.pointReads?.kind === 'kv' && this.store.kv ? kvListReads(this.store.kv) : null;
   }
 
   withTimeout(ms: number, log?: (err: unknown, sql: string) => void): Db {

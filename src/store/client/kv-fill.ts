@@ -4,7 +4,7 @@
  * RocksDB tables it reads documents from; and for rows written by SQL (the API bench derives entity rows so). Entries
  * get tag 0: what is stored is already behind the checkpoint.
  */
-import { mirrorRows, type Kv } from '../../kv/index.ts';
+import { LISTS_MARK, mirrorRows, type Kv } from '../../kv/index.ts';
 import { INGEST_CHECKPOINT } from './checkpoint.ts';
 import type { StoreClient } from './store-client.ts';
 
@@ -20,8 +20,11 @@ const SOURCES: { table: string; from: string; select: string; key: string; final
   { table: 'latest_account_states', from: 'latest_account_states', select: '*', key: 'account', final: true },
   { table: 'contract_code', from: 'contract_code', select: 'code_hash, code_boc', key: 'code_hash' },
   { table: 'contract_methods', from: 'contract_methods', select: 'code_hash, methods', key: 'code_hash' },
-  { table: 'traces', from: 'traces', select: '*', key: 'trace_id', final: true },
+  // a trace's transactions before its rows: the traces' entries of each account's list read them (src/kv/lists-mirror.ts)
   { table: 'trace_transactions', from: 'trace_transactions', select: 'trace_id, lt, account, hash', key: 'trace_id' },
+  { table: 'traces', from: 'traces', select: '*', key: 'trace_id', final: true },
+  { table: 'actions', from: 'actions', select: '*', key: 'trace_id', final: true },
+  { table: 'action_accounts', from: 'action_accounts', select: 'account, trace_end_lt, trace_id, action_end_lt, action_id', key: 'account', final: true },
   { table: 'jetton_masters', from: 'jetton_masters', select: 'DISTINCT address', key: 'address' },
   { table: 'jetton_wallets', from: 'jetton_wallets', select: 'address, owner, jetton, balance, last_transaction_lt', key: 'address', final: true },
   { table: 'nft_collections', from: 'nft_collections', select: 'DISTINCT address', key: 'address' },
@@ -33,6 +36,14 @@ const SOURCES: { table: string; from: string; select: string; key: string; final
   { table: 'address_metadata', from: 'address_metadata', select: '*', key: 'address', final: true },
   { table: 'jetton_transfers', from: 'jetton_transfers', select: '*', key: 'tx_hash' },
 ];
+
+/** What fills the lists of src/kv/lists-mirror.ts (traces: their entries of each account's list). */
+const LIST_FILL_TABLES = ['traces', 'actions', 'action_accounts'];
+
+async function hasTransactions(store: StoreClient): Promise<boolean> {
+  const [{ n }] = await store.query<{ n: string }>("SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'transactions_by_lt'");
+  return Number(n) > 0 && Number((await store.query<{ c: string }>('SELECT count() AS c FROM (SELECT 1 FROM transactions_by_lt LIMIT 1)'))[0].c) > 0;
+}
 
 export type KvFillTable = (typeof SOURCES)[number]['table'];
 
@@ -81,14 +92,22 @@ export async function fillKvFromStore(
 export async function prepareKv(store: StoreClient, kv: Kv, log?: (msg: string) => void): Promise<void> {
   if (!kv.complete()) {
     if (kv.hasOtherFormat()) await kv.clear();
-    const [{ n }] = await store.query<{ n: string }>("SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = 'transactions_by_lt'");
-    const stored = Number(n) > 0 && Number((await store.query<{ c: string }>('SELECT count() AS c FROM (SELECT 1 FROM transactions_by_lt LIMIT 1)'))[0].c) > 0;
-    if (stored) {
+    if (await hasTransactions(store)) {
       log?.('filling the key-value store from ClickHouse (once)');
       const r = await fillKvFromStore(store, kv, { log: (table, rows) => log?.(`  ${table}: ${rows} rows`) });
       log?.(`key-value store filled in ${(r.ms / 1000).toFixed(1)} s`);
     }
     await kv.markComplete();
+    await kv.setMark(LISTS_MARK);
+  }
+  if (!kv.hasMark(LISTS_MARK)) {
+    // a key-value store written before the lists of /actions and /traces by account (issue 30): those alone
+    if (await hasTransactions(store)) {
+      log?.('filling the key-value store\'s action and trace lists from ClickHouse (once)');
+      const r = await fillKvFromStore(store, kv, { tables: LIST_FILL_TABLES, log: (table, rows) => log?.(`  ${table}: ${rows} rows`) });
+      log?.(`lists filled in ${(r.ms / 1000).toFixed(1)} s`);
+    }
+    await kv.setMark(LISTS_MARK);
   }
   const rows = await store.query<{ mc_seqno: number }>("SELECT mc_seqno FROM checkpoints FINAL WHERE name = {name:String}", { name: INGEST_CHECKPOINT }).catch(() => []);
   if (rows.length) await kv.setVisible(Number(rows[0].mc_seqno));

@@ -29,6 +29,30 @@ export interface ActionFilter extends LtWindow {
   cursor?: ActionsCursor;
 }
 
+/** The rows the type conditions of `f` keep: what findActions' SQL says of type and ancestor_type. */
+export function actionTypeFilter(f: Pick<ActionFilter, 'action_type' | 'exclude_action_type' | 'types'>): (r: Row) => boolean {
+  const only = f.action_type?.length ? new Set(f.action_type) : null;
+  const types = new Set(f.types);
+  const excluded = new Set(f.exclude_action_type ?? []);
+  return (r) => {
+    const t = String(r.type);
+    if (only ? !only.has(t) : !types.has(t) || ((r.ancestor_type as string[] | null) ?? []).some((a) => types.has(a))) return false;
+    return !excluded.has(t);
+  };
+}
+
+/**
+ * An account's actions from the key-value store's list (src/kv/lists.ts), as findActions would give them; null when
+ * the request is not one it serves (a server store; action_id, trace_id, tx_hash, msg_hash or mc_seqno; a utime
+ * window, which orders by utime), and findActions answers instead.
+ */
+export async function actionsFromKv(db: Db, f: ActionFilter, pg: Page): Promise<Row[] | null> {
+  const lists = db.lists;
+  if (!lists || f.account === undefined || f.action_id?.length || f.trace_id?.length || f.tx_hash?.length || f.msg_hash?.length) return null;
+  if (f.mc_seqno !== undefined || f.start_utime !== undefined || f.end_utime !== undefined) return null;
+  return lists.actionsByAccount(f.account, { startLt: f.start_lt, endLt: f.end_lt, dir: pg.dir, limit: pg.limit, offset: pg.offset, cursor: f.cursor, keep: actionTypeFilter(f) });
+}
+
 /**
  * Actions ordered by trace_end_lt (trace_end_utime with a utime bound), trace_id, end_lt (end_utime), action_id in
  * `pg.dir`, paged.
@@ -86,9 +110,11 @@ export async function findActions(db: Db, f: ActionFilter, pg: Page): Promise<Ro
   );
 }
 
-/** The accounts of each action (sorted), by action id. */
-export async function accountsOfActions(db: Db, actions: Row[]): Promise<Map<string, string[]>> {
+/** The accounts of each action (sorted), by action id; `fromKv`: the rows came from the key-value store, so do these. */
+export async function accountsOfActions(db: Db, actions: Row[], fromKv = false): Promise<Map<string, string[]>> {
   if (!actions.length) return new Map();
+  const lists = fromKv ? db.lists : null;
+  if (lists) return lists.actionAccounts(actions);
   const acc = await db.q<{ action_id: string; accounts: string[] }>(
     'SELECT action_id, groupUniqArray(account) AS accounts FROM action_accounts WHERE action_id IN {a:Array(FixedString(64))} GROUP BY action_id',
     { a: actions.map((r) => r.action_id) },

@@ -3,6 +3,7 @@ import type { TraceTx } from '../../../kv/index.ts';
 import type { TxDoc } from '../../../decode/index.ts';
 import type { Db, Row } from '../db.ts';
 import type { LtWindow, Page } from '../params.ts';
+import { actionTypeFilter } from './actions.ts';
 import { docsByTxKey } from './transactions.ts';
 
 export interface TraceFilter extends LtWindow {
@@ -29,6 +30,17 @@ function traceIdSource(f: TraceFilter, p: Record<string, unknown>): string | nul
     return `SELECT trace_id FROM transactions WHERE (account, lt) IN (SELECT tx_account, tx_lt FROM message_hashes WHERE hash IN {mh:Array(FixedString(64))}) AND trace_id IS NOT NULL`;
   }
   return null;
+}
+
+/**
+ * An account's traces from the key-value store's list (src/kv/lists.ts), as findTraces would give them; null when
+ * the request is not one it serves (a server store, no account, a state or mc_seqno condition, a utime window), and
+ * findTraces answers instead.
+ */
+export async function tracesFromKv(db: Db, f: TraceFilter, pg: Page): Promise<Row[] | null> {
+  const lists = db.lists;
+  if (!lists || !f.account || f.traceIds?.length || f.mcSeqno !== undefined || f.state || f.start_utime !== undefined || f.end_utime !== undefined) return null;
+  return lists.tracesByAccount(f.account, { startLt: f.start_lt, endLt: f.end_lt, dir: pg.dir, limit: pg.limit, offset: pg.offset });
 }
 
 /** Traces matching `f`, ordered by end_lt (end_utime with a utime bound), then trace_id, in `pg.dir`, paged. */
@@ -86,10 +98,13 @@ function pageTraces(rows: Row[], f: TraceFilter, pg: Page): Row[] {
 
 /**
  * Actions of these traces in (trace_id, start_lt, end_lt, action_id) order: of the supported `types` and not inside
- * an action of those types, unless `explicitTypes`.
+ * an action of those types, unless `explicitTypes`. `fromKv`: the traces came from the key-value store's list, so do
+ * their actions.
  */
-export async function actionsOfTraces(db: Db, traceIds: string[], types: string[], explicitTypes = false): Promise<Row[]> {
+export async function actionsOfTraces(db: Db, traceIds: string[], types: string[], explicitTypes = false, fromKv = false): Promise<Row[]> {
   if (traceIds.length === 0) return [];
+  const lists = fromKv ? db.lists : null;
+  if (lists) return lists.actionsOfTraces(traceIds, explicitTypes ? () => true : actionTypeFilter({ types }));
   return db.q(
     `SELECT * FROM actions FINAL WHERE trace_id IN {t:Array(FixedString(64))}
      ${explicitTypes ? '' : 'AND type IN {s:Array(String)} AND NOT hasAny(ancestor_type, {s:Array(String)})'}

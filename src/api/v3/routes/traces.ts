@@ -10,8 +10,8 @@ import { LT_WINDOW, PAGE_SORT, pageOf, type ParamsOf, type ParamSpec } from '../
 import { b64, num, renderedByHash, str, transactionAddresses, transactionsJson } from '../render.ts';
 import { addRoute, type Ctx, type V3Deps } from '../route.ts';
 import { loadWithDocs, mcBlockExists } from '../queries/transactions.ts';
-import { actionsOfTraces, findTraces, traceTransactions } from '../queries/traces.ts';
-import { accountsOfActions, findActions, transactionsOfActions, type ActionsCursor } from '../queries/actions.ts';
+import { actionsOfTraces, findTraces, traceTransactions, tracesFromKv } from '../queries/traces.ts';
+import { accountsOfActions, actionsFromKv, findActions, transactionsOfActions, type ActionsCursor } from '../queries/actions.ts';
 
 /** Traces with more transactions render without them (`is_incomplete`), as the reference does. */
 export const MAX_TRACE_TXS = 4000;
@@ -20,13 +20,16 @@ const PENDING_DOC =
   'the newest indexed state, until the chain shows them. Then indexed traces whose messages are still in flight between finalized blocks ' +
   '(trace_state pending: some internal message was sent but not yet received). One page over both, newest first.';
 
-/** The traces rendered (traceJson) with their transactions (those of at most MAX_TRACE_TXS) and, when asked, actions. */
-async function renderTraces(ctx: Ctx<unknown>, traces: Row[], includeActions: boolean, types: string[]) {
+/**
+ * The traces rendered (traceJson) with their transactions (those of at most MAX_TRACE_TXS) and, when asked, actions
+ * (`fromKv`: the traces came from the key-value store's list, and so do their actions).
+ */
+async function renderTraces(ctx: Ctx<unknown>, traces: Row[], includeActions: boolean, types: string[], fromKv = false) {
   const ids = traces.map((t) => t.trace_id as string);
   const small = traces.filter((t) => Number(t.nodes) <= MAX_TRACE_TXS).map((t) => t.trace_id as string);
   const [{ txKeys, docs }, actions] = await Promise.all([
     traceTransactions(ctx.db, small),
-    includeActions ? actionsOfTraces(ctx.db, ids, types) : Promise.resolve([]),
+    includeActions ? actionsOfTraces(ctx.db, ids, types, false, fromKv) : Promise.resolve([]),
   ]);
   const rendered = transactionsJson(await loadWithDocs(ctx.db, txKeys.map((k) => [k.account, k.lt, k.hash]), docs, 'ASC'));
   const byTrace = new Map<string, Record<string, unknown>[]>();
@@ -138,8 +141,10 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
     if (given.length > 1) throw new ApiError(422, 'only one of account, trace_id, tx_hash, msg_hash should be specified');
     if (q.mc_seqno !== undefined && !(await mcBlockExists(ctx.db, q.mc_seqno))) throw new ApiError(404, `masterchain block ${q.mc_seqno} not found`);
     const types = supportedTypes(q.supported_action_types, header(ctx));
-    const traces = await findTraces(ctx.db, { ...q, traceIds: q.trace_id, txHashes: q.tx_hash, msgHashes: q.msg_hash, mcSeqno: q.mc_seqno }, pageOf(q));
-    const { out, addrs } = await renderTraces(ctx, traces, key === 'events' || q.include_actions, types);
+    const f = { ...q, traceIds: q.trace_id, txHashes: q.tx_hash, msgHashes: q.msg_hash, mcSeqno: q.mc_seqno };
+    const fromKv = await tracesFromKv(ctx.db, f, pageOf(q));
+    const traces = fromKv ?? (await findTraces(ctx.db, f, pageOf(q)));
+    const { out, addrs } = await renderTraces(ctx, traces, key === 'events' || q.include_actions, types, fromKv !== null);
     const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
     return { [key]: out, address_book, metadata };
   };
@@ -169,49 +174,9 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
     description:
       'Order: trace_end_lt (or trace_end_utime), trace_id, end_lt, action_id; sort default desc. action_id overrides other filters. ' +
       'A full page carries next_cursor: send it back as cursor (with the same filters and sort) for the rows after it, as the reference does.',
-    params: {
-      account: { kind: 'address' },
-      tx_hash: { kind: 'hash[]' },
-      msg_hash: { kind: 'hash[]' },
-      action_id: { kind: 'hash[]' },
-      trace_id: { kind: 'hash[]' },
-      mc_seqno: { kind: 'uint32' },
-      ...LT_WINDOW,
-      action_type: { kind: 'string[]' },
-      exclude_action_type: { kind: 'string[]' },
-      supported_action_types: { kind: 'string[]' },
-      include_accounts: { kind: 'bool', default: false },
-      include_transactions: { kind: 'bool', default: false },
-      cursor: { kind: 'string', description: 'next_cursor of the previous page: the rows strictly after it (same filters and sort; not with offset)' },
-      ...PAGE_SORT,
-    },
+    params: ACTIONS_PARAMS,
     response: S.ActionsResponse,
-    async handler(ctx) {
-      const { q, db } = ctx;
-      for (const [k, v] of [['action_type', q.action_type], ['exclude_action_type', q.exclude_action_type]] as const) {
-        if (v?.some((t) => !/^[A-Za-z0-9_.]+$/.test(t))) throw new ApiError(422, `${k} contains invalid characters`);
-      }
-      if (q.mc_seqno !== undefined && !(await mcBlockExists(db, q.mc_seqno))) throw new ApiError(404, `masterchain block ${q.mc_seqno} not found`);
-      const pg = pageOf(q);
-      const types = supportedTypes(q.supported_action_types, header(ctx));
-      const u = q.start_utime !== undefined || q.end_utime !== undefined;
-      const d = pg.dir;
-      if (q.cursor !== undefined && pg.offset > 0) throw new ApiError(422, 'cursor cannot be combined with offset');
-      const cursor = q.cursor !== undefined ? decodeActionsCursor(q.cursor, u, d === 'DESC') : undefined;
-      const rows = await findActions(db, { ...q, types, cursor }, pg);
-      const accounts = q.include_accounts ? await accountsOfActions(db, rows) : new Map<string, string[]>();
-      const full = q.include_transactions ? renderedByHash(await transactionsOfActions(db, rows)) : new Map<string, Record<string, unknown>>();
-      const actions = rows.map((r) =>
-        actionJson(r, {
-          accounts: q.include_accounts ? (accounts.get(r.action_id as string) ?? []) : undefined,
-          transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined,
-        }),
-      );
-      const addrs = rows.flatMap(actionAddresses);
-      const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
-      const last = rows.length === pg.limit ? rows[rows.length - 1] : null;
-      return last ? { actions, address_book, metadata, next_cursor: encodeActionsCursor(last, u, d === 'DESC') } : { actions, address_book, metadata };
-    },
+    handler: listActions,
   });
 
   addRoute(app, deps, {
@@ -267,6 +232,53 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
       return { actions, address_book, metadata };
     },
   });
+}
+
+/** The parameters of /actions. */
+const ACTIONS_PARAMS = {
+  account: { kind: 'address' },
+  tx_hash: { kind: 'hash[]' },
+  msg_hash: { kind: 'hash[]' },
+  action_id: { kind: 'hash[]' },
+  trace_id: { kind: 'hash[]' },
+  mc_seqno: { kind: 'uint32' },
+  ...LT_WINDOW,
+  action_type: { kind: 'string[]' },
+  exclude_action_type: { kind: 'string[]' },
+  supported_action_types: { kind: 'string[]' },
+  include_accounts: { kind: 'bool', default: false },
+  include_transactions: { kind: 'bool', default: false },
+  cursor: { kind: 'string', description: 'next_cursor of the previous page: the rows strictly after it (same filters and sort; not with offset)' },
+  ...PAGE_SORT,
+} satisfies ParamSpec;
+
+/** /actions: a page of actions by the filters (an account's from the key-value store's list where it serves them). */
+async function listActions(ctx: Ctx<ParamsOf<typeof ACTIONS_PARAMS>>) {
+  const { q, db } = ctx;
+  for (const [k, v] of [['action_type', q.action_type], ['exclude_action_type', q.exclude_action_type]] as const) {
+    if (v?.some((t) => !/^[A-Za-z0-9_.]+$/.test(t))) throw new ApiError(422, `${k} contains invalid characters`);
+  }
+  if (q.mc_seqno !== undefined && !(await mcBlockExists(db, q.mc_seqno))) throw new ApiError(404, `masterchain block ${q.mc_seqno} not found`);
+  const pg = pageOf(q);
+  const types = supportedTypes(q.supported_action_types, header(ctx));
+  const u = q.start_utime !== undefined || q.end_utime !== undefined;
+  const d = pg.dir;
+  if (q.cursor !== undefined && pg.offset > 0) throw new ApiError(422, 'cursor cannot be combined with offset');
+  const cursor = q.cursor !== undefined ? decodeActionsCursor(q.cursor, u, d === 'DESC') : undefined;
+  const fromKv = await actionsFromKv(db, { ...q, types, cursor }, pg);
+  const rows = fromKv ?? (await findActions(db, { ...q, types, cursor }, pg));
+  const accounts = q.include_accounts ? await accountsOfActions(db, rows, fromKv !== null) : new Map<string, string[]>();
+  const full = q.include_transactions ? renderedByHash(await transactionsOfActions(db, rows)) : new Map<string, Record<string, unknown>>();
+  const actions = rows.map((r) =>
+    actionJson(r, {
+      accounts: q.include_accounts ? (accounts.get(r.action_id as string) ?? []) : undefined,
+      transactionsFull: q.include_transactions ? (r.tx_hashes as string[]).map((h) => full.get(h)).filter(Boolean) : undefined,
+    }),
+  );
+  const addrs = rows.flatMap(actionAddresses);
+  const { address_book, metadata } = await bookAndMetadata(ctx, addrs);
+  const last = rows.length === pg.limit ? rows[rows.length - 1] : null;
+  return last ? { actions, address_book, metadata, next_cursor: encodeActionsCursor(last, u, d === 'DESC') } : { actions, address_book, metadata };
 }
 
 /**
