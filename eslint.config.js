@@ -122,9 +122,6 @@ const subFloors = {
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
   'src/kv/reads.ts:kvPointReads': 176,
-  'src/api/v3/routes/traces.ts:traceRoutes': 108,
-  'src/api/v3/routes/transactions.ts:transactionRoutes': 127,
-  'src/api/v3/routes/accounts.ts:accountRoutes': 115,
 };
 
 /** The name of what holds a method or an object's property: its class, or the variable the object is given to. */

@@ -105,6 +105,11 @@ export function accountRoutes(app: FastifyInstance, deps: V3Deps): void {
     },
   });
 
+  walletRoutes(app, deps, tags);
+}
+
+/** /walletStates and /topAccountsByBalance. */
+function walletRoutes(app: FastifyInstance, deps: V3Deps, tags: string[]): void {
   addRoute(app, deps, {
     url: '/walletStates',
     tags,

@@ -179,6 +179,11 @@ export function traceRoutes(app: FastifyInstance, deps: V3Deps): void {
     handler: listActions,
   });
 
+  pendingRoutes(app, deps, tags);
+}
+
+/** /pendingTraces and /pendingActions: emulated traces first, then finalized traces still in flight. */
+function pendingRoutes(app: FastifyInstance, deps: V3Deps, tags: string[]): void {
   addRoute(app, deps, {
     url: '/pendingTraces',
     tags,

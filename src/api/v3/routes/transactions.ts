@@ -152,6 +152,12 @@ export function transactionRoutes(app: FastifyInstance, deps: V3Deps): void {
     },
   });
 
+  messageRoute(app, deps, tags);
+  pendingTransactionsRoute(app, deps, tags);
+}
+
+/** /messages: one row per message. */
+function messageRoute(app: FastifyInstance, deps: V3Deps, tags: string[]): void {
   addRoute(app, deps, {
     url: '/messages',
     tags,
@@ -183,6 +189,10 @@ export function transactionRoutes(app: FastifyInstance, deps: V3Deps): void {
     },
   });
 
+}
+
+/** /pendingTransactions: emulated transactions first, then those of traces still in flight. */
+function pendingTransactionsRoute(app: FastifyInstance, deps: V3Deps, tags: string[]): void {
   addRoute(app, deps, {
     url: '/pendingTransactions',
     tags,
