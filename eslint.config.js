@@ -121,7 +121,6 @@ const subFloors = {
  */
 const MAX_FUNCTION_LINES = 100;
 const LONG_FUNCTIONS = {
-  'src/kv/reads.ts:kvPointReads': 176,
 };
 
 /** The name of what holds a method or an object's property: its class, or the variable the object is given to. */

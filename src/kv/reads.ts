@@ -5,6 +5,9 @@
 import type { Database } from 'lmdb';
 import { addrKey, hashKey, prefixEnd, readAddr, u64 } from './keys.ts';
 import type { Kv } from './kv.ts';
+
+/** The key-value store's sub-dbs, by name. */
+type KvDbs = Kv['db'];
 import { METADATA_TYPES } from './mirror.ts';
 import type { Row } from '../util/index.ts';
 import type { FactRow, LtPage, MessageTx, PointReads, TraceTx, TxKeyRow } from './point-reads.ts';
@@ -91,16 +94,7 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
       return out;
     },
     async messageTxs(hashes) {
-      const visible = visibleNow();
-      const out: MessageTx[] = [];
-      for (const h of new Set(hashes)) {
-        for (const [key, value] of scan(db.msgs, hashKey(h))) {
-          const [tag, account, lt, msgHash] = value as [number, string, string, string];
-          if (tag > visible) continue;
-          out.push({ hash: h, direction: key[32] === 0 ? 'in' : 'out', is_norm: key[33] ? 1 : 0, msg_hash: msgHash, tx_account: account, tx_lt: lt, tx_hash: key.toString('hex', 34, 66) });
-        }
-      }
-      return out;
+      return messageTxsOf(db, hashes, visibleNow());
     },
     async traces(ids) {
       const visible = visibleNow();
@@ -131,70 +125,22 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
       return out;
     },
     async codes(codeHashes) {
-      const out = new Map<string, string>();
-      for (const h of new Set(codeHashes)) {
-        const v = db.codes.get(hashKey(h)) as string | undefined;
-        if (v !== undefined) out.set(h, v);
-      }
-      return out;
+      return byHash<string>(db.codes, codeHashes);
     },
     async methods(codeHashes) {
-      const out = new Map<string, number[]>();
-      for (const h of new Set(codeHashes)) {
-        const v = db.methods.get(hashKey(h)) as number[] | undefined;
-        if (v !== undefined) out.set(h, v);
-      }
-      return out;
+      return byHash<number[]>(db.methods, codeHashes);
     },
     async facts(addresses, facts) {
-      const visible = visibleNow();
-      const wanted = new Set(facts);
-      const out: FactRow[] = [];
-      for (const a of new Set(addresses)) {
-        const prefix = addrKey(a);
-        for (const [key, value] of scan(db.facts, prefix)) {
-          const fact = key.toString('utf8', prefix.length);
-          const [tag, v] = value as [number, string | null];
-          if (tag <= visible && wanted.has(fact)) out.push({ address: a, fact, value: v });
-        }
-      }
-      return out;
+      return factsOf(db, addresses, facts, visibleNow());
     },
     async domains(wallets) {
-      const visible = visibleNow();
-      const out = new Map<string, string>();
-      for (const w of new Set(wallets)) {
-        const prefix = addrKey(w);
-        let best: string | null = null;
-        for (const [key, value] of scan(db.dnsw, prefix)) {
-          if ((value as [number])[0] > visible) continue;
-          const item = readAddr(key, prefix.length).address;
-          const e = newestVisible(db.dns, addrKey(item), visible) as { nft_item_owner: string | null; domain: string; dns_wallet: string | null } | undefined;
-          if (!e || e.dns_wallet !== w || e.nft_item_owner !== w) continue;
-          if (best === null || e.domain.length < best.length || (e.domain.length === best.length && e.domain < best)) best = e.domain;
-        }
-        if (best !== null) out.set(w, best);
-      }
-      return out;
+      return ownedDomains(db, wallets, visibleNow());
     },
     async jettonWallets(addresses) {
       return heads(db.jwallets, addresses, visibleNow());
     },
     async addressMetadata(addresses) {
-      const visible = visibleNow();
-      const out: Row[] = [];
-      for (const a of new Set(addresses)) {
-        const prefix = addrKey(a);
-        const seen = new Set<number>();
-        // versions newest first within each type byte
-        for (const [key, value] of scan(db.meta, prefix, true)) {
-          const type = key[prefix.length];
-          if (seen.has(type) || tagOf(key) > visible || type >= METADATA_TYPES.length) continue;
-          seen.add(type);
-          out.push(value as Row);
-        }
-      }
-      return out;
+      return metadataHeads(db, addresses, visibleNow());
     },
     async visibleTxs(keys) {
       const visible = visibleNow();
@@ -218,29 +164,106 @@ export function kvPointReads(kv: Kv, opts: { everything?: boolean } = {}): Point
       return rows.slice(page.offset) satisfies TxKeyRow[];
     },
     async jettonTransfers(owners, direction, page) {
-      const visible = visibleNow();
-      const flag = direction === 'in' ? 1 : direction === 'out' ? 2 : 3;
-      const want = page.offset + page.limit;
-      const byKey = new Map<string, { lt: bigint; hash: string; row: Row }>();
-      for (const owner of new Set(owners)) {
-        const prefix = addrKey(owner);
-        const rows = ltWindow(
-          db.jt,
-          prefix,
-          page,
-          visible,
-          want,
-          (key, value) => {
-            const [, flags, row] = value as [number, number, Row];
-            return flags & flag ? { lt: key.readBigUInt64BE(prefix.length), hash: key.toString('hex', prefix.length + 8), row } : null;
-          },
-          (value) => (value as [number])[0],
-        );
-        for (const r of rows) byKey.set(`${r.lt}|${r.hash}`, r);
-      }
-      const s = page.dir === 'ASC' ? 1 : -1;
-      const all = [...byKey.values()].sort((a, b) => s * (a.lt !== b.lt ? (a.lt < b.lt ? -1 : 1) : a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
-      return all.slice(page.offset, want).map((r) => r.row);
+      return jettonTransferPage(db, owners, direction, page, visibleNow());
     },
   };
+}
+
+/** The shortest domain of each wallet that a DNS item names while the wallet owns it. */
+function ownedDomains(db: KvDbs, wallets: readonly string[], visible: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const w of new Set(wallets)) {
+    const prefix = addrKey(w);
+    let best: string | null = null;
+    for (const [key, value] of scan(db.dnsw, prefix)) {
+      if ((value as [number])[0] > visible) continue;
+      const item = readAddr(key, prefix.length).address;
+      const e = newestVisible(db.dns, addrKey(item), visible) as { nft_item_owner: string | null; domain: string; dns_wallet: string | null } | undefined;
+      if (!e || e.dns_wallet !== w || e.nft_item_owner !== w) continue;
+      if (best === null || e.domain.length < best.length || (e.domain.length === best.length && e.domain < best)) best = e.domain;
+    }
+    if (best !== null) out.set(w, best);
+  }
+  return out;
+}
+
+/** The newest visible address_metadata row of each type, per address. */
+function metadataHeads(db: KvDbs, addresses: readonly string[], visible: number): Row[] {
+  const out: Row[] = [];
+  for (const a of new Set(addresses)) {
+    const prefix = addrKey(a);
+    const seen = new Set<number>();
+    // versions newest first within each type byte
+    for (const [key, value] of scan(db.meta, prefix, true)) {
+      const type = key[prefix.length];
+      if (seen.has(type) || tagOf(key) > visible || type >= METADATA_TYPES.length) continue;
+      seen.add(type);
+      out.push(value as Row);
+    }
+  }
+  return out;
+}
+
+/** The facts among `facts` of these addresses. */
+function factsOf(db: KvDbs, addresses: readonly string[], facts: readonly string[], visible: number): FactRow[] {
+  const wanted = new Set(facts);
+  const out: FactRow[] = [];
+  for (const a of new Set(addresses)) {
+    const prefix = addrKey(a);
+    for (const [key, value] of scan(db.facts, prefix)) {
+      const fact = key.toString('utf8', prefix.length);
+      const [tag, v] = value as [number, string | null];
+      if (tag <= visible && wanted.has(fact)) out.push({ address: a, fact, value: v });
+    }
+  }
+  return out;
+}
+
+/** Non-aborted jetton transfers of `owners` in (tx_lt, tx_hash) order, one per transfer, paged (PointReads.jettonTransfers). */
+function jettonTransferPage(db: KvDbs, owners: readonly string[], direction: 'in' | 'out' | 'both', page: LtPage, visible: number): Row[] {
+  const flag = direction === 'in' ? 1 : direction === 'out' ? 2 : 3;
+  const want = page.offset + page.limit;
+  const byKey = new Map<string, { lt: bigint; hash: string; row: Row }>();
+  for (const owner of new Set(owners)) {
+    const prefix = addrKey(owner);
+    const rows = ltWindow(
+      db.jt,
+      prefix,
+      page,
+      visible,
+      want,
+      (key, value) => {
+        const [, flags, row] = value as [number, number, Row];
+        return flags & flag ? { lt: key.readBigUInt64BE(prefix.length), hash: key.toString('hex', prefix.length + 8), row } : null;
+      },
+      (value) => (value as [number])[0],
+    );
+    for (const r of rows) byKey.set(`${r.lt}|${r.hash}`, r);
+  }
+  const s = page.dir === 'ASC' ? 1 : -1;
+  const all = [...byKey.values()].sort((a, b) => s * (a.lt !== b.lt ? (a.lt < b.lt ? -1 : 1) : a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  return all.slice(page.offset, want).map((r) => r.row);
+}
+
+/** Entries of an unversioned db keyed by hash (code BoCs, method ids), for those of `hashes` it has. */
+function byHash<T>(db: Database, hashes: readonly string[]): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const h of new Set(hashes)) {
+    const v = db.get(hashKey(h)) as T | undefined;
+    if (v !== undefined) out.set(h, v);
+  }
+  return out;
+}
+
+/** The visible transactions that sent or received messages whose own or normalized hash is one of `hashes`. */
+function messageTxsOf(db: KvDbs, hashes: readonly string[], visible: number): MessageTx[] {
+  const out: MessageTx[] = [];
+  for (const h of new Set(hashes)) {
+    for (const [key, value] of scan(db.msgs, hashKey(h))) {
+      const [tag, account, lt, msgHash] = value as [number, string, string, string];
+      if (tag > visible) continue;
+      out.push({ hash: h, direction: key[32] === 0 ? 'in' : 'out', is_norm: key[33] ? 1 : 0, msg_hash: msgHash, tx_account: account, tx_lt: lt, tx_hash: key.toString('hex', 34, 66) });
+    }
+  }
+  return out;
 }
