@@ -22,7 +22,7 @@ import { inlineClassifier, type Classifier } from './classify-pool.ts';
 import { createPoolCache, type PoolCache } from './context-dedust.ts';
 import { createContentCache, type ContentCache } from './context-telemint.ts';
 import { PendingSales } from './pending-sales.ts';
-import { createAbsent, createRecentStates, type Absent } from './read-context.ts';
+import { createAbsent, createRecentStates, type Absent } from './context-caches.ts';
 import type { AccountSnapshot } from './records.ts';
 
 /** What one fold (an assembler) keeps on its context between batches (stage.ts, step.ts). */

@@ -98,12 +98,18 @@ describe('function length', () => {
   });
 
   it('a listed function may shrink, never grow; the list says when an entry is stale', async () => {
-    // src/kv/reads.ts:kvPointReads is listed at its length today
-    const [r] = await eslint.lintFiles([resolve(ROOT, 'src/kv/reads.ts')]);
-    expect(r.messages).toEqual([]);
-    expect(await length('src/kv/reads.ts', fn('kvPointReads', 500))).toEqual([expect.stringMatching(/^kvPointReads has 500 lines: it is listed at \d+ .* may only get shorter/)]);
-    expect(await length('src/kv/reads.ts', fn('kvPointReads', 120))).toEqual([expect.stringMatching(/kvPointReads has 120 lines now: lower its entry/)]);
-    expect(await length('src/kv/reads.ts', fn('kvPointReads', 60))).toEqual([expect.stringMatching(/kvPointReads has 60 lines now: take it off LONG_FUNCTIONS/)]);
-    expect(await length('src/kv/reads.ts', fn('other', 60))).toEqual([expect.stringMatching(/kvPointReads is listed in LONG_FUNCTIONS but not found/)]);
+    // LONG_FUNCTIONS is empty today: the rule's option lists a probe's function instead, as LONG_FUNCTIONS would
+    const listed = new ESLint({ cwd: ROOT, overrideConfig: { rules: { 'house/function-length': ['error', { long: { 'src/util/probe.ts:listed': 150 } }] } } });
+    const lengthListed = async (code: string) => {
+      const [r] = await listed.lintText(code, { filePath: resolve(ROOT, 'src/util/probe.ts') });
+      return r.messages.filter((m) => m.ruleId === 'house/function-length').map((m) => m.message);
+    };
+    expect(await lengthListed(fn('listed', 150))).toEqual([]);
+    expect(await lengthListed(fn('listed', 500))).toEqual([expect.stringMatching(/^listed has 500 lines: it is listed at 150 .* may only get shorter/)]);
+    expect(await lengthListed(fn('listed', 120))).toEqual([expect.stringMatching(/listed has 120 lines now: lower its entry in LONG_FUNCTIONS from 150 to 120/)]);
+    expect(await lengthListed(fn('listed', 60))).toEqual([expect.stringMatching(/listed has 60 lines now: take it off LONG_FUNCTIONS/)]);
+    expect(await lengthListed(fn('other', 60))).toEqual([expect.stringMatching(/listed is listed in LONG_FUNCTIONS but not found/)]);
+    // and the real list: a function of today's tree at more than 100 lines is refused, as nothing is listed
+    expect(await length('src/kv/reads.ts', fn('kvPointReads', 120))).toEqual([expect.stringMatching(/^kvPointReads has 120 lines \(at most 100\)/)]);
   });
 });
