@@ -57,6 +57,11 @@ function* visibleKeys(db: Database, range: { start: Buffer; end: Buffer; reverse
   }
 }
 
+/** A page's lt window, [lo, hi] inclusive, and how many entries it needs (offset + limit). */
+function pageWindow(page: { startLt?: bigint; endLt?: bigint; offset: number; limit: number }): { want: number; lo: bigint; hi: bigint } {
+  return { want: page.offset + page.limit, lo: page.startLt ?? 0n, hi: page.endLt ?? LT_MAX };
+}
+
 /** Compares row values as unsigned integers then as text: (start_lt, end_lt, action_id) within a trace. */
 function byTraceOrder(a: Row, b: Row): number {
   if (a.trace_id !== b.trace_id) return String(a.trace_id) < String(b.trace_id) ? -1 : 1;
@@ -78,9 +83,7 @@ export function kvListReads(kv: Kv): ListReads {
     async actionsByAccount(account, page) {
       const visible = kv.visible();
       const out: Row[] = [];
-      const want = page.offset + page.limit;
-      const lo = page.startLt ?? 0n;
-      const hi = page.endLt ?? LT_MAX;
+      const { want, lo, hi } = pageWindow(page);
       if (want <= 0 || lo > hi) return out;
       const prefix = addrKey(account);
       const range = ltRange(prefix, lo, hi, page.dir, ENTRY_TAIL);
@@ -127,9 +130,7 @@ export function kvListReads(kv: Kv): ListReads {
     async tracesByAccount(account, page) {
       const visible = kv.visible();
       const out: Row[] = [];
-      const want = page.offset + page.limit;
-      const lo = page.startLt ?? 0n;
-      const hi = page.endLt ?? LT_MAX;
+      const { want, lo, hi } = pageWindow(page);
       if (want <= 0 || lo > hi) return out;
       const prefix = addrKey(account);
       const at = prefix.length;
